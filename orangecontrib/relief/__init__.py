@@ -1,0 +1,1 @@
+"""Orange3-Relief: non-myopic attribute estimation for Orange (public scripting API)."""

@@ -1,0 +1,74 @@
+"""The protocol every attribute estimator follows (DESIGN.md, "context once, columns cheap").
+
+An estimator is configured by keyword arguments stored unchanged in ``__init__`` and validated
+when it runs. Running it has two parts:
+
+* ``context(data, callback=None)``: the expensive part, computed once on an
+  :class:`~.encoding.EncodedData` (the Relief family's nearest neighbours; for the impurity
+  measures just the data);
+* ``estimate(context, columns=None)``: the estimates of ``columns`` (an ``EncodedData`` over the
+  same instances, e.g. candidate binary splits in a tree node; default: the context's own data)
+  as a 1-D float array.
+
+``estimator(data)`` does both. ``callback(fraction)`` reports progress in [0, 1]; an exception
+raised from it cancels the computation and propagates.
+"""
+import numpy as np
+
+__all__ = ["Estimator", "check_data", "random_generator"]
+
+
+class Estimator:
+    """Base class; subclasses set ``name``, ``tasks`` and implement ``estimate``."""
+    name = "estimator"
+    #: the targets the estimator handles: a subset of {"classification", "regression"}
+    tasks = frozenset({"classification", "regression"})
+    #: the fewest instances the estimator needs
+    min_instances = 2
+
+    def context(self, data, callback=None):
+        check_data(data, self)
+        return data
+
+    def estimate(self, context, columns=None):
+        raise NotImplementedError
+
+    def __call__(self, data, callback=None):
+        return self.estimate(self.context(data, callback))
+
+    def __repr__(self):
+        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        return f"{type(self).__name__}({params})"
+
+
+def check_data(data, estimator):
+    """Raise ``ValueError`` with a clear message when ``data`` does not suit ``estimator``:
+    wrong target type, too few instances, fewer than two classes present, no attributes."""
+    task = "classification" if data.is_classification else "regression"
+    if task not in estimator.tasks:
+        wanted = " or ".join(sorted(estimator.tasks))
+        raise ValueError(f"{estimator.name} needs a {wanted} target "
+                         f"({'discrete' if wanted == 'classification' else 'numeric'} class), "
+                         f"but the data have a {task} target")
+    if data.n_attributes == 0:
+        raise ValueError(f"{estimator.name}: the data have no attributes")
+    if data.n_instances < estimator.min_instances:
+        raise ValueError(f"{estimator.name} needs at least {estimator.min_instances} instances, "
+                         f"the data have {data.n_instances}")
+    if data.is_classification:
+        present = np.unique(data.y).size
+        if present < 2:
+            raise ValueError(f"{estimator.name} needs at least two classes, "
+                             f"the data have {present}")
+    elif data.y_span <= 0:
+        raise ValueError(f"{estimator.name}: the target is constant")
+
+
+def random_generator(random_state):
+    """``np.random.Generator`` from None, an int seed or a Generator (``random_state``)."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or isinstance(random_state, (int, np.integer)):
+        return np.random.default_rng(random_state)
+    raise ValueError(f"random_state must be None, an int or a numpy Generator, "
+                     f"got {random_state!r}")

@@ -1,0 +1,162 @@
+"""The one encoded data form that every estimator reads (DESIGN.md, "Data encoding").
+
+A float64 matrix ``X`` (NaN = missing; discrete values as integer codes 0..V-1), a boolean mask of
+the discrete columns, the number of values of each discrete column, the minimum and the span
+(max - min) of each numeric column, and the target: class codes 0..C-1 for classification or the
+real values for regression. Ranges are kept from the data the encoding was built on, so a subset
+(a tree node) still measures numeric differences against the whole training data, as
+REFERENCE.md requires.
+
+Nothing here knows about Orange: ``orangecontrib.relief.orange_data`` builds this form from a
+``Table``; scripts build it from numpy arrays with :func:`encode`.
+"""
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+__all__ = ["EncodedData", "encode"]
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedData:
+    """Encoded attributes and target; see the module docstring for the fields' meaning."""
+    X: np.ndarray            # (n, a) float64, NaN = missing
+    y: np.ndarray            # (n,) float64: class codes, or target values
+    discrete: np.ndarray     # (a,) bool
+    n_values: np.ndarray     # (a,) int: values of a discrete column (0 for numeric)
+    n_classes: int           # number of classes, 0 for a regression target
+    minimum: np.ndarray      # (a,) minimum of numeric columns (0 for discrete, NaN if all missing)
+    span: np.ndarray         # (a,) max - min of numeric columns (1 for discrete, NaN if all missing)
+    names: tuple = ()        # attribute names
+    y_span: float = 1.0      # max - min of a regression target (1 for classification)
+
+    @property
+    def n_instances(self):
+        return self.X.shape[0]
+
+    @property
+    def n_attributes(self):
+        return self.X.shape[1]
+
+    @property
+    def is_classification(self):
+        return self.n_classes > 0
+
+    @property
+    def missing(self):
+        """Boolean (n, a) mask of the missing values."""
+        return np.isnan(self.X)
+
+    def class_priors(self):
+        """Relative class frequencies P(c) (classification only)."""
+        counts = np.bincount(self.y.astype(np.intp), minlength=self.n_classes)
+        return counts / counts.sum()
+
+    def subset(self, rows):
+        """The given rows, with the ranges of the whole data kept (used inside tree nodes)."""
+        rows = np.asarray(rows)
+        return replace(self, X=self.X[rows], y=self.y[rows])
+
+    def with_columns(self, X, discrete, n_values=None, names=None):
+        """The same instances and target with other columns (derived binary split columns in a
+        tree node, a subset of attributes): their ranges are computed from ``X`` itself."""
+        X = _as_matrix(X)
+        discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (X.shape[1],)).copy()
+        n_values = _n_values(X, discrete, n_values)
+        minimum, span = _ranges(X, discrete)
+        names = tuple(names) if names is not None else tuple(f"x{i}" for i in range(X.shape[1]))
+        return replace(self, X=X, discrete=discrete, n_values=n_values, minimum=minimum,
+                       span=span, names=names)
+
+    def columns(self, cols):
+        """A view on a subset of the attributes (ranges kept)."""
+        cols = np.asarray(cols, dtype=np.intp)
+        return replace(self, X=self.X[:, cols], discrete=self.discrete[cols],
+                       n_values=self.n_values[cols], minimum=self.minimum[cols],
+                       span=self.span[cols], names=tuple(self.names[c] for c in cols))
+
+
+def _as_matrix(X):
+    X = np.array(X, dtype=np.float64, copy=True)
+    if X.ndim != 2:
+        raise ValueError(f"attributes must be a 2-D array, got {X.ndim} dimension(s)")
+    if np.isinf(X).any():
+        raise ValueError("attribute values must be finite: the data contain inf "
+                         "(use NaN for a missing value)")
+    return X
+
+
+def _n_values(X, discrete, n_values):
+    if n_values is None:
+        n_values = np.zeros(X.shape[1], dtype=np.intp)
+        for c in np.flatnonzero(discrete):
+            col = X[:, c]
+            known = col[~np.isnan(col)]
+            n_values[c] = int(known.max()) + 1 if known.size else 0
+    n_values = np.broadcast_to(np.asarray(n_values, dtype=np.intp), (X.shape[1],)).copy()
+    n_values[~discrete] = 0
+    for c in np.flatnonzero(discrete):
+        col = X[:, c]
+        known = col[~np.isnan(col)]
+        if known.size and (np.any(known != np.round(known)) or known.min() < 0
+                           or known.max() >= n_values[c]):
+            raise ValueError(f"discrete column {c} must hold integer codes 0..{n_values[c] - 1}")
+    return n_values
+
+
+def _ranges(X, discrete):
+    with np.errstate(all="ignore"), _quiet_nan_warnings():
+        minimum = np.nanmin(X, axis=0) if X.shape[0] else np.full(X.shape[1], np.nan)
+        maximum = np.nanmax(X, axis=0) if X.shape[0] else np.full(X.shape[1], np.nan)
+    span = maximum - minimum
+    minimum = np.where(discrete, 0.0, minimum)
+    span = np.where(discrete, 1.0, span)
+    return minimum, span
+
+
+class _quiet_nan_warnings:
+    """nanmin/nanmax of an all-NaN column warn; an all-missing column is legal input."""
+    def __enter__(self):
+        import warnings
+        self._catch = warnings.catch_warnings()
+        self._catch.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc):
+        self._catch.__exit__(*exc)
+
+
+def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
+    """Build :class:`EncodedData` from numpy arrays.
+
+    ``discrete`` is a bool or a per-column mask; discrete columns hold integer codes (NaN =
+    missing) and ``n_values`` gives their number of values (default: largest code + 1).
+    ``n_classes`` > 0 declares a classification target with codes 0..n_classes-1; ``None`` infers
+    it (an integer-coded target with ``n_classes`` given, otherwise regression when 0).
+    Raises ``ValueError`` on non-finite attributes, a missing or non-finite target, codes out of
+    range, or a shape mismatch.
+    """
+    X = _as_matrix(X)
+    y = np.array(y, dtype=np.float64, copy=True).ravel()
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"target has {y.shape[0]} values for {X.shape[0]} instances")
+    if np.isnan(y).any():
+        raise ValueError("the target has missing values: remove those instances first")
+    if np.isinf(y).any():
+        raise ValueError("target values must be finite")
+    discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (X.shape[1],)).copy()
+    n_values = _n_values(X, discrete, n_values)
+    minimum, span = _ranges(X, discrete)
+    if n_classes is None:
+        n_classes = 0
+    if n_classes:
+        if y.size and (np.any(y != np.round(y)) or y.min() < 0 or y.max() >= n_classes):
+            raise ValueError(f"class codes must be integers 0..{n_classes - 1}")
+        y_span = 1.0
+    else:
+        y_span = float(np.ptp(y)) if y.size else 0.0
+    names = tuple(names) if names is not None else tuple(f"x{i}" for i in range(X.shape[1]))
+    if len(names) != X.shape[1]:
+        raise ValueError(f"{len(names)} names for {X.shape[1]} columns")
+    return EncodedData(X=X, y=y, discrete=discrete, n_values=n_values, n_classes=int(n_classes),
+                       minimum=minimum, span=span, names=names, y_span=y_span)
