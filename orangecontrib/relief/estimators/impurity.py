@@ -1,0 +1,304 @@
+"""Impurity ("myopic") attribute measures, computed as REFERENCE.md describes the reference
+(CORElearn's ``attrEval``) computing them.
+
+* A **discrete** attribute is used as it is, multi-valued (classification); for regression (MSE)
+  through its best binary partition, found by sorting its values by mean target.
+* A **numeric** attribute gets the value of its best binary split, and the split is chosen by the
+  measure itself (candidate thresholds: midpoints between consecutive distinct known values leaving
+  at least ``min_lower`` instances below and ``min_upper`` above; :mod:`.splits`).
+* Instances with a missing value of the attribute are left out; the class priors come from the
+  instances with a known value.
+* A column with no known value gets NaN. A column with a single known value, or a numeric column
+  without an admissible threshold, gets the measure's value for a single-valued attribute (0 for the
+  classification gains, −variance for MSE; for GainRatio see ``unused_value_rule``).
+
+Every measure is one small function of a contingency table ``n[..., v, c]`` (values × classes,
+vectorised over leading axes: a multi-valued attribute's table, or a batch of binary-split tables);
+one shared function (:func:`.splits.value_table`, one ``bincount``) builds the tables. Notation:
+n_v = Σ_c n_vc, n_c = Σ_v n_vc, n = Σ_v n_v, p(v) = n_v/n, p(c) = n_c/n, p(c|v) = n_vc/n_v,
+H(p) = −Σ p log₂ p (bits), 0·log 0 = 0.
+"""
+import numpy as np
+from scipy.special import gammaln
+
+from .base import Estimator, check_data
+from .splits import best_partition, best_threshold, target_statistics, value_table
+
+__all__ = ["information_gain", "gain_ratio", "gini_gain", "accuracy_gain", "mdl_gain",
+           "myopic_relieff", "mse_of_mean",
+           "ImpurityEstimator", "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE",
+           "MyopicReliefF"]
+
+UNUSED_VALUE_RULES = ("ignore", "minus_one")
+
+
+def _ratio(a, b):
+    """a / b, 0 where b == 0."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    return np.divide(a, b, out=np.zeros(a.shape), where=b != 0)
+
+
+def _margins(table):
+    """(n_v, n_c, n) of tables (..., V, C)."""
+    table = np.asarray(table, dtype=np.float64)
+    return table.sum(axis=-1), table.sum(axis=-2), table.sum(axis=(-2, -1))
+
+
+def _entropy(counts):
+    """H in bits of the distributions given by counts along the last axis (0 for empty)."""
+    p = _ratio(counts, counts.sum(axis=-1, keepdims=True))
+    return -np.sum(p * np.log2(np.where(p > 0, p, 1.0)), axis=-1)
+
+
+def _nan_where_empty(score, n):
+    return np.where(n > 0, score, np.nan)
+
+
+def information_gain(table):
+    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (kononenko-relieff-1994.txt, eq. 1)."""
+    table = np.asarray(table, dtype=np.float64)
+    n_v, n_c, n = _margins(table)
+    gain = _entropy(n_c) - np.sum(_ratio(n_v, n[..., None]) * _entropy(table), axis=-1)
+    return _nan_where_empty(gain, n)
+
+
+def gain_ratio(table, unused_value_rule="ignore"):
+    """GainRatio = InfGain / H(A), H(A) = −Σ_v p(v) log₂ p(v) (Quinlan 1986).
+
+    ``unused_value_rule="ignore"`` (default, the definition): values that never occur contribute
+    nothing (0·log 0 = 0) and a single-valued attribute (H(A) = 0, gain 0) scores 0.
+    ``"minus_one"`` (CORElearn): −1 when a declared value never occurs or H(A) = 0."""
+    table = np.asarray(table, dtype=np.float64)
+    n_v, _, n = _margins(table)
+    h_attribute = _entropy(n_v)
+    ratio = _ratio(information_gain(table), h_attribute)
+    if unused_value_rule == "minus_one":
+        ratio = np.where(np.any(n_v == 0, axis=-1) | (h_attribute <= 0), -1.0, ratio)
+    return _nan_where_empty(ratio, n)
+
+
+def gini_gain(table):
+    """Gini gain = Σ_v p(v) Σ_c p(c|v)² − Σ_c p(c)² (Breiman et al. 1984; REFERENCE.md)."""
+    table = np.asarray(table, dtype=np.float64)
+    n_v, n_c, n = _margins(table)
+    after = np.sum(_ratio(np.sum(table ** 2, axis=-1), n_v), axis=-1)
+    gain = _ratio(after, n) - _ratio(np.sum(n_c ** 2, axis=-1), n ** 2)
+    return _nan_where_empty(gain, n)
+
+
+def accuracy_gain(table):
+    """Accuracy = Σ_v p(v) max_c p(c|v) − max_c p(c) = (Σ_v max_c n_vc − max_c n_c) / n.
+
+    Eq. 16 of robnik-kononenko-relieff-rrelieff-trees.txt is the first term; like CORElearn we
+    subtract the majority-class prior (REFERENCE.md), which leaves rankings within a node as they
+    are and makes a useless attribute score 0."""
+    table = np.asarray(table, dtype=np.float64)
+    _, n_c, n = _margins(table)
+    gain = _ratio(np.sum(table.max(axis=-1), axis=-1) - n_c.max(axis=-1), n)
+    return _nan_where_empty(gain, n)
+
+
+def _code_length(counts, n_classes):
+    """log₂(m! / Π_c m_c!) + log₂ C(m + C − 1, C − 1) for counts m_c along the last axis
+    (m = Σ_c m_c): the bits to encode which of the m instances has which class, plus the bits to
+    encode the class distribution (Kononenko 1995)."""
+    m = counts.sum(axis=-1)
+    multinomial = gammaln(m + 1) - np.sum(gammaln(counts + 1), axis=-1)
+    distribution = gammaln(m + n_classes) - gammaln(n_classes) - gammaln(m + 1)
+    return (multinomial + distribution) / np.log(2)
+
+
+def mdl_gain(table):
+    """MDL (Kononenko 1995, as CORElearn computes it; REFERENCE.md), with C classes::
+
+        L(m_1..m_C) = log₂( m! / (m_1!·…·m_C!) ) + log₂ C(m + C − 1, C − 1),   m = Σ_c m_c
+        MDL(A)      = ( L(n_1..n_C) − Σ_v L(n_v1..n_vC) ) / n
+
+    the code length of the classes before minus after knowing the value, per instance."""
+    table = np.asarray(table, dtype=np.float64)
+    _, n_c, n = _margins(table)
+    n_classes = table.shape[-1]
+    saved = _code_length(n_c, n_classes) - np.sum(_code_length(table, n_classes), axis=-1)
+    return _nan_where_empty(_ratio(saved, n), n)
+
+
+def myopic_relieff(table):
+    """Myopic ReliefF, eq. 5 of robnik-kononenko-relieff-rrelieff-trees.txt::
+
+        W'(A)  = P_equal · Gini'(A) / (P_samecl · (1 − P_samecl))
+        Gini'  = Σ_v (p(v)² / Σ_v p(v)²) Σ_c p(c|v)² − Σ_c p(c)²          (eq. 6)
+
+    with P_equal = Σ_v p(v)² and P_samecl = Σ_c p(c)². Since p(v)² p(c|v)² = (n_vc/n)², this is
+    (Σ_vc (n_vc/n)² − P_equal·P_samecl) / (P_samecl (1 − P_samecl)). 0 when the known-value
+    instances are of one class (P_samecl = 1: every pair has the same class)."""
+    table = np.asarray(table, dtype=np.float64)
+    n_v, n_c, n = _margins(table)
+    n2 = n ** 2
+    p_equal = _ratio(np.sum(n_v ** 2, axis=-1), n2)
+    p_samecl = _ratio(np.sum(n_c ** 2, axis=-1), n2)
+    joint = _ratio(np.sum(table ** 2, axis=(-2, -1)), n2)
+    w = _ratio(joint - p_equal * p_samecl, p_samecl * (1 - p_samecl))
+    return _nan_where_empty(w, n)
+
+
+def mse_of_mean(table):
+    """MSEofMean = −Σ_b p_b · R_b, eq. 17 of robnik-kononenko-relieff-rrelieff-trees.txt with the
+    mean as predictor: R_b = (1/w_b) Σ_{i∈b} w_i (y_i − ȳ_b)², p_b = w_b / w (CORElearn's
+    MSEofMean, negated so that higher = better).
+
+    ``table`` holds regression moments ``[w, Σ w·y', Σ w·y'²]`` per branch (y' the centred target,
+    :func:`.splits.target_statistics`), shape (..., B, 3); w·R_b = Σ w y'² − (Σ w y')² / w."""
+    table = np.asarray(table, dtype=np.float64)
+    w_b, s_b, q_b = table[..., 0], table[..., 1], table[..., 2]
+    w = w_b.sum(axis=-1)
+    within = np.maximum(q_b - _ratio(s_b ** 2, w_b), 0.0)
+    return _nan_where_empty(-_ratio(within.sum(axis=-1), w), w)
+
+
+class ImpurityEstimator(Estimator):
+    """An impurity measure as an :class:`.base.Estimator` (see the module docstring).
+
+    ``min_lower`` / ``min_upper``: the fewest known instances a numeric attribute's split must
+    leave at or below / above its threshold (CORElearn: 2 and 3)."""
+    tasks = frozenset({"classification"})
+    #: discrete attributes are scored multi-valued (True) or by their best binary partition
+    multivalued = True
+
+    def __init__(self, min_lower=2, min_upper=3):
+        self.min_lower = min_lower
+        self.min_upper = min_upper
+
+    def criterion(self, table):
+        """The measure's score of contingency tables (..., V, K); higher = better."""
+        raise NotImplementedError
+
+    def check_parameters(self):
+        """Raise ``ValueError`` naming a parameter outside its range."""
+        for name in ("min_lower", "min_upper"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+    def context(self, data, callback=None):
+        self.check_parameters()
+        return super().context(data, callback)
+
+    def estimate(self, context, columns=None):
+        """The measure of every column of ``columns`` (default: the context's attributes) for the
+        target of ``context``; NaN for a column without known values."""
+        self.check_parameters()
+        columns = context if columns is None else columns
+        if columns.n_instances != context.n_instances:
+            raise ValueError(f"columns have {columns.n_instances} instances, "
+                             f"the context {context.n_instances}")
+        stats = target_statistics(context.y, context.n_classes)
+        return np.array([self.estimate_column(columns.X[:, j], columns.discrete[j],
+                                              columns.n_values[j], stats)
+                         for j in range(columns.n_attributes)], dtype=np.float64)
+
+    def estimate_column(self, column, discrete, n_values, stats):
+        """The measure of one column given per-instance target ``stats``
+        (:func:`.splits.target_statistics`)."""
+        known = ~np.isnan(column)
+        if not known.any():
+            return np.nan
+        if discrete and self.multivalued:
+            return float(self.criterion(value_table(column, stats, n_values)))
+        split = self.best_split(column, discrete, n_values, stats)
+        if split is None:
+            return float(self.criterion(stats[known].sum(axis=0)[None, :]))
+        return split.score
+
+    def best_split(self, column, discrete, n_values, stats):
+        """The best binary split of a column by this measure (a :class:`.splits.Split`), or
+        ``None`` when there is none: a numeric column at the best threshold, a discrete one by the
+        best partition of its values (exhaustive up to 7 values, greedy beyond; for regression by
+        sorting the values by mean target)."""
+        if discrete:
+            return best_partition(column, stats, self.criterion, n_values,
+                                  sorted_by_mean=not self.is_classifier)
+        return best_threshold(column, stats, self.criterion, self.min_lower, self.min_upper)
+
+    @property
+    def is_classifier(self):
+        return "classification" in self.tasks
+
+
+class InfGain(ImpurityEstimator):
+    """Information gain in bits (kononenko-relieff-1994.txt, eq. 1): :func:`information_gain`."""
+    name = "InfGain"
+
+    def criterion(self, table):
+        return information_gain(table)
+
+
+class GainRatio(ImpurityEstimator):
+    """Gain ratio, InfGain / H(A): :func:`gain_ratio`.
+
+    ``unused_value_rule``: "ignore" (default; the definition, 0·log 0 = 0, a single-valued
+    attribute scores 0) or "minus_one" (CORElearn: −1 when a declared value of a discrete attribute
+    never occurs among the known values, or H(A) = 0)."""
+    name = "GainRatio"
+
+    def __init__(self, min_lower=2, min_upper=3, unused_value_rule="ignore"):
+        super().__init__(min_lower, min_upper)
+        self.unused_value_rule = unused_value_rule
+
+    def check_parameters(self):
+        super().check_parameters()
+        if self.unused_value_rule not in UNUSED_VALUE_RULES:
+            raise ValueError("unused_value_rule must be 'ignore' or 'minus_one', "
+                             f"got {self.unused_value_rule!r}")
+
+    def criterion(self, table):
+        return gain_ratio(table, self.unused_value_rule)
+
+
+class Gini(ImpurityEstimator):
+    """Gini-index gain: :func:`gini_gain`."""
+    name = "Gini"
+
+    def criterion(self, table):
+        return gini_gain(table)
+
+
+class MDL(ImpurityEstimator):
+    """Kononenko's (1995) MDL measure: :func:`mdl_gain`."""
+    name = "MDL"
+
+    def criterion(self, table):
+        return mdl_gain(table)
+
+
+class Accuracy(ImpurityEstimator):
+    """Accuracy gain (eq. 16 minus the majority prior): :func:`accuracy_gain`."""
+    name = "Accuracy"
+
+    def criterion(self, table):
+        return accuracy_gain(table)
+
+
+class MyopicReliefF(ImpurityEstimator):
+    """Myopic ReliefF (eq. 5 with Gini' of eq. 6): :func:`myopic_relieff`; numeric attributes
+    binarised at their best split (by eq. 5 itself) first."""
+    name = "MyopicReliefF"
+
+    def criterion(self, table):
+        return myopic_relieff(table)
+
+
+class MSE(ImpurityEstimator):
+    """MSEofMean (eq. 17, mean predictor, negated): :func:`mse_of_mean`; regression only.
+
+    Discrete attributes by their best binary partition (values sorted by mean target), numeric ones
+    at their best threshold. The defaults ``min_lower=1, min_upper=1`` admit every threshold, as
+    eq. 17 (the minimum over all splits) and CORElearn's MSEofMean do."""
+    name = "MSE"
+    tasks = frozenset({"regression"})
+    multivalued = False
+
+    def __init__(self, min_lower=1, min_upper=1):
+        super().__init__(min_lower, min_upper)
+
+    def criterion(self, table):
+        return mse_of_mean(table)
