@@ -1,0 +1,123 @@
+"""The best binary split of one attribute in a tree node (REFERENCE.md "Trees"; robnik-kononenko-
+relieff-rrelieff-trees.txt §4).
+
+The search itself is :mod:`..estimators.splits` (candidate thresholds at midpoints between
+consecutive distinct values, ``x <= threshold`` left; value partitions exhaustive up to 7 values,
+greedy beyond). This module only decides how candidates are scored in a node:
+
+* impurity measures (:class:`..estimators.impurity.ImpurityEstimator`) score contingency tables
+  of the node's *weighted* instances (fractional weights of instances with missing values),
+  through the measure's own ``best_split``;
+* every other estimator (the Relief family, Contextual Merit, Π) scores each candidate as a
+  derived 0/1 column (NaN where the value is missing) with ``estimator.estimate(context,
+  columns)`` over the node's one context (DESIGN.md "context once, columns cheap": one neighbour
+  search evaluates all thresholds of an attribute).
+
+A candidate is *admissible* when each branch receives a weight of at least ``min_leaf``, the
+instances with a missing value counted in proportion to the known ones, as they are sent down.
+"""
+import numpy as np
+
+from ..estimators.impurity import ImpurityEstimator
+from ..estimators.splits import (Split, best_partition, best_threshold, candidate_thresholds,
+                                 search_partitions, target_statistics)
+
+__all__ = ["best_split", "BLOCK_ELEMENTS"]
+
+#: largest number of elements in one block of derived columns (instances x columns)
+BLOCK_ELEMENTS = 2 ** 21
+
+
+def best_split(estimator, context, node_data, weights, attribute, min_leaf, max_thresholds=None):
+    """The best admissible binary split (a :class:`..estimators.splits.Split`) of ``attribute``
+    in the node whose :class:`EncodedData` is ``node_data``, instance weights ``weights`` and
+    context for ``estimator`` is ``context``; ``None`` when no split is admissible.
+
+    ``max_thresholds`` caps the candidate thresholds a column-scoring estimator evaluates
+    (evenly spread over the admissible ones; None = all), as CORElearn's ``discretizationSample``
+    does for ReliefF."""
+    column = node_data.X[:, attribute]
+    known = ~np.isnan(column)
+    if known.sum() < 2 or weights[known].sum() <= 0:
+        return None
+    scale = weights.sum() / weights[known].sum()       # the missing weight follows the known
+    if isinstance(estimator, ImpurityEstimator):
+        return _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale)
+    if node_data.discrete[attribute]:
+        return _column_partition(estimator, context, node_data, weights, attribute, min_leaf,
+                                 scale)
+    return _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
+                             max_thresholds)
+
+
+def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
+    stats = target_statistics(node_data.y, node_data.n_classes, weights)
+
+    def admissible_criterion(tables):
+        branch = tables.sum(axis=-1) if node_data.n_classes else tables[..., 0]
+        ok = np.all(branch * scale >= min_leaf, axis=-1)
+        return np.where(ok, estimator.criterion(tables), np.nan)
+
+    column = node_data.X[:, attribute]
+    if node_data.discrete[attribute]:
+        return best_partition(column, stats, admissible_criterion, node_data.n_values[attribute],
+                              sorted_by_mean=not node_data.n_classes)
+    return best_threshold(column, stats, admissible_criterion, 1, 1)
+
+
+def _score_columns(estimator, context, node_data, columns):
+    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in memory-bounded
+    blocks of columns."""
+    n, t = columns.shape
+    step = max(1, BLOCK_ELEMENTS // max(n, 1))
+    out = np.empty(t)
+    for lo in range(0, t, step):
+        derived = node_data.with_columns(columns[:, lo:lo + step], discrete=True, n_values=2)
+        out[lo:lo + step] = estimator.estimate(context, derived)
+    return out
+
+
+def _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
+                      max_thresholds):
+    column = node_data.X[:, attribute]
+    thresholds, n_lower, order = candidate_thresholds(column, 1, 1)
+    lower = np.cumsum(weights[order])[n_lower - 1] * scale
+    ok = (lower >= min_leaf) & (weights.sum() - lower >= min_leaf)
+    thresholds = thresholds[ok]
+    if thresholds.size == 0:
+        return None
+    if max_thresholds is not None and thresholds.size > max_thresholds:
+        pick = np.linspace(0, thresholds.size - 1, max_thresholds).round().astype(np.intp)
+        thresholds = thresholds[np.unique(pick)]
+    right = (column[:, None] > thresholds).astype(float)
+    right[np.isnan(column)] = np.nan
+    scores = _score_columns(estimator, context, node_data, right)
+    if np.all(np.isnan(scores)):
+        return None
+    best = int(np.nanargmax(scores))
+    return Split(score=float(scores[best]), threshold=float(thresholds[best]))
+
+
+def _column_partition(estimator, context, node_data, weights, attribute, min_leaf, scale):
+    column = node_data.X[:, attribute]
+    known = ~np.isnan(column)
+    present = np.unique(column[known]).astype(np.intp)
+    value_weight = np.bincount(column[known].astype(np.intp), weights=weights[known],
+                               minlength=int(node_data.n_values[attribute]))[present]
+    total = weights.sum()
+
+    def score_partitions(masks):
+        left_weight = masks @ value_weight * scale
+        ok = (left_weight >= min_leaf) & (total - left_weight >= min_leaf)
+        scores = np.full(len(masks), np.nan)
+        if ok.any():
+            right = np.column_stack([~np.isin(column, present[m]) for m in masks[ok]])
+            right = np.where(known[:, None], right, np.nan)
+            scores[ok] = _score_columns(estimator, context, node_data, right)
+        return scores
+
+    found = search_partitions(present.size, score_partitions)
+    if found is None:
+        return None
+    mask, score = found
+    return Split(score=score, left_values=tuple(int(v) for v in present[mask]))

@@ -1,0 +1,262 @@
+"""CORE trees: binary decision and regression trees whose splits are chosen by any attribute
+estimator (robnik-kononenko-relieff-rrelieff-trees.txt §4; REFERENCE.md "Trees").
+
+At each node the selection estimator is re-run on the node's instances; the attribute with the
+best estimate is binarised at its best split (:mod:`.candidates`), scored by the same estimator.
+Instances with a missing split value go down both branches with fractional weights p_left and
+1 - p_left, the weight proportions of the known values.
+
+Stopping (all configurable): node weight below 2 ``min_leaf`` or no split giving each branch at
+least ``min_leaf`` (default 5, ICML'99 §4.1), majority class proportion >= ``min_majority``
+(default 0.97), depth ``max_depth``, a constant target, and for Relief-family estimators (and
+myopic ReliefF) a best estimate <= ``min_estimate`` (default 0: no attribute separates the
+classes better than chance).
+
+The estimator switch (ICML'99, §4): at each node the correlation ρ (eq. 15) between the
+selection estimator's estimates of the attributes and their Accuracy (eq. 16, classification) or
+MSE (eq. 17, regression) estimates is computed; when ρ >= ``switch_threshold`` (default 0.8) the
+node and its whole subtree choose splits with Accuracy / MSE. Each node records the estimator
+that chose its split and ρ.
+
+Leaves: class distribution (majority class) or, for regression, the mean or a linear model
+(:mod:`.leaves`). Post-pruning: m-estimate (m = 2), C4.5's pessimistic pruning, or none
+(:mod:`.pruning`). Optional pre-discretisation of numeric attributes into ``discretize``
+equal-width intervals (vilalta-unified-framework-pi.txt §5.1; :mod:`.discretization`).
+
+The estimators see every instance that reaches a node once, whatever its fractional weight (the
+encoded data carry no weights); the impurity measures' split search, class distributions, leaf
+models and pruning use the weights.
+"""
+import numpy as np
+
+from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
+from ..estimators.relief_family import ReliefFamily
+from .candidates import best_split
+from .discretization import discretize as discretize_data
+from .leaves import LEAF_MODELS, fit_leaf
+from .nodes import GrownTree, TreeNode
+from .pruning import PRUNING, prune_m_estimate, prune_pessimistic
+
+__all__ = ["CoreTree", "correlation"]
+
+
+def correlation(x, y):
+    """Pearson's ρ (eq. 15) over the attributes where both estimates are finite; NaN when fewer
+    than two remain or either vector is constant."""
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if x.size < 2:
+        return np.nan
+    dx, dy = x - x.mean(), y - y.mean()
+    denom = np.sqrt((dx @ dx) * (dy @ dy))
+    return float(dx @ dy / denom) if denom > 1e-12 * max(1.0, np.abs(x).max() * np.abs(y).max()) \
+        else np.nan
+
+
+def _is_relief_family(estimator):
+    return isinstance(estimator, (ReliefFamily, MyopicReliefF))
+
+
+class CoreTree:
+    """Grows a CORE tree on :class:`EncodedData`; see the module docstring.
+
+    estimator: the split selector (an engine estimator); None = ReliefF() for classification,
+        RReliefF() for regression.
+    min_leaf, min_majority, max_depth, min_estimate: stopping (None disables max_depth /
+        min_estimate).
+    leaf_model: "mean" or "linear" (regression).
+    pruning: "m-estimate", "pessimistic" (classification) or None; m, confidence their parameters.
+    switch, switch_threshold: the estimator switch and its ρ threshold.
+    discretize: None, or the number of equal-width intervals for numeric attributes.
+    max_thresholds: candidate thresholds a column-scoring (Relief-family) estimator evaluates per
+        numeric attribute (None = all).
+    """
+
+    def __init__(self, estimator=None, min_leaf=5, min_majority=0.97, max_depth=None,
+                 min_estimate=0.0, leaf_model="mean", pruning="m-estimate", m=2.0,
+                 confidence=0.25, switch=False, switch_threshold=0.8, discretize=None,
+                 max_thresholds=50):
+        self.estimator = estimator
+        self.min_leaf = min_leaf
+        self.min_majority = min_majority
+        self.max_depth = max_depth
+        self.min_estimate = min_estimate
+        self.leaf_model = leaf_model
+        self.pruning = pruning
+        self.m = m
+        self.confidence = confidence
+        self.switch = switch
+        self.switch_threshold = switch_threshold
+        self.discretize = discretize
+        self.max_thresholds = max_thresholds
+
+    def __repr__(self):
+        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"CoreTree({params})"
+
+    # ------------------------------------------------------------------ validation
+    def check_parameters(self, data):
+        """Raise ``ValueError`` naming the parameter outside its allowed range."""
+        def number(name, low, high, low_open=False):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) \
+                    or not (low < value if low_open else low <= value) or value > high:
+                rng = f"{'(' if low_open else '['}{low}, {high}]"
+                raise ValueError(f"{name} must be a number in {rng}, got {value!r}")
+
+        def integer_or_none(name, low):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, (int, np.integer)) or value < low):
+                raise ValueError(f"{name} must be None or an integer >= {low}, got {value!r}")
+
+        number("min_leaf", 0, np.inf, low_open=True)
+        number("min_majority", 0, 1, low_open=True)
+        integer_or_none("max_depth", 0)
+        if self.min_estimate is not None:
+            number("min_estimate", -np.inf, np.inf)
+        if self.leaf_model not in LEAF_MODELS:
+            raise ValueError(f"leaf_model must be one of {LEAF_MODELS}, got {self.leaf_model!r}")
+        if self.leaf_model == "linear" and data.is_classification:
+            raise ValueError("leaf_model='linear' needs a regression (numeric) target")
+        if self.pruning not in PRUNING:
+            raise ValueError(f"pruning must be one of {PRUNING}, got {self.pruning!r}")
+        if self.pruning == "pessimistic" and not data.is_classification:
+            raise ValueError("pruning='pessimistic' (C4.5) needs a classification target; "
+                             "use 'm-estimate' for regression")
+        number("m", 0, np.inf)
+        number("confidence", 0, 1, low_open=True)
+        if not isinstance(self.switch, (bool, np.bool_)):
+            raise ValueError(f"switch must be True or False, got {self.switch!r}")
+        number("switch_threshold", -1, 1)
+        integer_or_none("discretize", 2)
+        integer_or_none("max_thresholds", 1)
+
+    def selection_estimator(self, data):
+        """The estimator that chooses splits for ``data``'s task (checked against it)."""
+        est = self.estimator
+        if est is None:
+            if data.is_classification:
+                from ..estimators.relieff import ReliefF
+                return ReliefF()
+            from ..estimators.rrelieff import RReliefF
+            return RReliefF()
+        task = "classification" if data.is_classification else "regression"
+        if task not in getattr(est, "tasks", ()):
+            raise ValueError(f"estimator {getattr(est, 'name', est)!r} cannot estimate a "
+                             f"{task} target")
+        return est
+
+    # ------------------------------------------------------------------ growing
+    def fit(self, data, callback=None):
+        """Grow (and prune) a tree on ``data`` (EncodedData); returns a :class:`GrownTree`.
+
+        Raises ``ValueError`` on bad parameters, no instances or no attributes. One instance,
+        one class, a constant target or attributes that cannot split give a single leaf."""
+        self.check_parameters(data)
+        if data.n_instances == 0:
+            raise ValueError("cannot grow a tree on data without instances")
+        if data.n_attributes == 0:
+            raise ValueError("cannot grow a tree on data without attributes")
+        estimator = self.selection_estimator(data)
+        cuts = None
+        if self.discretize is not None:
+            data, cuts = discretize_data(data, self.discretize)
+        n = data.n_instances
+        progress = _Progress(callback, float(n))
+        root = self._grow(data, np.arange(n), np.ones(n), 0, estimator, False, progress)
+        tree = GrownTree(root, data.n_classes, data.names, cuts)
+        self._prune(tree, data)
+        if callback is not None:
+            callback(1.0)
+        return tree
+
+    def _node(self, data, rows, weights, depth):
+        model = fit_leaf(data.X[rows], data.y[rows], weights, data.n_classes, ~data.discrete,
+                         self.leaf_model)
+        return TreeNode(rows, weights, model, depth)
+
+    def _stops(self, node, data):
+        if node.weight < 2 * self.min_leaf or (self.max_depth is not None
+                                               and node.depth >= self.max_depth):
+            return True
+        if data.is_classification:
+            dist = node.model.value
+            return dist.max() >= self.min_majority * dist.sum()
+        y = data.y[node.rows]
+        return np.ptp(y) == 0
+
+    def _grow(self, data, rows, weights, depth, estimator, switched, progress):
+        node = self._node(data, rows, weights, depth)
+        if not self._stops(node, data):
+            node_data = data.subset(rows)
+            chosen = self._choose(estimator, switched, node_data, weights)
+            if chosen is not None:
+                attribute, split, used, rho = chosen
+                self._split(node, data, node_data, attribute, split, used, rho,
+                            switched or used is not estimator, progress)
+                return node
+        progress.done(node.weight)
+        return node
+
+    def _split(self, node, data, node_data, attribute, split, used, rho, switched, progress):
+        branch = split.branches(node_data.X[:, attribute])
+        missing = np.isnan(branch)
+        known_weight = node.weights[~missing].sum()
+        node.p_left = float(node.weights[branch == 0].sum() / known_weight)
+        node.attribute, node.split, node.estimator, node.rho = attribute, split, used.name, rho
+        for side, share in ((0, node.p_left), (1, 1 - node.p_left)):
+            take = (branch == side) | missing
+            weights = node.weights[take] * np.where(missing[take], share, 1.0)
+            node.children.append(self._grow(data, node.rows[take], weights, node.depth + 1,
+                                            used, switched, progress))
+
+    def _choose(self, estimator, switched, node_data, weights):
+        """(attribute, split, estimator used, ρ) for the node, or None for a leaf."""
+        if node_data.n_instances < estimator.min_instances:
+            return None
+        context = estimator.context(node_data)
+        estimates = estimator.estimate(context)
+        rho = np.nan
+        if self.switch and not switched:
+            accuracy = Accuracy() if node_data.is_classification else MSE()
+            if type(accuracy) is not type(estimator):
+                accuracy_context = accuracy.context(node_data)
+                accuracy_estimates = accuracy.estimate(accuracy_context)
+                rho = correlation(estimates, accuracy_estimates)
+                if rho >= self.switch_threshold:
+                    estimator, context, estimates = accuracy, accuracy_context, accuracy_estimates
+        finite = np.flatnonzero(np.isfinite(estimates))
+        order = finite[np.argsort(-estimates[finite], kind="stable")]
+        if self.min_estimate is not None and _is_relief_family(estimator):
+            order = order[estimates[order] > self.min_estimate]
+        for attribute in order:
+            split = best_split(estimator, context, node_data, weights, attribute, self.min_leaf,
+                               self.max_thresholds)
+            if split is not None:
+                return attribute, split, estimator, rho
+        return None
+
+    # ------------------------------------------------------------------ pruning
+    def _prune(self, tree, data):
+        if self.pruning == "m-estimate":
+            if data.is_classification:
+                counts = np.bincount(data.y.astype(np.intp), minlength=data.n_classes)
+                prior = (counts + 1.0) / (counts.sum() + data.n_classes)
+            else:
+                prior = float(np.var(data.y))
+            prune_m_estimate(tree.root, self.m, prior)
+        elif self.pruning == "pessimistic":
+            prune_pessimistic(tree.root, self.confidence)
+
+
+class _Progress:
+    """Reports the fraction of the training weight that has reached a final leaf."""
+
+    def __init__(self, callback, total):
+        self.callback, self.total, self.finished = callback, total, 0.0
+
+    def done(self, weight):
+        self.finished += weight
+        if self.callback is not None:
+            self.callback(min(self.finished / self.total, 1.0))
