@@ -31,8 +31,8 @@ Distances are the sum of the diffs over the attributes (Manhattan, the papers' c
 ``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original; relief-overview.txt),
 whose order is that of the Euclidean distance.
 
-One scalar rule, :func:`_diff`, serves the pair kernel and the distance kernel; columns without
-missing values take a vectorised fast path that computes the same numbers.
+The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` computes the same
+numbers summed over the attributes by a vectorised kernel plus matrix products for missing values.
 """
 from dataclasses import dataclass
 
@@ -114,6 +114,7 @@ class DiffModel:
             n_cls = 1
         self.prob = self._probabilities(n_cls)
         self.has_missing = missing.any(axis=0) & known_any
+        self._finish_setup()
 
     def _probabilities(self, n_cls):
         """P[t, v, c] = P(value v of attribute t | class c), eq. in kononenko-relieff-1994.txt §3."""
@@ -153,28 +154,105 @@ class DiffModel:
         _pair_diffs(rows, others, *self._kernel_args(), out)
         return out
 
-    def distances(self, rows, callback=None):
+    def distances(self, rows):
         """Distances (sums of diffs, or of squared diffs) from each of ``rows`` to every instance,
-        shape (len(rows), n). Columns without missing values go through a vectorised path."""
+        shape (len(rows), n).
+
+        Computed without a per-element branch: a vectorised kernel sums g(|a - b|) over the
+        columns with missing values filled by 0 (g = the linear or ramp diff, squared for the
+        Euclidean distance), and for the columns with missing values three matrix products
+        replace the cells where one or both values are missing by their RELIEF-B/D diffs:
+        sum_t (1-k_it) k_jt (h(M_ci)[j,t] - g(x_jt)) + k_it (h(A_i)[c_j,t] - g(x_it)) (1-k_jt)
+        + (1-k_it)(1-k_jt) h(BM)[c_i,c_j,t], with k = "is known", M_c[j,t] = A_j[c,t] = the diff
+        to an instance of class c whose value is missing and BM the both-missing diff.
+        """
         rows = np.ascontiguousarray(rows, dtype=np.intp)
-        fast = (self.kind != _UNUSABLE) & ~self.has_missing
-        slow = np.flatnonzero(self.has_missing).astype(np.intp)
         o = self.options
-        euclid = o.distance == "euclidean"
         out = np.zeros((rows.size, self.scaled.shape[0]))
-        fast_num = np.flatnonzero(fast & (self.kind == _NUMERIC))
-        fast_disc = np.flatnonzero(fast & (self.kind == _DISCRETE))
-        if fast_num.size:
-            ramp = o.numeric == "ramp"
-            inv_w = 1.0 / (o.t_different - o.t_equal) if ramp else 1.0
-            cols = np.ascontiguousarray(self.scaled[:, fast_num])
-            _fast_numeric_distances(rows, cols, ramp, o.t_equal, inv_w, euclid, out)
-        if fast_disc.size:
-            cols = np.ascontiguousarray(self.scaled[:, fast_disc])
-            _fast_discrete_distances(rows, cols, out)
-        if slow.size:
-            _slow_distances(rows, slow, *self._kernel_args(), euclid, out)
+        if self._fast_numeric.size:
+            cols = self._filled[:, self._fast_numeric]
+            _fast_numeric_distances(rows, cols, o.numeric == "ramp", o.t_equal, self._inv_w,
+                                    o.distance == "euclidean", out)
+        if self._fast_discrete.size:
+            _fast_discrete_distances(rows, self._filled[:, self._fast_discrete], out)
+        if self._missing_cols.size:
+            self._add_missing_terms(rows, out)
         return out
+
+    @property
+    def _inv_w(self):
+        o = self.options
+        return 1.0 / (o.t_different - o.t_equal) if o.numeric == "ramp" else 1.0
+
+    def _finish_setup(self):
+        usable = self.kind != _UNUSABLE
+        self._filled = np.ascontiguousarray(np.where(np.isnan(self.scaled), 0.0, self.scaled))
+        self._fast_numeric = np.flatnonzero(usable & (self.kind == _NUMERIC))
+        self._fast_discrete = np.flatnonzero(usable & (self.kind == _DISCRETE))
+        self._missing_cols = np.flatnonzero(self.has_missing)
+        if not self._missing_cols.size:
+            return
+        cols = self._missing_cols
+        known = (self.codes[:, cols] >= 0).astype(float)
+        self._known = known
+        self._unknown = 1.0 - known
+        self._g = self._transform(self._filled[:, cols], self.kind[cols] == _DISCRETE)
+        n_cls = self.prob.shape[2]
+        self._members = [np.flatnonzero(self.cls == c) for c in range(n_cls)]
+        self._unknown_by_class = [self._unknown[idx] for idx in self._members]
+        # the diff to an instance of class c whose value is missing, for each instance's value
+        self._one_missing = [self._h(self._other_missing(self.codes[:, cols], c))
+                             for c in range(n_cls)]
+        self._both_missing = self._h(self._both_missing_table(cols))
+
+    def _transform(self, values, discrete):
+        """g: what the vectorised kernel adds for a value against a (filled) 0."""
+        o = self.options
+        d = np.where(discrete, values != 0, values).astype(float)
+        if o.numeric == "ramp":
+            d = np.where(discrete, d, np.clip((d - o.t_equal) * self._inv_w, 0.0, 1.0))
+        return self._h(d)
+
+    def _h(self, d):
+        return d * d if self.options.distance == "euclidean" else d
+
+    def _other_missing(self, codes, c):
+        """diff(A_t, I, J) for instances I with ``codes``, J of class c with A_t missing."""
+        cols = self._missing_cols
+        if self.options.missing != "D":
+            return np.broadcast_to(1.0 - 1.0 / self.n_codes[cols], codes.shape)
+        safe = np.maximum(codes, 0)
+        return 1.0 - self.prob[cols[None, :], safe, c]
+
+    def _both_missing_table(self, cols):
+        """(C, C, a_missing): the both-missing diff for the current class and the other's."""
+        if self.options.missing != "D":
+            n_cls = self.prob.shape[2]
+            return np.broadcast_to(1.0 - 1.0 / self.n_codes[cols], (n_cls, n_cls, cols.size))
+        p = self.prob[cols]                                   # (a, V, C)
+        if self.options.both_missing == "current":
+            same = 1.0 - np.einsum("tvc,tvc->ct", p, p)
+            return np.broadcast_to(same[:, None, :], (p.shape[2],) + same.shape)
+        return 1.0 - np.einsum("tvc,tvd->cdt", p, p)
+
+    def _add_missing_terms(self, rows, out):
+        cols = self._missing_cols
+        known_r, unknown_r, g_r = self._known[rows], self._unknown[rows], self._g[rows]
+        cls_r = self.cls[rows]
+        for c, members in enumerate(self._members):
+            q = np.flatnonzero(cls_r == c)
+            if q.size:
+                # the current instance's value missing, the candidate's known
+                out[q] += unknown_r[q] @ (self._known * (self._one_missing[c] - self._g)).T
+            if not members.size:
+                continue
+            # the current instance's value known, the candidate (of class c) missing
+            other = self._h(self._other_missing(self.codes[rows][:, cols], c))
+            out[:, members] += (known_r * (other - g_r)) @ self._unknown_by_class[c].T
+            for ci in np.unique(cls_r):
+                qi = np.flatnonzero(cls_r == ci)
+                both = unknown_r[qi] * self._both_missing[ci, c]
+                out[np.ix_(qi, members)] += both @ self._unknown_by_class[c].T
 
 
 @njit(cache=True, inline="always")
@@ -258,27 +336,6 @@ def _fast_discrete_distances(rows, cols, out):
                 s = 0.0
                 for t in range(n_attr):
                     s += 1.0 if cols[r, t] != cols[j, t] else 0.0
-                out[q, j] += s
-
-
-@njit(cache=True, parallel=True)
-def _slow_distances(rows, slow, scaled, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes,
-                    variant, both_current, euclid, out):
-    # inside distances RELIEF-C uses RELIEF-B's diff (kononenko-relieff-1994.txt §3)
-    dist_variant = 0 if variant == 1 else variant
-    n = scaled.shape[0]
-    n_tiles = (n + _TILE - 1) // _TILE
-    for tile in prange(n_tiles):
-        lo = tile * _TILE
-        hi = min(lo + _TILE, n)
-        for q in range(rows.size):
-            r = rows[q]
-            for j in range(lo, hi):
-                s = 0.0
-                for u in range(slow.size):
-                    d = _diff(slow[u], r, j, scaled, codes, cls, kind, ramp, t_equal, inv_w,
-                              prob, n_codes, dist_variant, both_current)
-                    s += d * d if euclid else d
                 out[q, j] += s
 
 

@@ -1,0 +1,184 @@
+"""What the Relief family shares: parameters, sampling of the iterations, the neighbour context,
+and the weighted sums of diffs over that context for any number of neighbours k.
+
+Every update of Relief, ReliefF (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3) and RReliefF
+(Fig. 4) is a sum over the sampled instances R_i and their neighbour groups g of
+
+    coef[i, g] * sum_{j < k'} w^(k)_igj * factor_igj * diff(A, R_i, N_igj),
+
+with k' = min(k, neighbours found) and w^(k) the neighbour influences normalised over the first k'
+(eq. 13). :func:`weighted_diff_sums` computes these sums for every k of a list at once from
+prefix sums over the sorted neighbours, so one neighbour search gives the estimates for all k
+(ReliefFbestK, the papers' Fig. 2 "estimate versus k").
+"""
+import numpy as np
+
+from .base import Estimator, check_data, random_generator
+from .diffs import DiffModel, DiffOptions
+from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
+
+__all__ = ["ReliefFamily", "weighted_diff_sums"]
+
+#: bytes of the per-block arrays of pair diffs
+BLOCK_BYTES = 128 * 2 ** 20
+
+
+class ReliefFamily(Estimator):
+    """Parameters shared by the Relief family.
+
+    k: neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
+       group's size (CORElearn).
+    iterations: None = every instance once, in data order (deterministic; CORElearn's default);
+       an int m < N = m instances sampled without replacement with ``random_state``.
+    weighting, sigma: neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
+    distance: "manhattan" (sum of diffs, the papers) or "euclidean" (Kira & Rendell).
+    skip_zero_distance: never use an instance at distance 0 as a neighbour (CORElearn).
+    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins: the diff
+       function; see :mod:`.diffs`.
+    """
+    default_k = 10
+    default_weighting = "equal"
+    groups = "per-class"
+
+    def __init__(self, k=None, iterations=None, random_state=None, weighting=None, sigma=20.0,
+                 distance="manhattan", skip_zero_distance=False, numeric_diff="linear",
+                 t_equal=0.04, t_different=0.1, missing="D", laplace=False, both_missing="both",
+                 numeric_bins=5):
+        self.k = k
+        self.iterations = iterations
+        self.random_state = random_state
+        self.weighting = weighting
+        self.sigma = sigma
+        self.distance = distance
+        self.skip_zero_distance = skip_zero_distance
+        self.numeric_diff = numeric_diff
+        self.t_equal = t_equal
+        self.t_different = t_different
+        self.missing = missing
+        self.laplace = laplace
+        self.both_missing = both_missing
+        self.numeric_bins = numeric_bins
+
+    @property
+    def k_(self):
+        return self.default_k if self.k is None else self.k
+
+    @property
+    def weighting_(self):
+        return self.default_weighting if self.weighting is None else self.weighting
+
+    def diff_options(self):
+        return DiffOptions(numeric=self.numeric_diff, t_equal=self.t_equal,
+                           t_different=self.t_different, missing=self.missing,
+                           laplace=self.laplace, both_missing=self.both_missing,
+                           numeric_bins=self.numeric_bins, distance=self.distance).check()
+
+    def _check_parameters(self):
+        k = self.k_
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"k must be an integer >= 1, got {k!r}")
+        if self.weighting_ not in WEIGHTINGS:
+            raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, "
+                             f"got {self.weighting_!r}")
+        if self.weighting_ == "exp-rank" and not self.sigma > 0:
+            raise ValueError(f"sigma must be > 0, got {self.sigma!r}")
+
+    def sample(self, n):
+        """Indices of the instances R_i the iterations visit."""
+        m = self.iterations
+        if m is None:
+            return np.arange(n)
+        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or not 1 <= m <= n:
+            raise ValueError(f"iterations must be None or an integer in 1..{n} "
+                             f"(the number of instances), got {m!r}")
+        return random_generator(self.random_state).choice(n, size=int(m), replace=False)
+
+    def context(self, data, callback=None):
+        """The nearest neighbours of the sampled instances (the expensive part, done once)."""
+        check_data(data, self)
+        self._check_parameters()
+        model = DiffModel(data, self.diff_options())
+        return nearest_neighbours(model, self.sample(data.n_instances), self.k_,
+                                  groups=self.groups, skip_zero_distance=self.skip_zero_distance,
+                                  callback=callback)
+
+    def estimate(self, context, columns=None):
+        """Estimates of ``columns`` (default: the context's data) with k neighbours."""
+        return self.profile(context, [self.k_], columns)[0]
+
+    def profile(self, context, ks, columns=None):
+        """Estimates for each k in ``ks`` from one neighbour search, shape (len(ks), a)."""
+        raise NotImplementedError
+
+    def __call__(self, data, callback=None):
+        def part(lo, hi):
+            return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
+        context = self.context(data, part(0.0, 0.9))
+        result = self.estimate(context)
+        if callback is not None:
+            callback(1.0)
+        return result
+
+
+def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting="equal",
+                       sigma=20.0, options=None):
+    """Prefix-sum evaluation of the Relief-family updates for every k in ``ks``.
+
+    coef: (S, m, G) coefficient sets; factors: (F, m, G, K) per-pair factors (default one set of
+    ones). Returns ``sums`` (S, F, n_k, a), ``known`` (S, n_k, a) and ``totals`` (S, F, n_k):
+    sums[s, f, k] = sum_ig coef[s,i,g] sum_{j<k'} w^(k)_igj factor[f,i,g,j] diff(A, R_i, N_igj);
+    known is the same with factor 1 and diff replaced by "the diff is known" (RELIEF-C leaves the
+    others out); totals is the same with diff replaced by 1.
+    """
+    data = context.data if columns is None else columns
+    if columns is None and options is None:
+        model = context.diff_model
+    else:
+        model = DiffModel(data, options or context.diff_model.options)
+    neighbours = context.neighbours
+    m, G, K = neighbours.shape
+    a = data.n_attributes
+    ks = np.asarray(ks, dtype=np.intp)
+    if factors is None:
+        factors = np.ones((1, m, G, K))
+    S, F = coef.shape[0], factors.shape[0]
+    weights = neighbour_weights(context, weighting, sigma)
+    available = context.available
+    sums = np.zeros((S, F, ks.size, a))
+    known = np.zeros((S, ks.size, a))
+    totals = np.zeros((S, F, ks.size))
+    block = max(1, BLOCK_BYTES // (8 * max(G * K * a, 1) * (F + 2)))
+    for start in range(0, m, block):
+        blk = slice(start, min(start + block, m))
+        nb = neighbours[blk]
+        found = nb >= 0
+        rows = np.broadcast_to(context.instances[blk, None, None], nb.shape)[found]
+        diffs = np.zeros(nb.shape + (a,))
+        diffs[found] = model.pair_diffs(rows, nb[found])
+        is_known = ~np.isnan(diffs)
+        diffs[~is_known] = 0.0
+        w = weights[blk]
+        cum_w = np.cumsum(w, axis=2)
+        cum_known = np.cumsum(w[..., None] * is_known, axis=2)
+        fw = factors[:, blk] * w
+        cum_fw = np.cumsum(fw, axis=3)
+        cum_fdiff = np.cumsum(fw[..., None] * diffs, axis=3)
+        c = coef[:, blk]
+        for q, k in enumerate(ks):
+            kk = np.minimum(k, available[blk])
+            has = kk > 0
+            at = np.maximum(kk - 1, 0)
+            norm = np.where(has, 1.0 / np.where(has, np.take_along_axis(cum_w, at[..., None],
+                                                                        axis=2)[..., 0], 1.0), 0)
+            cn = c * norm                                           # (S, b, G)
+            pick = at[None, ..., None, None]
+            fdiff_k = np.take_along_axis(cum_fdiff, np.broadcast_to(
+                pick, (F,) + at.shape + (1, a)), axis=3)[..., 0, :]  # (F, b, G, a)
+            sums[:, :, q] += np.einsum("sbg,fbga->sfa", cn, fdiff_k)
+            known_k = np.take_along_axis(cum_known, np.broadcast_to(
+                at[..., None, None], at.shape + (1, a)), axis=2)[..., 0, :]  # (b, G, a)
+            known[:, q] += np.einsum("sbg,bga->sa", cn, known_k)
+            fw_k = np.take_along_axis(cum_fw, np.broadcast_to(
+                at[None, ..., None], (F,) + at.shape + (1,)), axis=3)[..., 0]  # (F, b, G)
+            totals[:, :, q] += np.einsum("sbg,fbg->sf", cn, fw_k)
+    return sums, known, totals

@@ -1,0 +1,112 @@
+"""Relief (Kira & Rendell), ReliefF (RELIEF-A/E/F) and ReliefFbestK for a discrete class.
+
+ReliefF (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3; kononenko-relieff-1994.txt §2, §4):
+for each sampled instance R with class y, its k nearest hits H_j and, per other class C, its
+k nearest misses M_j(C):
+
+    W[A] = 1/m * sum_R [ sum_{C != y} P(C) / (1 - P(y)) * sum_j w_j diff(A, R, M_j(C))
+                         - sum_j w_j diff(A, R, H_j) ],
+
+with the neighbour influences w_j normalised to sum 1 in each class (1/k for equal weights, as in
+Fig. 3's division by m*k) and P(C) the relative class frequencies. A class with no candidate
+contributes nothing. ``misses="pooled"`` is RELIEF-E: the k nearest misses are taken from all
+other classes together, each with weight 1. Relief is RELIEF-E with k = 1 (Fig. 1), which on
+two classes equals ReliefF with k = 1. Under RELIEF-C (missing="C") the hit and miss sums are
+each renormalised by the share of their influence whose diffs are known.
+"""
+import numpy as np
+
+from .relief_family import ReliefFamily, weighted_diff_sums
+
+__all__ = ["Relief", "ReliefF", "ReliefFbestK"]
+
+
+class ReliefF(ReliefFamily):
+    """ReliefF; see the module docstring and :class:`.ReliefFamily` for the parameters.
+
+    misses: "per-class" (RELIEF-F, default) or "pooled" (RELIEF-E).
+    """
+    name = "ReliefF"
+    tasks = frozenset({"classification"})
+
+    def __init__(self, k=None, iterations=None, random_state=None, weighting=None, sigma=20.0,
+                 misses="per-class", distance="manhattan", skip_zero_distance=False,
+                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
+                 laplace=False, both_missing="both", numeric_bins=5):
+        super().__init__(k=k, iterations=iterations, random_state=random_state,
+                         weighting=weighting, sigma=sigma, distance=distance,
+                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
+                         t_equal=t_equal, t_different=t_different, missing=missing,
+                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
+        self.misses = misses
+
+    @property
+    def groups(self):
+        if self.misses not in ("per-class", "pooled"):
+            raise ValueError(f"misses must be 'per-class' or 'pooled', got {self.misses!r}")
+        return self.misses
+
+    def coefficients(self, context):
+        """(2, m, G): the misses' and the hits' coefficient of each neighbour group."""
+        data = context.data
+        y = data.y[context.instances].astype(np.intp)
+        m, G = context.neighbours.shape[:2]
+        if context.groups == "pooled":
+            miss = np.tile([0.0, 1.0], (m, 1))
+            hit = np.tile([1.0, 0.0], (m, 1))
+        else:
+            prior = data.class_priors()
+            hit = (np.arange(G) == y[:, None]).astype(float)
+            miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
+        return np.stack([miss, hit])
+
+    def profile(self, context, ks, columns=None):
+        sums, known, totals = weighted_diff_sums(
+            context, ks, self.coefficients(context), columns=columns,
+            weighting=self.weighting_, sigma=self.sigma)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            renorm = sums[:, 0] * totals[:, 0, :, None] / known
+        return (renorm[0] - renorm[1]) / context.instances.size
+
+
+class Relief(ReliefF):
+    """Kira & Rendell's Relief (Fig. 1): one nearest hit and one nearest miss (from any other
+    class), equal weights. ``k`` > 1 gives RELIEF-A's averaging over k hits and misses."""
+    name = "Relief"
+    default_k = 1
+
+    def __init__(self, k=None, iterations=None, random_state=None, distance="manhattan",
+                 skip_zero_distance=False, numeric_diff="linear", t_equal=0.04,
+                 t_different=0.1, missing="D", laplace=False, both_missing="both",
+                 numeric_bins=5):
+        super().__init__(k=k, iterations=iterations, random_state=random_state,
+                         misses="pooled", distance=distance,
+                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
+                         t_equal=t_equal, t_different=t_different, missing=missing,
+                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
+
+
+class ReliefFbestK(ReliefF):
+    """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
+    one neighbour search; each attribute takes its best estimate over k (CORElearn's
+    ReliefFbestK, REFERENCE.md)."""
+    name = "ReliefFbestK"
+
+    def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
+                 sigma=20.0, misses="per-class", distance="manhattan", skip_zero_distance=False,
+                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
+                 laplace=False, both_missing="both", numeric_bins=5):
+        super().__init__(iterations=iterations, random_state=random_state, weighting=weighting,
+                         sigma=sigma, misses=misses, distance=distance,
+                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
+                         t_equal=t_equal, t_different=t_different, missing=missing,
+                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
+        self.k_max = k_max
+
+    @property
+    def k_(self):
+        return self.k_max if self.k_max is not None else np.iinfo(np.int32).max
+
+    def estimate(self, context, columns=None):
+        ks = np.arange(1, context.neighbours.shape[2] + 1)
+        return np.max(self.profile(context, ks, columns), axis=0)
