@@ -8,6 +8,7 @@ import pytest
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.impurity import (
     MDL, MSE, Accuracy, GainRatio, Gini, InfGain, MyopicReliefF)
+from orangecontrib.relief.estimators.splits import target_statistics
 
 CLASSIFICATION = [InfGain, GainRatio, Gini, MDL, Accuracy, MyopicReliefF]
 
@@ -83,7 +84,6 @@ def test_numeric_attribute_best_split_on_hand_table(estimator):
 
 
 def _stats(data):
-    from orangecontrib.relief.estimators.splits import target_statistics
     return target_statistics(data.y, data.n_classes)
 
 
@@ -262,3 +262,19 @@ def test_informative_attribute_ranks_first_for_every_measure():
     for estimator in CLASSIFICATION:
         scores = estimator()(data)
         assert scores[0] > scores[1], estimator.name
+
+
+def test_callback_reports_progress_and_cancels():
+    data = encode(np.zeros((6, 4)), np.array([0., 1, 0, 1, 0, 1]), n_classes=2)
+    fractions = []
+    InfGain()(data, callback=fractions.append)
+    assert fractions == [0.25, 0.5, 0.75, 1.0]
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel(fraction):
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        MSE()(encode(np.zeros((4, 2)), np.arange(4.)), callback=cancel)

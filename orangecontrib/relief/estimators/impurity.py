@@ -19,9 +19,9 @@ n_v = Σ_c n_vc, n_c = Σ_v n_vc, n = Σ_v n_v, p(v) = n_v/n, p(c) = n_c/n, p(c|
 H(p) = −Σ p log₂ p (bits), 0·log 0 = 0.
 """
 import numpy as np
-from scipy.special import gammaln
+from scipy.special import gammaln, xlogy
 
-from .base import Estimator, check_data
+from .base import Estimator
 from .splits import best_partition, best_threshold, target_statistics, value_table
 
 __all__ = ["information_gain", "gain_ratio", "gini_gain", "accuracy_gain", "mdl_gain",
@@ -44,10 +44,16 @@ def _margins(table):
     return table.sum(axis=-1), table.sum(axis=-2), table.sum(axis=(-2, -1))
 
 
+def _xlog2x(a):
+    """a·log₂ a, 0 for a = 0."""
+    return xlogy(a, a) / np.log(2)
+
+
 def _entropy(counts):
-    """H in bits of the distributions given by counts along the last axis (0 for empty)."""
-    p = _ratio(counts, counts.sum(axis=-1, keepdims=True))
-    return -np.sum(p * np.log2(np.where(p > 0, p, 1.0)), axis=-1)
+    """H in bits of the distributions given by counts m_i along the last axis:
+    (m log₂ m − Σ_i m_i log₂ m_i) / m with m = Σ_i m_i; 0 for empty."""
+    m = counts.sum(axis=-1)
+    return _ratio(_xlog2x(m) - _xlog2x(counts).sum(axis=-1), m)
 
 
 def _nan_where_empty(score, n):
@@ -55,11 +61,13 @@ def _nan_where_empty(score, n):
 
 
 def information_gain(table):
-    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (kononenko-relieff-1994.txt, eq. 1)."""
+    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (kononenko-relieff-1994.txt, eq. 1), computed as
+    (n log₂ n − Σ_c n_c log₂ n_c − Σ_v n_v log₂ n_v + Σ_vc n_vc log₂ n_vc) / n."""
     table = np.asarray(table, dtype=np.float64)
     n_v, n_c, n = _margins(table)
-    gain = _entropy(n_c) - np.sum(_ratio(n_v, n[..., None]) * _entropy(table), axis=-1)
-    return _nan_where_empty(gain, n)
+    saved = (_xlog2x(n) - _xlog2x(n_c).sum(axis=-1) - _xlog2x(n_v).sum(axis=-1)
+             + _xlog2x(table).sum(axis=(-2, -1)))
+    return _nan_where_empty(_ratio(saved, n), n)
 
 
 def gain_ratio(table, unused_value_rule="ignore"):
@@ -183,18 +191,26 @@ class ImpurityEstimator(Estimator):
         self.check_parameters()
         return super().context(data, callback)
 
-    def estimate(self, context, columns=None):
+    def __call__(self, data, callback=None):
+        return self.estimate(self.context(data), callback=callback)
+
+    def estimate(self, context, columns=None, callback=None):
         """The measure of every column of ``columns`` (default: the context's attributes) for the
-        target of ``context``; NaN for a column without known values."""
+        target of ``context``; NaN for a column without known values. ``callback(fraction)`` is
+        called after each column; an exception raised from it cancels."""
         self.check_parameters()
         columns = context if columns is None else columns
         if columns.n_instances != context.n_instances:
             raise ValueError(f"columns have {columns.n_instances} instances, "
                              f"the context {context.n_instances}")
         stats = target_statistics(context.y, context.n_classes)
-        return np.array([self.estimate_column(columns.X[:, j], columns.discrete[j],
-                                              columns.n_values[j], stats)
-                         for j in range(columns.n_attributes)], dtype=np.float64)
+        scores = np.empty(columns.n_attributes)
+        for j in range(columns.n_attributes):
+            scores[j] = self.estimate_column(columns.X[:, j], columns.discrete[j],
+                                             columns.n_values[j], stats)
+            if callback is not None:
+                callback((j + 1) / columns.n_attributes)
+        return scores
 
     def estimate_column(self, column, discrete, n_values, stats):
         """The measure of one column given per-instance target ``stats``
