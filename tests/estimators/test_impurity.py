@@ -118,11 +118,11 @@ def test_mse_discrete_attribute_on_hand_table():
 
 def test_mse_numeric_attribute_on_hand_table():
     # y = 1 1 1 5 5 6 at x = 1..6: at 3.5 the weighted variance is 3/6 * 2/9 = 1/9 (the
-    # smallest; 2.5: 2/6*0 + 4/6*var(1,5,5,6) = 4/6 * 4.1875 = 2.79; 4.5: 4/6 * 3 = 2)
+    # smallest; 2.5: 2/6*0 + 4/6*var(1,5,5,6) = 4/6 * 3.6875 = 2.46; 4.5: 4/6 * 3 = 2)
     x = np.arange(1, 7, dtype=float)
     y = np.array([1, 1, 1, 5, 5, 6], dtype=float)
     assert MSE()(encode(x[:, None], y))[0] == pytest.approx(-1 / 9)
-    # with CORElearn's classification minima (2 below, 3 above) only 2.5 and 3.5 remain
+    # with at least 2 instances below and 4 above only the threshold 2.5 remains
     assert MSE(min_lower=2, min_upper=4)(encode(x[:, None], y))[0] == pytest.approx(
         -4 / 6 * np.var([1, 5, 5, 6]))
 
