@@ -1,0 +1,61 @@
+"""The encoded data form (:mod:`.estimators.encoding`) built from an Orange ``Table``.
+
+Attributes become columns (discrete values as their codes, numeric values as they are, NaN =
+missing); metas (strings, identifiers) are not attributes and are ignored. Instances with a
+missing class value are left out (the estimators need the class of every instance); the indices
+of the instances kept are returned so that results can be mapped back. Everything an estimator
+cannot use is a ``ValueError`` with a message that says what is wrong.
+"""
+import numpy as np
+import scipy.sparse as sp
+from Orange.data import ContinuousVariable, DiscreteVariable
+
+from .estimators.encoding import encode
+
+__all__ = ["encode_table", "target_kind"]
+
+
+def target_kind(domain):
+    """"classification" or "regression" for the domain's single class variable; ValueError if
+    there is none, several, or one of another type."""
+    if not domain.class_vars:
+        raise ValueError("the data have no target variable (class): attribute estimation "
+                         "needs one")
+    if len(domain.class_vars) > 1:
+        raise ValueError(f"the data have {len(domain.class_vars)} target variables; "
+                         "attribute estimation needs exactly one")
+    var = domain.class_var
+    if isinstance(var, DiscreteVariable):
+        return "classification"
+    if isinstance(var, ContinuousVariable):
+        return "regression"
+    raise ValueError(f"the target {var.name!r} is neither categorical nor numeric")
+
+
+def encode_table(table):
+    """``(EncodedData, rows_kept)`` for an Orange ``Table`` with one class variable."""
+    domain = table.domain
+    task = target_kind(domain)
+    if sp.issparse(table.X) or sp.issparse(table.Y):
+        raise ValueError("sparse data are not supported: convert the data to dense first")
+    if len(table) == 0:
+        raise ValueError("the data are empty (no instances)")
+    attributes = domain.attributes
+    for var in attributes:
+        if not isinstance(var, (DiscreteVariable, ContinuousVariable)):
+            raise ValueError(f"attribute {var.name!r} is neither categorical nor numeric")
+    y = np.asarray(table.Y, dtype=float).reshape(len(table), -1)[:, 0]
+    rows = np.flatnonzero(~np.isnan(y))
+    if rows.size == 0:
+        raise ValueError("every instance has a missing class value")
+    X = np.asarray(table.X, dtype=float)[rows]
+    if np.isinf(X).any():
+        bad = [attributes[c].name for c in np.flatnonzero(np.isinf(X).any(axis=0))]
+        raise ValueError(f"infinite values in attribute(s) {', '.join(bad)}")
+    discrete = np.array([isinstance(v, DiscreteVariable) for v in attributes], dtype=bool)
+    n_values = np.array([len(v.values) if isinstance(v, DiscreteVariable) else 0
+                         for v in attributes], dtype=np.intp)
+    n_classes = len(domain.class_var.values) if task == "classification" else 0
+    data = encode(X, y[rows], discrete=discrete, n_values=n_values, n_classes=n_classes,
+                  names=[v.name for v in attributes])
+    return data, rows

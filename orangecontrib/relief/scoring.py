@@ -1,0 +1,139 @@
+"""Orange ``Scorer`` adapters of the estimators: one class per estimator, its parameters as keyword
+arguments, usable in scripts and on the Rank widget's Scorer input.
+
+* scripts: ``ReliefF(k=10)(data)`` -> 1-D array aligned with ``data.domain.attributes``;
+  ``scorer(data, attr)`` -> float (``attr`` a variable, its name or its index);
+* Rank (ORANGE-INTEGRATION.md §1): ``scorer.score_data(data)`` -> 2-D array (1, n_attributes), on
+  the raw table. Rank runs every input scorer on every data set: data the estimator does not fit
+  (no class, the other target type, ...) raise ``ValueError``, which Rank shows as an empty column.
+
+Instances with a missing class value are left out (:func:`.orange_data.encode_table`). Each
+scorer class derives from :class:`EstimatorScorer` and from the engine class it adapts, so the
+parameters, their defaults and their documentation exist once, in the engine.
+"""
+import numpy as np
+from Orange.data import Variable
+from Orange.preprocess.score import Scorer
+
+from .estimators import base, contextual_merit, impurity, relieff, rrelieff, unified_pi
+from .orange_data import encode_table
+
+__all__ = ["EstimatorScorer", "SCORERS", "Relief", "ReliefF", "ReliefFbestK", "RReliefF",
+           "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE", "MyopicReliefF",
+           "ContextualMerit", "UnifiedPi", "scorer_by_name"]
+
+
+class EstimatorScorer(Scorer):
+    """Base of the adapters: ``class X(EstimatorScorer, engine.X)``."""
+    feature_type = Variable
+    class_type = Variable
+    supports_sparse_data = False
+    preprocessors = []
+
+    __hash__ = object.__hash__   # Rank caches results by scorer: keep identity hashing
+
+    @classmethod
+    def engine(cls):
+        """The engine estimator class this scorer adapts."""
+        return next(c for c in cls.__mro__
+                    if issubclass(c, base.Estimator) and not issubclass(c, EstimatorScorer))
+
+    @property
+    def friendly_name(self):
+        return self.name
+
+    def scores(self, data, callback=None):
+        """The estimates of ``data.domain.attributes`` (1-D)."""
+        encoded, _ = encode_table(data)
+        return np.asarray(self.engine().__call__(self, encoded, callback), dtype=float)
+
+    def score_data(self, data, feature=None, callback=None):
+        scores = self.scores(data, callback)
+        if feature is not None:
+            return float(scores[_attribute_index(data.domain, feature)])
+        return np.atleast_2d(scores)
+
+    def __call__(self, data, feature=None, callback=None):
+        if feature is not None:
+            return self.score_data(data, feature, callback)
+        return self.scores(data, callback)
+
+
+def _attribute_index(domain, feature):
+    if isinstance(feature, (int, np.integer)):
+        index = int(feature)
+        if not 0 <= index < len(domain.attributes):
+            raise ValueError(f"attribute index {index} out of range 0..{len(domain.attributes) - 1}")
+        return index
+    name = feature.name if isinstance(feature, Variable) else feature
+    for i, var in enumerate(domain.attributes):
+        if var.name == name:
+            return i
+    raise ValueError(f"{name!r} is not an attribute of the data")
+
+
+class Relief(EstimatorScorer, relieff.Relief):
+    __doc__ = relieff.Relief.__doc__
+
+
+class ReliefF(EstimatorScorer, relieff.ReliefF):
+    __doc__ = relieff.ReliefF.__doc__
+
+
+class ReliefFbestK(EstimatorScorer, relieff.ReliefFbestK):
+    __doc__ = relieff.ReliefFbestK.__doc__
+
+
+class RReliefF(EstimatorScorer, rrelieff.RReliefF):
+    __doc__ = rrelieff.RReliefF.__doc__
+
+
+class InfGain(EstimatorScorer, impurity.InfGain):
+    __doc__ = impurity.InfGain.__doc__
+
+
+class GainRatio(EstimatorScorer, impurity.GainRatio):
+    __doc__ = impurity.GainRatio.__doc__
+
+
+class Gini(EstimatorScorer, impurity.Gini):
+    __doc__ = impurity.Gini.__doc__
+
+
+class MDL(EstimatorScorer, impurity.MDL):
+    __doc__ = impurity.MDL.__doc__
+
+
+class Accuracy(EstimatorScorer, impurity.Accuracy):
+    __doc__ = impurity.Accuracy.__doc__
+
+
+class MSE(EstimatorScorer, impurity.MSE):
+    __doc__ = impurity.MSE.__doc__
+
+
+class MyopicReliefF(EstimatorScorer, impurity.MyopicReliefF):
+    __doc__ = impurity.MyopicReliefF.__doc__
+
+
+class ContextualMerit(EstimatorScorer, contextual_merit.ContextualMerit):
+    __doc__ = contextual_merit.ContextualMerit.__doc__
+
+
+class UnifiedPi(EstimatorScorer, unified_pi.UnifiedPi):
+    __doc__ = unified_pi.UnifiedPi.__doc__
+
+
+#: every scorer, in the order the widgets and the command line offer them
+SCORERS = [ReliefF, RReliefF, Relief, ReliefFbestK, MyopicReliefF, ContextualMerit, UnifiedPi,
+           InfGain, GainRatio, Gini, MDL, Accuracy, MSE]
+
+
+def scorer_by_name(name):
+    """The scorer class whose ``name`` or class name matches ``name`` (case-insensitive)."""
+    key = name.lower().replace(" ", "").replace("-", "")
+    for cls in SCORERS:
+        if key in (cls.__name__.lower(), cls.name.lower().replace(" ", "").replace("-", "")):
+            return cls
+    raise ValueError(f"unknown estimator {name!r}; choose one of "
+                     f"{', '.join(cls.__name__ for cls in SCORERS)}")
