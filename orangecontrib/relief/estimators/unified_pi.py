@@ -54,6 +54,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import impurity
 from .base import check_data, random_generator
 from .contextual_merit import PairwiseClassEstimator, row_blocks
 from .diffs import DiffModel
@@ -86,39 +87,14 @@ def distance_weights(distances, f="exp2", alpha=0.1):
     return (x == 0).astype(x.dtype)
 
 
-def _class_counts(Rm):
-    counts = Rm[:, :, 0]                       # column 1 of each R_m: (n_values, p)
-    return counts, counts.sum(axis=0), counts.sum()
-
-
 def gini_gain(R, Rm):
-    """Gini gain from column 1 of the R_m as class counts: sum_m p_m sum_c p(c|m)^2 -
-    sum_c p(c)^2 (eqs. 1 and 3)."""
-    counts, total, n = _class_counts(Rm)
-    if n <= 0:
-        return np.nan
-    per_value = counts.sum(axis=1)
-    used = per_value > 0
-    within = ((counts[used] ** 2).sum(axis=1) / per_value[used]).sum() / n
-    return within - ((total / n) ** 2).sum()
-
-
-def _entropy(counts):
-    n = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(counts > 0, counts / n, 1.0)
-    return -(np.where(counts > 0, counts / n, 0.0) * np.log2(p)).sum(axis=-1)
+    """Gini gain (eqs. 1 and 3) of column 1 of the R_m taken as class counts per value."""
+    return float(impurity.gini_gain(Rm[:, :, 0]))
 
 
 def information_gain(R, Rm):
-    """Information gain in bits from column 1 of the R_m as class counts: H(C) - sum_m p_m
-    H(C|m) (eqs. 1-2)."""
-    counts, total, n = _class_counts(Rm)
-    if n <= 0:
-        return np.nan
-    per_value = counts.sum(axis=1)
-    used = per_value > 0
-    return _entropy(total) - (per_value[used] / n * _entropy(counts[used])).sum()
+    """Information gain in bits (eqs. 1-2) of column 1 of the R_m taken as class counts."""
+    return float(impurity.information_gain(Rm[:, :, 0]))
 
 
 F_FUNCTIONS = {"gini": gini_gain, "infgain": information_gain}
