@@ -1,1 +1,13 @@
-"""Orange3-Relief: non-myopic attribute estimation for Orange (public scripting API)."""
+"""Orange3-Relief: non-myopic attribute estimation for Orange — the public scripting API.
+
+Scorers (Orange ``Scorer``s: ``ReliefF(k=10)(table)`` -> one estimate per attribute)::
+
+    from orangecontrib.relief import ReliefF, RReliefF, ContextualMerit, UnifiedPi
+
+The numpy engine behind them is :mod:`orangecontrib.relief.estimators`; generators of the papers'
+artificial problems are in :mod:`orangecontrib.relief.datasets`.
+"""
+from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGain, MDL, MSE,
+                      MyopicReliefF, Relief, ReliefF, ReliefFbestK, RReliefF, UnifiedPi,
+                      scorer_by_name)
+from .estimators.threshold import relief_threshold, select_above_threshold
