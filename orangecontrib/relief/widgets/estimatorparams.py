@@ -39,11 +39,13 @@ class Parameter:
 PARAMETERS = {
     "k": Parameter("Nearest neighbours k:", "int", 1, 10000,
                    tooltip="k nearest hits and misses (ReliefF) or neighbours (RReliefF)"),
-    "n_neighbours": Parameter("Counter-examples K:", "int", 1, 10000, none_text="log₂",
-                              tooltip="nearest counter-examples per example; log₂ = ⌈log₂ of "
-                                      "the number of counter-examples⌉ (Hong)"),
+    "neighbours": Parameter("Counter-examples:", "choice",
+                            choices=(("nearest", "K nearest (Hong)"), ("all", "all (Prop. 2)"))),
+    "K": Parameter("Counter-examples K:", "int", 1, 10000, none_text="⌈log₂⌉",
+                   tooltip="nearest counter-examples per example; ⌈log₂⌉ = ⌈log₂ of the "
+                           "number of counter-examples⌉ (Hong)"),
     "k_max": Parameter("Largest k:", "int", 1, 10000, none_text="largest class",
-                       tooltip="ReliefFbestK takes each attribute's best estimate over k = 1..k_max"),
+                       tooltip="ReliefFbestK: each attribute's best estimate over k = 1..k_max"),
     "iterations": Parameter("Iterations m:", "int", 1, 1000000, none_text="all instances",
                             tooltip="instances sampled; 'all instances' visits each one once"),
     "weighting": Parameter("Neighbour weights:", "choice",
@@ -73,14 +75,15 @@ PARAMETERS = {
                                "different class, different value/same class, different value/"
                                "different class"),
     "alpha": Parameter("α:", "float", 0.0, 100.0, step=0.1, decimals=3),
-    "f_alpha": Parameter("f_α:", "choice",
-                         choices=(("exponential", "1/2^(α·x)"), ("power", "1/x^α"),
-                                  ("threshold", "1 if x < α"), ("identity", "x = 0"))),
+    "f": Parameter("f_α(x):", "choice",
+                   choices=(("exp2", "1/2^(α·x)"), ("power", "1/x^α"),
+                            ("threshold", "1 if x < α (Prop. 2)"),
+                            ("zero", "1 if x = 0 (Prop. 1)"))),
     "F": Parameter("F:", "choice",
-                   choices=(("default", "eqs. 14–15"), ("information_gain", "information gain"),
-                            ("gini", "Gini"))),
-    "n_bins": Parameter("Numeric intervals:", "int", 2, 100),
-    "sample_size": Parameter("Sample size s:", "int", 2, 1000000, none_text="all instances"),
+                   choices=(("default", "eqs. 14–15"), ("infgain", "information gain"),
+                            ("gini", "Gini gain"))),
+    "bins": Parameter("Numeric intervals:", "int", 2, 100),
+    "sample": Parameter("Sample size s:", "int", 2, 1000000, none_text="all instances"),
     "random_state": Parameter("Random seed:", "int", 0, 2 ** 31 - 1, none_text="none"),
 }
 

@@ -1,0 +1,137 @@
+"""Locality Profile widget: the estimate-versus-k profile (Fig. 2), its correlation with myopic
+estimates (Fig. 5), selection, settings, messages and cancel."""
+import numpy as np
+
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from Orange.widgets.tests.base import WidgetTest
+
+from orangecontrib.relief.datasets import parity
+from orangecontrib.relief.estimators.impurity import Accuracy, MyopicReliefF
+from orangecontrib.relief.estimators.relieff import ReliefF
+from orangecontrib.relief.orange_data import encode_table
+from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile, correlation
+
+
+class TestOWLocalityProfile(WidgetTest):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.parity = parity(order=2, n_irrelevant=10, n_instances=200)
+        cls.encoded = encode_table(cls.parity)[0]
+
+    def setUp(self):
+        self.widget = self.create_widget(OWLocalityProfile)
+
+    def run_on(self, data, k_max=100):
+        self.widget.k_max = k_max
+        self.send_signal(self.widget.Inputs.data, data)
+        self.wait_until_finished(timeout=30000)
+        return self.widget.result
+
+    def test_profile_row_k_equals_relieff_searched_with_k_neighbours(self):
+        # numeric data without distance ties, so each search finds the same neighbours
+        rng = np.random.default_rng(1)
+        X = rng.random((80, 5))
+        domain = Domain([ContinuousVariable(f"x{i}") for i in range(5)],
+                        DiscreteVariable("c", values=("a", "b")))
+        data = Table.from_numpy(domain, X, (X[:, 0] > X[:, 1]).astype(float))
+        result = self.run_on(data, k_max=30)
+        np.testing.assert_array_equal(result.ks, np.arange(1, 31))
+        for k in (1, 7, 30):
+            np.testing.assert_allclose(result.profile[k - 1],
+                                       ReliefF(k=k)(encode_table(data)[0]), atol=1e-12)
+
+    def test_parity_informative_estimates_fall_towards_irrelevant_as_k_grows(self):
+        # Fig. 2: I1, I2 clearly above the random attributes for small k, indistinguishable
+        # from them when k covers whole classes.
+        result = self.run_on(self.parity)
+        small, last = result.profile[4], result.profile[-1]
+        self.assertGreater(min(small[:2]), max(small[2:]) + 0.1)
+        self.assertLess(abs(last[0] - last[2:].mean()), 0.05)
+        self.assertEqual(len(result.ks), max(np.bincount(self.encoded.y.astype(int))))
+
+    def test_correlations_are_eq15_with_myopic_relieff_and_accuracy(self):
+        result = self.run_on(self.parity, k_max=20)
+        myopic = MyopicReliefF()(self.encoded)
+        accuracy = Accuracy()(self.encoded)
+        got_myopic, got_accuracy = result.correlations.values()
+        for i in (0, 19):
+            self.assertAlmostEqual(got_myopic[i], np.corrcoef(result.profile[i], myopic)[0, 1])
+            self.assertAlmostEqual(got_accuracy[i],
+                                   np.corrcoef(result.profile[i], accuracy)[0, 1])
+
+    def test_correlation_with_myopic_relieff_is_one_when_k_covers_the_classes(self):
+        # eq. 5: with k = all (and discrete attributes) ReliefF is proportional to myopic
+        # ReliefF; the largest k covers the larger class whole, the smaller one all but R itself
+        result = self.run_on(self.parity)
+        myopic = list(result.correlations.values())[0]
+        self.assertGreater(myopic[-1], 0.9999)
+        self.assertLess(myopic[4], 0.9)
+
+    def test_correlation_ignores_nan_and_is_nan_for_constant_vectors(self):
+        x = np.array([1.0, 2.0, np.nan, 4.0])
+        y = np.array([2.0, 4.5, 1.0, 7.0])
+        self.assertAlmostEqual(correlation(x, y), np.corrcoef([1, 2, 4], [2, 4.5, 7])[0, 1])
+        self.assertTrue(np.isnan(correlation(np.ones(3), np.arange(3.0))))
+
+    def test_clicking_curves_and_the_list_select_the_output_attributes(self):
+        w = self.widget
+        self.run_on(self.parity, k_max=10)
+        self.assertIsNone(self.get_output(w.Outputs.selected_data))
+        w._on_curve_clicked(0)
+        w._on_curve_clicked(3)
+        out = self.get_output(w.Outputs.selected_data)
+        self.assertEqual([a.name for a in out.domain.attributes], ["I1", "R2"])
+        self.assertEqual(out.domain.class_var.name, "parity")
+        w._on_curve_clicked(0)                         # a second click deselects
+        self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], ["R2"])
+        w.attr_view.selectAll()
+        self.assertEqual(len(self.get_output(w.Outputs.features)), 12)
+
+    def test_selection_and_parameters_survive_saving(self):
+        w = self.widget
+        self.run_on(self.parity, k_max=12)
+        w._on_curve_clicked(1)
+        settings = w.settingsHandler.pack_data(w)
+        widget = self.create_widget(OWLocalityProfile, stored_settings=settings)
+        self.send_signal(widget.Inputs.data, self.parity, widget=widget)
+        self.wait_until_finished(widget=widget, timeout=30000)
+        self.assertEqual(widget.k_max, 12)
+        self.assertEqual(len(widget.result.ks), 12)
+        self.assertEqual([a.name for a in self.get_output(widget.Outputs.features,
+                                                          widget=widget)], ["I2"])
+
+    def test_regression_profile_is_rrelieff_correlated_with_mse(self):
+        result = self.run_on(Table("housing")[:120], k_max=15)
+        self.assertEqual(list(result.correlations), ["MSE (eq. 17)"])
+        self.assertEqual(result.profile.shape, (15, 13))
+        self.assertFalse(self.widget.Error.active)
+
+    def test_unsuitable_data_show_errors_not_tracebacks(self):
+        w = self.widget
+        self.send_signal(w.Inputs.data, self.parity.transform(Domain(self.parity.domain.attributes)))
+        self.assertTrue(w.Error.no_class.is_shown())
+        self.run_on(self.parity[self.parity.Y == 0])
+        self.assertTrue(w.Error.unsuitable.is_shown())
+        self.assertIsNone(w.result)
+        self.run_on(self.parity)
+        self.assertFalse(w.Error.active)
+
+    def test_k_larger_than_the_classes_is_capped_with_information(self):
+        self.run_on(self.parity[:40], k_max=100)
+        self.assertTrue(self.widget.Information.k_capped.is_shown())
+
+    def test_a_new_setting_cancels_the_running_computation(self):
+        w = self.widget
+        w.k_max = 100
+        self.send_signal(w.Inputs.data, self.parity)
+        first = w.task
+        w.k_max = 8
+        w.recompute()
+        self.assertTrue(first is None or first.is_interruption_requested())
+        self.wait_until_finished(timeout=30000)
+        self.assertEqual(len(w.result.ks), 8)
+
+    def test_report(self):
+        self.run_on(self.parity, k_max=5)
+        self.widget.send_report()
