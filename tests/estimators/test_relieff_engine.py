@@ -1,0 +1,228 @@
+"""Engine internals: distances vs summed pair diffs, the neighbour context, profiles over k,
+sampling, progress and cancelling, parameter validation."""
+import itertools
+
+import numpy as np
+import pytest
+
+from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.diffs import DiffModel, DiffOptions
+from orangecontrib.relief.estimators.neighbours import neighbour_weights
+from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
+from orangecontrib.relief.estimators.rrelieff import RReliefF
+
+
+def mixed_data(regression=False, n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 6))
+    X[:, 2] = rng.integers(0, 3, n)
+    X[:, 4] = rng.integers(0, 4, n)
+    X[rng.random((n, 6)) < 0.25] = np.nan
+    X[:, 5] = np.nan                                   # an attribute with no known value
+    y = rng.random(n) if regression else rng.integers(0, 3, n)
+    return encode(X, y, discrete=[False, False, True, False, True, False],
+                  n_classes=0 if regression else 3)
+
+
+@pytest.mark.parametrize("regression", [False, True])
+@pytest.mark.parametrize("missing,both,numeric,distance,laplace", list(itertools.product(
+    "BCD", ["both", "current"], ["linear", "ramp"], ["manhattan", "euclidean"], [False, True])))
+def test_distances_equal_summed_pair_diffs(regression, missing, both, numeric, distance,
+                                           laplace):
+    # the matrix-product distance path and the scalar pair-diff kernel are written differently;
+    # inside distances RELIEF-C uses RELIEF-B's diff (kononenko-relieff-1994.txt §3)
+    data = mixed_data(regression)
+    options = dict(both_missing=both, numeric=numeric, distance=distance, laplace=laplace)
+    dist = DiffModel(data, DiffOptions(missing=missing, **options)).distances(np.arange(7))
+    as_b = DiffModel(data, DiffOptions(missing="B" if missing == "C" else missing, **options))
+    pairs = as_b.pair_diffs(np.repeat(np.arange(7), 60), np.tile(np.arange(60), 7))
+    pairs = np.nan_to_num(pairs)                       # the unusable column adds nothing
+    if distance == "euclidean":
+        pairs = pairs ** 2
+    np.testing.assert_allclose(dist.ravel(), pairs.sum(axis=1), rtol=1e-12, atol=1e-12)
+
+
+def test_relief_c_leaves_missing_contributions_out_of_pair_diffs():
+    data = encode([[0.0, np.nan], [1.0, 1.0], [np.nan, 0.0]], [0, 1, 0], n_classes=2)
+    diffs = DiffModel(data, DiffOptions(missing="C")).pair_diffs([0, 0, 1], [1, 2, 2])
+    # column 0: |0-1| = 1, then missing, then missing; column 1: missing, missing, |1-0| = 1
+    np.testing.assert_array_equal(np.isnan(diffs), [[False, True], [True, True], [True, False]])
+    assert diffs[0, 0] == 1.0 and diffs[2, 1] == 1.0
+
+
+def test_context_neighbours_are_sorted_per_class_and_exclude_self():
+    data = mixed_data(seed=3)
+    est = ReliefF(k=4)
+    ctx = est.context(data)
+    dist = ctx.diff_model.distances(ctx.instances)
+    for i, r in enumerate(ctx.instances):
+        for c in range(3):
+            found = ctx.neighbours[i, c][ctx.neighbours[i, c] >= 0]
+            assert r not in found
+            assert np.all(data.y[found] == c)
+            # they are the 4 nearest of class c (self excluded), in order of distance
+            members = np.flatnonzero((data.y == c) & (np.arange(data.n_instances) != r))
+            expect = np.sort(dist[i, members])[:4]
+            np.testing.assert_allclose(ctx.distances[i, c, :found.size], expect)
+
+
+def test_k_is_capped_by_the_class_size():
+    X = np.arange(7.0)[:, None]
+    data = encode(X, [0, 0, 0, 0, 0, 1, 1], n_classes=2)
+    ctx = ReliefF(k=10).context(data)
+    np.testing.assert_array_equal(ctx.available[ctx.instances == 0], [[4, 2]])
+    np.testing.assert_array_equal(ctx.available[ctx.instances == 6], [[5, 1]])
+
+
+def test_skip_zero_distance_never_uses_duplicates():
+    X = np.array([[0.0], [0.0], [1.0], [2.0]])
+    data = encode(X, [0, 0, 1, 0], n_classes=2)
+    ctx = ReliefF(k=3, skip_zero_distance=True).context(data)
+    assert np.all(ctx.distances[ctx.neighbours >= 0] > 0)
+    ctx_all = ReliefF(k=3).context(data)
+    assert 1 in ctx_all.neighbours[0, 0]
+
+
+def test_exp_rank_weights_share_the_rank_of_the_first_of_equal_distances():
+    # eq. 14 with ties: distances 1, 1, 2, 3 -> ranks 0, 0, 2, 3
+    X = np.array([[0.0], [1.0], [-1.0], [2.0], [3.0], [10.0]])
+    data = encode(X, [0, 0, 0, 0, 0, 1], n_classes=2)
+    ctx = ReliefF(k=4).context(data)
+    w = neighbour_weights(ctx, "exp-rank", sigma=2.0)
+    np.testing.assert_allclose(w[0, 0], np.exp(-(np.array([0, 0, 2, 3]) / 2.0) ** 2))
+
+
+def test_inverse_distance_weights_give_zero_distance_neighbours_all_influence():
+    X = np.array([[0.0], [0.0], [1.0], [4.0]])
+    data = encode(X, [0, 0, 0, 1], n_classes=2)
+    ctx = ReliefF(k=2).context(data)
+    np.testing.assert_allclose(neighbour_weights(ctx, "1/d")[0, 0], [1.0, 0.0])
+    # the range is 4: instance 2 (x = 1) is at 1/4 from both zeros -> 1/d^2 = 16 each
+    np.testing.assert_allclose(neighbour_weights(ctx, "1/d2")[2, 0], [16.0, 16.0])
+    # instance 3 (x = 4): class-0 neighbours at 3/4 and 1 -> 1/d = 4/3, 1
+    np.testing.assert_allclose(neighbour_weights(ctx, "1/d")[3, 0], [4 / 3, 1.0])
+
+
+@pytest.mark.parametrize("weighting", ["equal", "exp-rank", "1/d", "1/d2"])
+def test_profile_at_each_k_equals_a_separate_run_with_that_k(weighting):
+    data = mixed_data(seed=5)
+    est = ReliefF(k=6, weighting=weighting, sigma=3.0)
+    profile = est.profile(est.context(data), [1, 3, 6])
+    for row, k in zip(profile, [1, 3, 6]):
+        np.testing.assert_allclose(row, ReliefF(k=k, weighting=weighting, sigma=3.0)(data),
+                                   rtol=1e-12, atol=1e-14)
+
+
+def test_rrelieff_profile_at_each_k_equals_a_separate_run():
+    data = mixed_data(regression=True, seed=6)
+    est = RReliefF(k=8)
+    profile = est.profile(est.context(data), [2, 8])
+    np.testing.assert_allclose(profile[0], RReliefF(k=2)(data), rtol=1e-12)
+    np.testing.assert_allclose(profile[1], RReliefF(k=8)(data), rtol=1e-12)
+
+
+def test_best_k_is_the_maximum_of_the_profile_over_all_k():
+    data = mixed_data(seed=7)
+    best = ReliefFbestK(k_max=5)(data)
+    stack = np.array([ReliefF(k=k)(data) for k in range(1, 6)])
+    np.testing.assert_allclose(best, stack.max(axis=0), rtol=1e-12)
+
+
+def test_attribute_without_known_values_gets_nan_and_others_stay_finite():
+    data = mixed_data(seed=8)
+    for est in (ReliefF(), Relief(), ReliefF(missing="C"), ReliefF(missing="B")):
+        w = est(data)
+        assert np.isnan(w[5]) and np.all(np.isfinite(w[:5]))
+    w = RReliefF()(mixed_data(regression=True))
+    assert np.isnan(w[5]) and np.all(np.isfinite(w[:5]))
+
+
+def test_constant_attribute_scores_zero():
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.random(30), np.full(30, 3.0)])
+    data = encode(X, rng.integers(0, 2, 30), n_classes=2)
+    assert ReliefF(k=3)(data)[1] == 0.0
+
+
+def test_estimates_of_derived_columns_over_one_context():
+    # evaluating a subset of the columns over a context equals evaluating the full data
+    data = mixed_data(seed=9)
+    est = ReliefF(k=3)
+    ctx = est.context(data)
+    full = est.estimate(ctx)
+    part = est.estimate(ctx, data.columns([0, 2]))
+    np.testing.assert_allclose(part, full[[0, 2]], rtol=1e-12)
+
+
+def test_sampled_iterations_repeat_for_the_same_seed():
+    data = mixed_data(seed=10)
+    a = ReliefF(iterations=20, random_state=42)(data)
+    b = ReliefF(iterations=20, random_state=42)(data)
+    c = ReliefF(iterations=20, random_state=43)(data)
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a[:5], c[:5])
+    ctx = ReliefF(iterations=20, random_state=42).context(data)
+    assert ctx.instances.size == 20 and np.unique(ctx.instances).size == 20
+
+
+def test_all_instances_once_in_data_order_by_default():
+    data = mixed_data(seed=11)
+    np.testing.assert_array_equal(ReliefF().context(data).instances, np.arange(60))
+
+
+def test_progress_is_reported_and_an_exception_from_the_callback_cancels():
+    data = mixed_data(seed=12)
+    seen = []
+    ReliefF()(data, callback=seen.append)
+    assert seen and seen[-1] == 1.0 and all(0 <= f <= 1 for f in seen)
+    assert seen == sorted(seen)
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel(fraction):
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        ReliefF()(data, callback=cancel)
+
+
+@pytest.mark.parametrize("params,word", [
+    (dict(k=0), "k"), (dict(k=2.5), "k"), (dict(iterations=0), "iterations"),
+    (dict(iterations=1000), "iterations"), (dict(weighting="gauss"), "weighting"),
+    (dict(missing="E"), "missing"), (dict(numeric_diff="square"), "numeric_diff"),
+    (dict(numeric_diff="ramp", t_equal=0.2, t_different=0.1), "t_equal"),
+    (dict(distance="chebyshev"), "distance"), (dict(misses="some"), "misses"),
+    (dict(weighting="exp-rank", sigma=0), "sigma"), (dict(random_state="x", iterations=3),
+                                                      "random_state"),
+])
+def test_bad_parameters_raise_value_error_naming_the_parameter(params, word):
+    with pytest.raises(ValueError, match=word):
+        ReliefF(**params)(mixed_data())
+
+
+@pytest.mark.parametrize("X,y,n_classes,message", [
+    (np.zeros((1, 2)), [0], 2, "at least 2 instances"),
+    (np.zeros((0, 2)), [], 2, "at least 2 instances"),
+    (np.random.default_rng(0).random((5, 2)), [1] * 5, 2, "two classes"),
+    (np.random.default_rng(0).random((5, 0)), [0, 1, 0, 1, 0], 2, "no attributes"),
+])
+def test_degenerate_data_raise_value_error(X, y, n_classes, message):
+    with pytest.raises(ValueError, match=message):
+        ReliefF()(encode(X, y, n_classes=n_classes))
+
+
+def test_encode_rejects_infinite_and_missing_targets_and_bad_codes():
+    with pytest.raises(ValueError, match="finite"):
+        encode([[np.inf]], [0], n_classes=2)
+    with pytest.raises(ValueError, match="missing"):
+        encode([[0.0], [1.0]], [0, np.nan], n_classes=2)
+    with pytest.raises(ValueError, match="codes"):
+        encode([[0.5], [1.0]], [0, 1], discrete=True, n_values=2, n_classes=2)
+
+
+def test_wrong_target_type_is_named():
+    with pytest.raises(ValueError, match="classification target"):
+        ReliefF()(mixed_data(regression=True))
+    with pytest.raises(ValueError, match="regression target"):
+        RReliefF()(mixed_data())
