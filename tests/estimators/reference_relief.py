@@ -258,7 +258,8 @@ def combine(data, per_iteration, m):
     RELIEF-C: the contributions whose diff involves a missing value are left out, and the hits'
     and the misses' remaining weights are renormalised to the weight they had in total:
     W[A] = M_all * (sum_valid miss w diff / sum_valid miss w) - H_all * (same for hits), with
-    M_all, H_all the total miss and hit weights divided by m."""
+    M_all, H_all the total miss and hit weights divided by m; NaN when the hits or the misses
+    have weight but none of their diffs is known."""
     W = []
     for t in range(data.a):
         if not data.usable[t]:
@@ -282,6 +283,8 @@ def combine(data, per_iteration, m):
         for miss, sign in ((True, 1.0), (False, -1.0)):
             if valid_w[miss] > 0:
                 value += sign * all_w[miss] / m * sums[miss] / valid_w[miss]
+            elif all_w[miss] > 0:   # no known diff among the hits (misses): undefined
+                value = NAN
         W.append(value)
     return W
 

@@ -189,6 +189,27 @@ B_TABLE4 = [0.45, 2 / 9]
 C_K2_TABLE4 = [2.45 / 6, 0.5]
 
 
+# --- Table 7: a numeric attribute with a missing value (RELIEF-D through equal-width bins) ------
+#        A0  class      6 instances < 25: max(2, 6 // 5) = 2 bins of [0, 10]: [0, 5), [5, 10]
+#   I0    0   0         P(bin | class 0) = (1, 0)      (I0, I1 in bin 0)
+#   I1    4   0         P(bin | class 1) = (1/3, 2/3)  (I5 in bin 0; I3, I4 in bin 1)
+#   I2    ?   0
+#   I3    6   1
+#   I4   10   1
+#   I5    3   1
+# k = 10 >= every class: hits are the other two of the class, misses all three of the other
+# (distances do not matter). diff with I2: 1 - P(bin of the other | class 0); no ramp.
+#   I0: hits I1 .4, I2 1-P(0|0)=0 -> .2       misses I3 .6, I4 1, I5 .3 -> 1.9/3
+#   I1: hits I0 .4, I2 0 -> .2                misses .2, .6, .1 -> .9/3
+#   I2: hits I0 0, I1 0 -> 0                  misses I3 1-P(1|0)=1, I4 1, I5 1-P(0|0)=0 -> 2/3
+#   I3: hits I4 .4, I5 .3 -> .35              misses I0 .6, I1 .2, I2 1-P(1|0)=1 -> 1.8/3
+#   I4: hits I3 .4, I5 .7 -> .55              misses I0 1, I1 .6, I2 1 -> 2.6/3
+#   I5: hits I3 .3, I4 .7 -> .5               misses I0 .3, I1 .1, I2 1-P(0|0)=0 -> .4/3
+# W = (9.6/3 - 1.8) / 6 = 1.4 / 6
+TABLE7 = ([[0], [4], [NAN], [6], [10], [3]], [0, 0, 0, 1, 1, 1], [False], [0], 2)
+D_NUMERIC_TABLE7 = [1.4 / 6]
+
+
 # --- Table 5: regression. A0 (range 10), A1 (range 4) numeric, target range 8 ------------------
 #        A0 A1  y
 #   I0    0  0  0
@@ -263,6 +284,8 @@ CASES = {
                   lambda t: relieff(reference_data(t, missing="B"), 1), B_TABLE4),
     "missing_C_k2": (TABLE4, lambda: ReliefF(k=2, missing="C"),
                      lambda t: relieff(reference_data(t, missing="C"), 2), C_K2_TABLE4),
+    "missing_D_numeric_bins": (TABLE7, lambda: ReliefF(k=10),
+                               lambda t: relieff(reference_data(t), 10), D_NUMERIC_TABLE7),
     "rrelieff_equal": (TABLE5, lambda: RReliefF(k=2, weighting="equal"),
                        lambda t: rrelieff(reference_data(t), 2, weighting="equal"),
                        RRELIEFF_EQUAL_TABLE5),
@@ -327,6 +350,17 @@ def test_ramp_diff_hand_computed():
     np.testing.assert_allclose(relieff(ref, 3), RAMP_K3_TABLE6, rtol=0, atol=TOL)
     # the linear diff differs: the two .03 pairs and the .07 pair are no longer 0 and .5
     assert not np.isclose(ReliefF(k=3)(encoded(TABLE6))[0], RAMP_K3_TABLE6[0])
+
+
+def test_relief_c_without_a_known_miss_diff_is_nan():
+    # Table 4, RELIEF-C, k = 1 (neighbours as RELIEF-B above): A1's misses are I5, I3, I5, I1,
+    # I1, I2 for I0..I5 and each pair has a missing value (I1 or I5), so P(diff | miss) cannot be
+    # estimated: NaN. A0 has no missing value: RELIEF-B's .45.
+    got = ReliefF(k=1, missing="C")(encoded(TABLE4))
+    assert np.isnan(got[1])
+    assert got[0] == pytest.approx(0.45, abs=TOL)
+    ref = relieff(reference_data(TABLE4, missing="C"), 1)
+    assert np.isnan(ref[1]) and ref[0] == pytest.approx(0.45, abs=TOL)
 
 
 def test_all_missing_attribute_gets_nan_and_leaves_the_others_alone():
