@@ -41,7 +41,7 @@ SEED = 0
 FULL = dict(
     speed=[(10_000, 100, 3), (50_000, 10, 10), (50_000, 100, 60), (10_000, 1_000, 40)],
     sampled=(50_000, 1_000, 100, 3),  # rows, attributes, m, target seconds
-    memory=(50_000, 1_000, 2_000),    # rows, attributes, m
+    memory=(50_000, 1_000, 500),      # rows, attributes, m
     missing=(10_000, 100, 0.2),
     budgets={"Orange": 1.0e10, "skrebate": 4.0e8},
 )
