@@ -1,0 +1,384 @@
+"""Attribute Estimation: any estimator of the add-on (Relief family, Contextual Merit, Π,
+impurity measures) with its parameters, a sortable score table with bars (as Orange's Rank), the
+configured scorer for Rank's Scorer input, and the selected attributes as Reduced Data."""
+from types import SimpleNamespace
+
+import numpy as np
+from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QItemSelectionRange, Qt
+from AnyQt.QtWidgets import (
+    QButtonGroup, QComboBox, QGridLayout, QLabel, QRadioButton, QStackedWidget, QTableWidget,
+    QTableWidgetItem, QHeaderView
+)
+
+from Orange.data import ContinuousVariable, Domain, StringVariable, Table
+from Orange.preprocess.score import Scorer
+from Orange.widgets import gui
+from Orange.widgets.data.owrank import RankTableModel, TableView
+from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
+from Orange.widgets.utils import enum2int
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
+from Orange.widgets.utils.widgetpreview import WidgetPreview
+from Orange.widgets.widget import AttributeList, Input, Msg, Output, OWWidget
+
+from orangecontrib.relief import scoring
+from orangecontrib.relief.estimators.threshold import relief_threshold
+from orangecontrib.relief.orange_data import encode_table
+from orangecontrib.relief.widgets.background import progress_callback
+from orangecontrib.relief.widgets.estimatorparams import ParameterEditor, describe
+
+__all__ = ["OWAttributeEstimation", "estimate"]
+
+#: the four cases of the Π framework (vilalta-unified-framework-pi.txt §4), in column order
+CASES = ("same value,\nsame class", "same value,\ndiff. class",
+         "diff. value,\nsame class", "diff. value,\ndiff. class")
+
+
+def estimate(scorer, data, state):
+    """Estimates of ``data``'s attributes by ``scorer`` (a scorer of ``scoring.SCORERS``, which is
+    also an engine estimator): encode once, compute the context with a progress callback that
+    raises :class:`~.background.Cancelled` when ``state`` requests interruption, and evaluate
+    the attributes; for the Π framework the context also holds the four-case count matrices.
+
+    Returns a namespace with ``scores`` (1-D, aligned with ``data.domain.attributes``),
+    ``case_counts`` (list of per-attribute count arrays, or None), ``m`` (the iterations used)
+    and ``n_ignored`` (instances dropped for a missing class)."""
+    encoded, rows = encode_table(data)
+    context = scorer.context(encoded, progress_callback(state))
+    scores = np.asarray(scorer.estimate(context), dtype=float)
+    counts = getattr(context, "case_counts", None)
+    iterations = getattr(scorer, "iterations", None)
+    m = min(iterations, encoded.n_instances) if iterations else encoded.n_instances
+    return SimpleNamespace(scores=scores, case_counts=counts, m=m,
+                           n_ignored=len(data) - len(rows))
+
+
+class OWAttributeEstimation(OWWidget, ConcurrentWidgetMixin):
+    name = "Attribute Estimation"
+    description = ("Estimate the quality of attributes with ReliefF, RReliefF, Contextual "
+                   "Merit, the Π framework or impurity measures, with all their parameters.")
+    icon = "icons/AttributeEstimation.svg"
+    priority = 10
+    keywords = ["relief", "relieff", "rrelieff", "rank", "feature selection", "contextual merit",
+                "pi", "scorer", "non-myopic"]
+
+    class Inputs:
+        data = Input("Data", Table)
+
+    class Outputs:
+        reduced_data = Output("Reduced Data", Table, default=True)
+        scores = Output("Scores", Table)
+        features = Output("Features", AttributeList, dynamic=False)
+        scorer = Output("Scorer", Scorer, dynamic=False)
+
+    SelectManual, SelectNBest, SelectThreshold = range(3)
+
+    settingsHandler = DomainContextHandler()
+    estimator_name = Setting("ReliefF")
+    estimator_params = Setting({})
+    sorting = Setting((2, enum2int(Qt.DescendingOrder)))
+    selection_method = ContextSetting(SelectNBest)
+    n_selected = ContextSetting(5)
+    alpha = Setting(0.05)
+    selected_attrs = ContextSetting([])
+    auto_apply = Setting(True)
+
+    class Error(OWWidget.Error):
+        no_class = Msg("Data has no target variable.")
+        unsuitable = Msg("{}")
+        failed = Msg("Estimation failed: {}")
+
+    class Warning(OWWidget.Warning):
+        missing_class = Msg("{} instances with a missing target value are ignored.")
+        threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f}.")
+
+    class Information(OWWidget.Information):
+        no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
+                           "the best ranked attributes are output instead.")
+
+    def __init__(self):
+        OWWidget.__init__(self)
+        ConcurrentWidgetMixin.__init__(self)
+        self.data = None
+        self.result = None
+        self.scorer_classes = {cls.name: cls for cls in scoring.SCORERS}
+        if self.estimator_name not in self.scorer_classes:
+            self.estimator_name = scoring.SCORERS[0].name
+
+        box = gui.vBox(self.controlArea, "Estimator")
+        self.estimator_combo = QComboBox()
+        self.estimator_combo.addItems(list(self.scorer_classes))
+        self.estimator_combo.setCurrentText(self.estimator_name)
+        self.estimator_combo.activated.connect(self._on_estimator_changed)
+        box.layout().addWidget(self.estimator_combo)
+
+        self.params_box = gui.vBox(self.controlArea, "Parameters")
+        self.params_stack = QStackedWidget()
+        self.editors = {}
+        for name, cls in self.scorer_classes.items():
+            editor = ParameterEditor(cls, self.estimator_params.setdefault(name, {}))
+            editor.changed.connect(self._on_parameters_changed)
+            self.editors[name] = editor
+            self.params_stack.addWidget(editor)
+        self.params_box.layout().addWidget(self.params_stack)
+        gui.rubber(self.controlArea)
+
+        sel_box = gui.vBox(self.buttonsArea, "Select Attributes")
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.select_buttons = QButtonGroup()
+        self.select_buttons.idClicked.connect(self.set_selection_method)
+        for i, text in enumerate(("Manual", "Best ranked:", "Above Relief's τ, α:")):
+            button = QRadioButton(text)
+            self.select_buttons.addButton(button, i)
+            grid.addWidget(button, i, 0)
+        grid.addWidget(gui.spin(None, self, "n_selected", 1, 10000, addToLayout=False,
+                                callback=lambda: self.set_selection_method(self.SelectNBest)),
+                       1, 1)
+        grid.addWidget(gui.doubleSpin(None, self, "alpha", 0.001, 1.0, 0.01, addToLayout=False,
+                                      decimals=3, callback=self._on_alpha_changed), 2, 1)
+        self.tau_label = QLabel()
+        grid.addWidget(self.tau_label, 3, 0, 1, 2)
+        sel_box.layout().addLayout(grid)
+        gui.auto_send(self.buttonsArea, self, "auto_apply")
+
+        self.ranks_model = RankTableModel(parent=self)
+        self.ranks_view = TableView(self)
+        self.ranks_view.setModel(self.ranks_model)
+        self.ranks_view.selectionModel().selectionChanged.connect(self._on_select)
+        self.ranks_view.manualSelection.connect(
+            lambda: self.set_selection_method(self.SelectManual))
+        self.ranks_view.horizontalHeader().sectionClicked.connect(self._on_header_click)
+        self.mainArea.layout().addWidget(self.ranks_view)
+
+        self.counts_box = gui.vBox(self.mainArea, "Π case counts of the current attribute")
+        self.counts_view = QTableWidget(0, 4)
+        self.counts_view.setHorizontalHeaderLabels(CASES)
+        self.counts_view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.counts_view.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.counts_box.layout().addWidget(self.counts_view)
+        self.ranks_view.selectionModel().currentRowChanged.connect(self._show_case_counts)
+
+        self.select_buttons.button(self.selection_method).setChecked(True)
+        self._show_estimator()
+        self.resize(780, 560)
+
+    # --- configuration
+    def create_scorer(self):
+        """The configured scorer (the object sent on the Scorer output)."""
+        params = self.editors[self.estimator_name].values
+        return self.scorer_classes[self.estimator_name](**params)
+
+    def _show_estimator(self):
+        self.params_stack.setCurrentWidget(self.editors[self.estimator_name])
+        self.params_box.setVisible(bool(self.editors[self.estimator_name].defaults))
+        self.counts_box.setVisible(hasattr(self.scorer_classes[self.estimator_name],
+                                           "case_counts"))
+        self.Outputs.scorer.send(self.create_scorer())
+
+    def _on_estimator_changed(self):
+        self.estimator_name = self.estimator_combo.currentText()
+        self._show_estimator()
+        self.update_scores()
+
+    def _on_parameters_changed(self):
+        self.Outputs.scorer.send(self.create_scorer())
+        self.update_scores()
+
+    # --- data and computation
+    @Inputs.data
+    def set_data(self, data):
+        self.closeContext()
+        self.cancel()
+        self.Error.clear()
+        self.Warning.clear()
+        self.data = None
+        self.result = None
+        self.selected_attrs = []
+        if data is not None:
+            if not data.domain.class_var:
+                self.Error.no_class()
+            elif not data.domain.attributes:
+                self.Error.unsuitable("Data has no attributes.")
+            else:
+                self.data = data
+        self.openContext(self.data)
+        self.select_buttons.button(self.selection_method).setChecked(True)
+        self.update_scores()
+
+    def update_scores(self):
+        """Cancel the running estimation, if any, and start one for the current settings."""
+        self.cancel()
+        self.result = None
+        self.Error.unsuitable.clear()
+        self.Error.failed.clear()
+        self.Warning.missing_class.clear()
+        if self.data is None:
+            self._show_scores()
+            self.commit.now()
+            return
+        self.start(estimate, self.create_scorer(), self.data)
+
+    def on_partial_result(self, _):
+        pass
+
+    def on_done(self, result):
+        self.result = result
+        self.Warning.missing_class(result.n_ignored, shown=result.n_ignored > 0)
+        self._show_scores()
+        self.commit.now()
+
+    def on_exception(self, ex):
+        if isinstance(ex, ValueError):
+            self.Error.unsuitable(str(ex))
+        else:
+            self.Error.failed(f"{type(ex).__name__}: {ex}")
+        self._show_scores()
+        self.commit.now()
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()
+
+    # --- score table
+    def _show_scores(self):
+        self.ranks_model.clear()
+        self.ranks_model.resetSorting(True)
+        self.counts_view.setRowCount(0)
+        self._update_tau_label()
+        if self.result is None:
+            return
+        attrs = self.data.domain.attributes
+        n_values = [float(len(a.values)) if a.is_discrete else np.nan for a in attrs]
+        rows = [[a, nv, float(s)] for a, nv, s in zip(attrs, n_values, self.result.scores)]
+        self.ranks_model.setExtremesFrom(2, self.result.scores)
+        self.ranks_model.wrap(rows)
+        self.ranks_model.setHorizontalHeaderLabels(("", "#", self.estimator_name))
+        self.ranks_view.setColumnWidth(1, 40)
+        self.ranks_view.resizeColumnToContents(0)
+        column, order = self.sorting
+        self.ranks_model.sort(column, Qt.SortOrder(order))
+        self.ranks_view.horizontalHeader().setSortIndicator(column, Qt.SortOrder(order))
+        self.auto_select()
+
+    def _on_header_click(self):
+        self.sorting = (self.ranks_model.sortColumn(), enum2int(self.ranks_model.sortOrder()))
+        if self.selection_method != self.SelectManual:
+            self.auto_select()
+
+    def _show_case_counts(self, current):
+        """Fill the Π table with the count matrices {R_m} of the current attribute: one row per
+        (value V_m, class), one column per case (eqs. 10-13 of the Π paper)."""
+        self.counts_view.setRowCount(0)
+        if self.result is None or self.result.case_counts is None or not current.isValid():
+            return
+        index = self.ranks_model.mapToSourceRows(current.row())
+        attr = self.data.domain.attributes[index]
+        counts = np.asarray(self.result.case_counts[index])   # (values, classes, 4)
+        values = attr.values if attr.is_discrete else [f"bin {i + 1}"
+                                                       for i in range(counts.shape[0])]
+        classes = self.data.domain.class_var.values
+        labels = [f"{attr.name} = {v} | {c}" for v in values for c in classes]
+        flat = counts.reshape(-1, 4)
+        self.counts_view.setRowCount(len(flat))
+        self.counts_view.setVerticalHeaderLabels(labels)
+        for r, row in enumerate(flat):
+            for c, x in enumerate(row):
+                item = QTableWidgetItem(f"{x:.4g}")
+                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.counts_view.setItem(r, c, item)
+
+    # --- selection
+    def _threshold(self):
+        """τ, or None when the estimator has no iterations (not a Relief-family estimate)."""
+        if self.result is None or "iterations" not in self.editors[self.estimator_name].defaults:
+            return None
+        return relief_threshold(self.alpha, self.result.m)
+
+    def _update_tau_label(self):
+        tau = self._threshold()
+        self.tau_label.setText("" if tau is None else
+                               f"τ = 1/√(α·m) = {tau:.4f} (m = {self.result.m})")
+
+    def _on_alpha_changed(self):
+        self._update_tau_label()
+        self.set_selection_method(self.SelectThreshold)
+
+    def set_selection_method(self, method):
+        self.selection_method = method
+        self.select_buttons.button(method).setChecked(True)
+        self.auto_select()
+
+    def auto_select(self):
+        """Select the table rows of the current selection method."""
+        self.Warning.threshold_nothing.clear()
+        self.Information.no_threshold.clear()
+        model = self.ranks_model
+        if self.result is None:
+            return
+        method = self.selection_method
+        tau = self._threshold()
+        if method == self.SelectThreshold and tau is None:
+            self.Information.no_threshold()
+            method = self.SelectNBest
+        attrs = self.data.domain.attributes
+        if method == self.SelectNBest:
+            order = np.argsort(-np.nan_to_num(self.result.scores, nan=-np.inf), kind="stable")
+            indices = order[:self.n_selected]
+        elif method == self.SelectThreshold:
+            indices = np.flatnonzero(self.result.scores > tau)
+            self.Warning.threshold_nothing(tau, shown=not len(indices))
+        else:
+            indices = [attrs.index(a) for a in self.selected_attrs if a in attrs]
+        selection = QItemSelection()
+        last = model.columnCount() - 1
+        for row in model.mapFromSourceRows(list(indices)):
+            selection.append(QItemSelectionRange(model.index(row, 0), model.index(row, last)))
+        self.ranks_view.selectionModel().select(selection, QItemSelectionModel.ClearAndSelect)
+
+    def _on_select(self):
+        rows = [i.row() for i in self.ranks_view.selectionModel().selectedRows(0)]
+        indices = sorted(self.ranks_model.mapToSourceRows(rows)) if rows else []
+        self.selected_attrs = [self.data.domain.attributes[i] for i in indices]
+        self.commit.deferred()
+
+    # --- output
+    @gui.deferred
+    def commit(self):
+        self.Outputs.scores.send(self.scores_table())
+        if self.result is None or not self.selected_attrs:
+            self.Outputs.reduced_data.send(None)
+            self.Outputs.features.send(None)
+            return
+        domain = Domain(self.selected_attrs, self.data.domain.class_vars,
+                        self.data.domain.metas)
+        self.Outputs.reduced_data.send(self.data.transform(domain))
+        self.Outputs.features.send(AttributeList(self.selected_attrs))
+
+    def scores_table(self):
+        """Scores as a table in Rank's format: one score column, attribute names as meta."""
+        if self.result is None:
+            return None
+        domain = Domain([ContinuousVariable(self.estimator_name)],
+                        metas=[StringVariable("Feature")])
+        names = np.array([[a.name] for a in self.data.domain.attributes], dtype=object)
+        table = Table.from_numpy(domain, self.result.scores[:, None], metas=names)
+        table.name = "Attribute Estimates"
+        return table
+
+    def send_report(self):
+        params = self.editors[self.estimator_name].values
+        self.report_items("Estimator", [("Estimator", self.estimator_name)]
+                          + [describe(name, value) for name, value in params.items()])
+        if self.data is None:
+            return
+        self.report_data("Data", self.data)
+        if self.result is not None:
+            self.report_table("Estimates", self.ranks_view, num_format="{:.4f}")
+            selection = ["manually", f"the {self.n_selected} best ranked",
+                         f"above τ (α = {self.alpha:g})"][self.selection_method]
+            self.report_items("Output", [("Selected attributes",
+                                          f"{len(self.selected_attrs)}, {selection}")])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    WidgetPreview(OWAttributeEstimation).run(Table("zoo"))

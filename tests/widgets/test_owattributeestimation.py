@@ -1,0 +1,180 @@
+"""Attribute Estimation widget: signals in, outputs read back, settings, messages, cancel."""
+import numpy as np
+from AnyQt.QtCore import Qt
+
+from Orange.data import Domain, Table
+from Orange.widgets.tests.base import WidgetTest
+from Orange.widgets.utils.concurrent import TaskState
+
+from orangecontrib.relief import scoring
+from orangecontrib.relief.datasets import parity
+from orangecontrib.relief.estimators.relieff import ReliefF
+from orangecontrib.relief.orange_data import encode_table
+from orangecontrib.relief.widgets.background import Cancelled
+from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation, estimate
+
+
+class TestOWAttributeEstimation(WidgetTest):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.parity = parity(order=2, n_irrelevant=10, n_instances=200)
+
+    def setUp(self):
+        self.widget = self.create_widget(OWAttributeEstimation)
+
+    def choose(self, name, **params):
+        """Select estimator ``name`` in the combo and set ``params`` through its controls."""
+        w = self.widget
+        w.estimator_combo.setCurrentText(name)
+        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        editor = w.editors[name]
+        for key, value in params.items():
+            control = editor.controls[key]
+            control.setValue(value)
+        self.wait_until_finished()
+
+    def scores(self):
+        table = self.get_output(self.widget.Outputs.scores)
+        return dict(zip(table.metas[:, 0], table.X[:, 0]))
+
+    def test_parity_informative_attributes_rank_first_in_scores_and_reduced_data(self):
+        self.choose("ReliefF")
+        self.widget.n_selected = 2
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished()
+        scores = self.scores()
+        self.assertEqual(set(sorted(scores, key=scores.get)[-2:]), {"I1", "I2"})
+        self.widget.set_selection_method(self.widget.SelectNBest)
+        reduced = self.get_output(self.widget.Outputs.reduced_data)
+        self.assertEqual({a.name for a in reduced.domain.attributes}, {"I1", "I2"})
+        self.assertEqual(reduced.domain.class_var, self.parity.domain.class_var)
+        self.assertEqual(len(reduced), len(self.parity))
+
+    def test_scores_equal_the_engine_estimates_for_the_chosen_parameters(self):
+        self.choose("ReliefF", k=5)
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished()
+        expected = ReliefF(k=5)(encode_table(self.parity)[0])
+        table = self.get_output(self.widget.Outputs.scores)
+        np.testing.assert_allclose(table.X[:, 0], expected)
+        self.assertEqual([a.name for a in self.parity.domain.attributes],
+                         list(table.metas[:, 0]))
+
+    def test_scorer_output_is_the_configured_scorer_usable_in_scripts(self):
+        self.choose("ReliefF", k=7)
+        scorer = self.get_output(self.widget.Outputs.scorer)
+        self.assertIsInstance(scorer, scoring.ReliefF)
+        self.assertEqual(scorer.k, 7)
+        hash(scorer)                                   # Rank keys results by scorer
+        w = scorer(self.parity)
+        self.assertEqual(w.shape, (len(self.parity.domain.attributes),))
+
+    def test_table_is_sorted_descending_with_bars(self):
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished()
+        model = self.widget.ranks_model
+        shown = [model.data(model.index(r, 2)) for r in range(model.rowCount())]
+        self.assertEqual(shown, sorted(shown, reverse=True))
+        ratios = [model.data(model.index(r, 2), Qt.UserRole + 1) for r in range(2)]
+        self.assertTrue(all(0 <= r <= 1 for r in ratios if r is not None))
+
+    def test_threshold_selects_attributes_above_tau_of_alpha_and_m(self):
+        self.choose("ReliefF")
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished()
+        self.widget.alpha = 0.5
+        self.widget.set_selection_method(self.widget.SelectThreshold)
+        tau = 1 / np.sqrt(0.5 * len(self.parity))      # 1/sqrt(alpha * m), m = 200
+        scores = self.scores()
+        expected = {name for name, s in scores.items() if s > tau}
+        reduced = self.get_output(self.widget.Outputs.reduced_data)
+        self.assertEqual({a.name for a in reduced.domain.attributes}, expected)
+        self.assertIn("I1", expected)
+
+    def test_manual_selection_is_restored_from_context_settings(self):
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished()
+        attrs = self.parity.domain.attributes
+        self.widget.selected_attrs = [attrs[5], attrs[7]]
+        self.widget.set_selection_method(self.widget.SelectManual)
+        self.assertEqual(self.get_output(self.widget.Outputs.features), [attrs[5], attrs[7]])
+        self.choose("ReliefF", k=3)
+        settings = self.widget.settingsHandler.pack_data(self.widget)
+
+        widget = self.create_widget(OWAttributeEstimation, stored_settings=settings)
+        self.send_signal(widget.Inputs.data, self.parity, widget=widget)
+        self.wait_until_finished(widget=widget)
+        self.assertEqual(widget.selection_method, widget.SelectManual)
+        self.assertEqual(self.get_output(widget.Outputs.features, widget=widget),
+                         [attrs[5], attrs[7]])
+        self.assertEqual(self.get_output(widget.Outputs.scorer, widget=widget).k, 3)
+
+    def test_no_class_and_wrong_class_type_are_errors_not_tracebacks(self):
+        w = self.widget
+        no_class = self.parity.transform(Domain(self.parity.domain.attributes))
+        self.send_signal(w.Inputs.data, no_class)
+        self.assertTrue(w.Error.no_class.is_shown())
+        self.assertIsNone(self.get_output(w.Outputs.scores))
+        self.choose("ReliefF")
+        self.send_signal(w.Inputs.data, Table("housing"))
+        self.wait_until_finished()
+        self.assertTrue(w.Error.unsuitable.is_shown())
+        self.assertIn("classification", str(w.Error.unsuitable.formatted))
+        self.choose("RReliefF", k=10)
+        self.assertFalse(w.Error.unsuitable.is_shown())
+        self.assertEqual(len(self.get_output(w.Outputs.scores)), 13)
+        self.send_signal(w.Inputs.data, None)
+        self.assertFalse(w.Error.active)
+
+    def test_one_class_and_too_few_instances_are_errors(self):
+        w = self.widget
+        self.choose("ReliefF")
+        one_class = self.parity[self.parity.Y == 0]
+        self.send_signal(w.Inputs.data, one_class)
+        self.wait_until_finished()
+        self.assertTrue(w.Error.unsuitable.is_shown())
+        self.send_signal(w.Inputs.data, self.parity[:1])
+        self.wait_until_finished()
+        self.assertTrue(w.Error.unsuitable.is_shown())
+
+    def test_missing_class_values_are_ignored_with_a_warning(self):
+        data = self.parity.copy()
+        with data.unlocked(data.Y):
+            data.Y[:10] = np.nan
+        self.send_signal(self.widget.Inputs.data, data)
+        self.wait_until_finished()
+        self.assertTrue(self.widget.Warning.missing_class.is_shown())
+        self.assertIn("10", self.widget.Warning.missing_class.formatted)
+
+    def test_a_change_cancels_the_running_estimation(self):
+        w = self.widget
+        self.choose("ReliefF")
+        self.send_signal(w.Inputs.data, self.parity)
+        first = w.task
+        self.choose("ReliefF", k=4)               # started while the first one may run
+        self.assertTrue(first is None or first.is_interruption_requested())
+        expected = ReliefF(k=4)(encode_table(self.parity)[0])
+        np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0], expected)
+
+    def test_progress_callback_raises_when_interruption_is_requested(self):
+        state = TaskState()
+        state._TaskState__interruption_requested = True
+        with self.assertRaises(Cancelled):
+            estimate(scoring.ReliefF(), self.parity, state)
+
+    def test_every_scorer_class_runs_on_suitable_data(self):
+        for cls in scoring.SCORERS:
+            self.choose(cls.name)
+            data = self.parity if "classification" in cls.tasks else Table("housing")[:80]
+            self.send_signal(self.widget.Inputs.data, data)
+            self.wait_until_finished(timeout=20000)
+            self.assertFalse(self.widget.Error.active, cls.name)
+            scores = self.get_output(self.widget.Outputs.scores)
+            self.assertEqual(scores.domain.attributes[0].name, cls.name)
+            self.assertEqual(len(scores), len(data.domain.attributes))
+
+    def test_report(self):
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished()
+        self.widget.send_report()
