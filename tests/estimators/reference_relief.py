@@ -52,6 +52,7 @@ class ReferenceData:
         self.laplace = laplace
         self.both_missing = both_missing
         self.distance_kind = distance
+        self._distances = {}
         # ranges of numeric attributes over their known values (eq. 2: max(A) - min(A))
         self.low, self.span, self.usable = [], [], []
         for t in range(self.a):
@@ -166,7 +167,12 @@ class ReferenceData:
 
     def distance(self, i, j):
         """Manhattan: the sum of the diffs (papers); Euclidean: the square root of the sum of
-        squared diffs (Kira & Rendell, relief-overview.txt)."""
+        squared diffs (Kira & Rendell, relief-overview.txt). Remembered once computed."""
+        if (i, j) not in self._distances:
+            self._distances[i, j] = self._distance(i, j)
+        return self._distances[i, j]
+
+    def _distance(self, i, j):
         s = 0.0
         for t in range(self.a):
             d = self.diff(t, i, j, current=i, in_distance=True)
