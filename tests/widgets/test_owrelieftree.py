@@ -1,0 +1,92 @@
+"""Relief Tree widget: learner and model outputs, options reaching the learner, background
+fitting, messages, settings and report."""
+from Orange.data import Domain, Table
+from Orange.widgets.tests.base import WidgetLearnerTestMixin, WidgetTest
+
+from orangecontrib.relief.datasets import parity
+from orangecontrib.relief.learners import CoreTreeLearner
+from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
+
+
+class TestOWReliefTree(WidgetTest, WidgetLearnerTestMixin):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.parity3 = parity(order=3, n_irrelevant=10, n_instances=200)
+
+    def setUp(self):
+        self.widget = self.create_widget(OWReliefTree, stored_settings={"auto_apply": False})
+        self.init()
+        self.parameters = []
+
+    def fit(self, data):
+        self.send_signal(self.widget.Inputs.data, data)
+        self.click_apply()
+        self.wait_until_finished(timeout=60000)
+        return self.get_output(self.widget.Outputs.model)
+
+    def test_parity3_model_splits_on_the_informative_attributes_first(self):
+        model = self.fit(self.parity3)
+        self.assertIsInstance(self.get_output(self.widget.Outputs.learner), CoreTreeLearner)
+        root = model.root
+        self.assertIn(root.attr.name, {"I1", "I2", "I3"})
+        second = {c.attr.name for c in root.children if c is not None and c.attr is not None}
+        self.assertTrue(second <= {"I1", "I2", "I3"} and second, second)
+        self.assertIs(model.instances, self.parity3)
+
+    def test_options_reach_the_learner(self):
+        w = self.widget
+        w.estimator_name = "Gini"
+        w.switch, w.switch_threshold = True, 0.7
+        w.min_leaf, w.limit_depth, w.max_depth = 7, True, 3
+        w.pruning = "pessimistic"
+        w.discretize, w.n_intervals = True, 4
+        w.limit_majority = False
+        self.click_apply()
+        params = self.get_output(w.Outputs.learner).kwargs
+        self.assertEqual(type(params["estimator"]).__name__, "Gini")
+        self.assertEqual((params["switch"], params["switch_threshold"]), (True, 0.7))
+        self.assertEqual((params["min_leaf"], params["max_depth"]), (7, 3))
+        self.assertEqual(params["min_majority"], 1.0)
+        self.assertEqual((params["pruning"], params["discretize"]), ("pessimistic", 4))
+        model = self.fit(self.parity3)
+        self.assertLessEqual(model.depth(), 3)
+
+    def test_regression_uses_the_regression_estimator_and_leaf_model(self):
+        self.widget.leaf_model = "linear"
+        model = self.fit(Table("housing")[:150])
+        self.assertIsNotNone(model)
+        self.assertFalse(self.widget.Error.active)
+        self.assertEqual(self.get_output(self.widget.Outputs.learner)
+                         .kwargs["regression_estimator"].name, "RReliefF")
+
+    def test_unsuitable_data_show_errors_and_no_model(self):
+        w = self.widget
+        no_class = self.parity3.transform(Domain(self.parity3.domain.attributes))
+        self.send_signal(w.Inputs.data, no_class)
+        self.click_apply()
+        self.assertTrue(w.Error.data_error.is_shown())
+        self.assertIsNone(self.get_output(w.Outputs.model))
+        self.fit(self.parity3[self.parity3.Y == 0])
+        self.assertTrue(w.Error.data_error.is_shown())
+        self.assertIsNotNone(self.fit(self.parity3))
+        self.assertFalse(w.Error.active)
+
+    def test_new_data_cancel_the_running_fit(self):
+        w = self.widget
+        self.send_signal(w.Inputs.data, self.parity3)
+        self.click_apply()
+        first = w.task
+        self.send_signal(w.Inputs.data, self.parity3[:100])
+        self.click_apply()
+        self.assertTrue(first is None or first.is_interruption_requested())
+        self.wait_until_finished(timeout=60000)
+        self.assertEqual(len(self.get_output(w.Outputs.model).instances), 100)
+
+    def test_settings_survive_saving(self):
+        w = self.widget
+        w.estimator_name, w.pruning, w.switch = "InfGain", None, True
+        settings = w.settingsHandler.pack_data(w)
+        widget = self.create_widget(OWReliefTree, stored_settings=settings)
+        self.assertEqual(widget.estimator_combo.currentText(), "InfGain")
+        self.assertEqual((widget.pruning, widget.switch), (None, True))
