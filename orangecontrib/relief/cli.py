@@ -226,6 +226,80 @@ def run_estimators(args, out):
 
 
 # ---------------------------------------------------------------------------------------------
+# tree (owned by the trees engineer)
+
+@command("tree", "grow a CORE tree, print it and its cross-validated accuracy / relative error")
+def tree_command(parser):
+    add_data_argument(parser)
+    parser.add_argument("-e", "--estimator", metavar="NAME",
+                        help="split selection estimator (see 'orange-relief estimators'); "
+                             "default: ReliefF for a discrete class, RReliefF for a numeric one")
+    parser.add_argument("-p", "--param", type=key_value, action="append", default=[],
+                        metavar="NAME=VALUE", help="an estimator parameter, e.g. -p k=20")
+    parser.add_argument("--min-leaf", type=float, default=5, help="minimal leaf weight (5)")
+    parser.add_argument("--min-majority", type=float, default=0.97,
+                        help="stop at this majority class proportion (0.97)")
+    parser.add_argument("--max-depth", type=positive_int, help="maximal depth (none)")
+    parser.add_argument("--leaf-model", choices=("mean", "linear"), default="mean",
+                        help="regression leaves (mean)")
+    parser.add_argument("--pruning", choices=("m-estimate", "pessimistic", "none"),
+                        default="m-estimate", help="post-pruning (m-estimate, m = 2)")
+    parser.add_argument("--switch", action="store_true",
+                        help="switch to Accuracy / MSE where ρ >= --switch-threshold (ICML'99)")
+    parser.add_argument("--switch-threshold", type=float, default=0.8)
+    parser.add_argument("--discretize", type=positive_int, metavar="BINS",
+                        help="pre-discretise numeric attributes into BINS equal-width intervals")
+    parser.add_argument("--folds", type=positive_int, default=10,
+                        help="cross-validation folds (10)")
+    parser.add_argument("-s", "--seed", type=int_value, default=0,
+                        help="random seed of the folds (0)")
+    return run_tree
+
+
+def run_tree(args, out):
+    from Orange.evaluation import CA, MSE, CrossValidation
+    from Orange.regression import MeanLearner
+    from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
+                                               CoreTreeRegressionLearner)
+    table = load_table(args.data)
+    task = task_of(table)
+    classes = scorer_classes()
+    cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
+    if task not in getattr(cls, "tasks", {task}):
+        raise CliError(f"estimator {cls.__name__} does not suit the "
+                       f"{'discrete' if task == 'classification' else 'numeric'} class of "
+                       f"{args.data!r}")
+    estimator = cls(**scorer_parameters(cls, {(f"--param {k}", k): v for k, v in args.param}))
+    learner_class = (CoreTreeClassificationLearner if task == "classification"
+                     else CoreTreeRegressionLearner)
+    learner = learner_class(
+        estimator=estimator, min_leaf=args.min_leaf, min_majority=args.min_majority,
+        max_depth=args.max_depth, leaf_model=args.leaf_model,
+        pruning=None if args.pruning == "none" else args.pruning, switch=args.switch,
+        switch_threshold=args.switch_threshold, discretize=args.discretize)
+    try:
+        model = learner(table)
+        if args.folds > 1:
+            results = CrossValidation(k=args.folds, random_state=args.seed)(
+                table, [learner, MeanLearner()] if task == "regression" else [learner])
+    except ValueError as error:
+        raise CliError(f"cannot grow a tree on {args.data!r}: {error}") from None
+    print(f"CORE tree on {table.name or args.data} ({len(table)} instances), split selection "
+          f"{cls.__name__}{' with the switch' if args.switch else ''}: {model.node_count()} "
+          f"nodes, {model.leaf_count()} leaves, depth {model.depth()}", file=out)
+    print(f"root: {model.root.value.tolist()}", file=out)
+    print(model.print_tree(), end="", file=out)
+    if args.folds > 1:
+        if task == "classification":
+            print(f"{args.folds}-fold cross-validated accuracy: {CA(results)[0]:.4f}", file=out)
+        else:
+            tree_mse, mean_mse = MSE(results)
+            print(f"{args.folds}-fold cross-validated relative squared error (eq. 19): "
+                  f"{tree_mse / mean_mse:.4f}", file=out)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 
 def build_parser():
     parser = argparse.ArgumentParser(
