@@ -121,3 +121,95 @@ class CoreTreeLearner(Fitter, _RootEstimateScorer):
         if problem_type == self.REGRESSION:
             kwargs["estimator"] = regression_estimator
         return kwargs
+
+
+# ---------------------------------------------------------------------------------------------
+# OBLIVION (langley-oblivion-1994.txt; the numpy core is orangecontrib.relief.oblivion)
+
+from Orange.base import Model  # noqa: E402  (kept with the OBLIVION section it serves)
+from Orange.data import DiscreteVariable  # noqa: E402
+
+from .oblivion import ObliviousTree  # noqa: E402
+
+
+class ObliviousTreeClassifier(Model):
+    """An OBLIVION oblivious tree: predicts the class distribution of the nearest training cases
+    in the space of the retained attributes (the rules of the pruned oblivious tree).
+
+    ``tree`` is the numpy :class:`.oblivion.ObliviousTreeModel`; ``retained_attributes`` are
+    the variables kept, ``eliminated_attributes`` those removed in elimination order, ``path`` the
+    removals as (variable, estimated accuracy after removal)."""
+
+    def __init__(self, domain, tree):
+        super().__init__(domain)
+        self.tree = tree
+
+    @property
+    def retained_attributes(self):
+        return [self.domain.attributes[i] for i in self.tree.retained]
+
+    @property
+    def eliminated_attributes(self):
+        return [self.domain.attributes[i] for i in self.tree.eliminated]
+
+    @property
+    def path(self):
+        return [(self.domain.attributes[i], acc) for i, acc in self.tree.path]
+
+    def predict(self, X):
+        return self.tree.predict_proba(X)
+
+
+class ObliviousTreeLearner(Learner, LearnerScorer):
+    """OBLIVION (langley-oblivion-1994.txt): backward elimination of attributes from an
+    oblivious decision tree, accuracy estimated by leave-one-out (``folds=None``) or k-fold
+    cross-validation; parameters are those of :class:`.oblivion.ObliviousTree`.
+
+    On Rank's Scorer input the score of an attribute is the estimated accuracy lost when it is
+    removed (positive for the retained attributes, <= 0 for eliminated ones in greedy search).
+    """
+    name = "oblivious tree"
+    __returns__ = ObliviousTreeClassifier
+    supports_weights = False
+    feature_type = Variable
+    class_type = DiscreteVariable
+    _progress_callback = None
+
+    def __init__(self, folds=None, search="greedy", random_state=0, numeric_diff="linear",
+                 missing="D", distance="manhattan", preprocessors=None):
+        super().__init__(preprocessors=preprocessors)
+        self.folds = folds
+        self.search = search
+        self.random_state = random_state
+        self.numeric_diff = numeric_diff
+        self.missing = missing
+        self.distance = distance
+
+    def oblivious_tree(self):
+        """The numpy OBLIVION with this learner's parameters."""
+        return ObliviousTree(folds=self.folds, search=self.search,
+                             random_state=self.random_state, numeric_diff=self.numeric_diff,
+                             missing=self.missing, distance=self.distance)
+
+    def incompatibility_reason(self, domain):
+        if len(domain.class_vars) != 1 or not isinstance(domain.class_var, DiscreteVariable):
+            return "Oblivious tree needs a single categorical class variable (classification)"
+        return None
+
+    def __call__(self, data, progress_callback=None):
+        # fit_storage gets no callback from Orange's Learner: hand it over for this call
+        self._progress_callback = progress_callback
+        try:
+            return super().__call__(data, progress_callback)
+        finally:
+            del self._progress_callback
+
+    def fit_storage(self, data):
+        encoded, _ = encode_table(data)
+        report = self._progress_callback
+        callback = None if report is None else (lambda f: report(0.1 + 0.9 * f))
+        return ObliviousTreeClassifier(data.domain, self.oblivious_tree().fit(encoded, callback))
+
+    def score(self, data):
+        model = self(data)
+        return model.tree.accuracy_loss, model.domain.attributes
