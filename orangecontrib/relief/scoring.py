@@ -11,6 +11,8 @@ Instances with a missing class value are left out (:func:`.orange_data.encode_ta
 scorer class derives from :class:`EstimatorScorer` and from the engine class it adapts, so the
 parameters, their defaults and their documentation exist once, in the engine.
 """
+import inspect
+
 import numpy as np
 from Orange.data import Variable
 from Orange.preprocess.score import Scorer
@@ -21,6 +23,13 @@ from .orange_data import encode_table
 __all__ = ["EstimatorScorer", "SCORERS", "Relief", "ReliefF", "ReliefFbestK", "RReliefF",
            "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE", "MyopicReliefF",
            "ContextualMerit", "UnifiedPi", "scorer_by_name"]
+
+
+class _Name:
+    """``Scorer.name``: on the class, the estimator's name (:meth:`EstimatorScorer.stem`); on an
+    instance, the name with its parameters (:meth:`EstimatorScorer._parameter_name`)."""
+    def __get__(self, scorer, cls):
+        return cls.stem() if scorer is None else scorer._parameter_name()
 
 
 class EstimatorScorer(Scorer):
@@ -38,9 +47,35 @@ class EstimatorScorer(Scorer):
         return next(c for c in cls.__mro__
                     if issubclass(c, base.Estimator) and not issubclass(c, EstimatorScorer))
 
+    #: the column header's stem (default: the engine's name)
+    label = None
+    name = _Name()
+
+    def _parameter_name(self):
+        """Column header in Rank: the estimator and its parameters that differ from the
+        defaults (always k for the Relief family), e.g. "ReliefF k=10". It differs from Rank's
+        built-in "ReliefF"/"RReliefF"/"Gini" columns and between two differently set scorers."""
+        stem = self.stem()
+        params = inspect.signature(self.engine().__init__).parameters
+        shown = []
+        for key, param in params.items():
+            if key == "self" or not hasattr(self, key):
+                continue
+            value = getattr(self, key)
+            if key == "k" or (key == "k_max" and value is not None) or not _same(value,
+                                                                              param.default):
+                value = self.k_ if key == "k" else value
+                shown.append(f"{key}={value}")
+        return " ".join([stem] + shown)
+
     @property
     def friendly_name(self):
         return self.name
+
+    @classmethod
+    def stem(cls):
+        """The estimator's name without parameters."""
+        return cls.label or cls.engine().name
 
     def scores(self, data, callback=None):
         """The estimates of ``data.domain.attributes`` (1-D)."""
@@ -57,6 +92,13 @@ class EstimatorScorer(Scorer):
         if feature is not None:
             return self.score_data(data, feature, callback)
         return self.scores(data, callback)
+
+
+def _same(value, default):
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return value is default
 
 
 def _attribute_index(domain, feature):
@@ -98,6 +140,7 @@ class GainRatio(EstimatorScorer, impurity.GainRatio):
 
 class Gini(EstimatorScorer, impurity.Gini):
     __doc__ = impurity.Gini.__doc__
+    label = "Gini gain"
 
 
 class MDL(EstimatorScorer, impurity.MDL):
@@ -133,7 +176,7 @@ def scorer_by_name(name):
     """The scorer class whose ``name`` or class name matches ``name`` (case-insensitive)."""
     key = name.lower().replace(" ", "").replace("-", "")
     for cls in SCORERS:
-        if key in (cls.__name__.lower(), cls.name.lower().replace(" ", "").replace("-", "")):
+        if key in (cls.__name__.lower(), cls.stem().lower().replace(" ", "").replace("-", "")):
             return cls
     raise ValueError(f"unknown estimator {name!r}; choose one of "
                      f"{', '.join(cls.__name__ for cls in SCORERS)}")

@@ -137,6 +137,8 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
             rank = np.maximum.accumulate(np.where(same, 0, rank), axis=2)
         w = np.exp(-(rank / sigma) ** 2)
     elif weighting in ("1/d", "1/d2"):
+        if context.diff_model.options.distance == "euclidean":
+            d = np.sqrt(d)          # the context keeps sums of squared diffs for ordering
         power = 1.0 if weighting == "1/d" else 2.0
         zero = found & (d == 0)
         with np.errstate(divide="ignore"):

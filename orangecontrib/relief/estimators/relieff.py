@@ -12,7 +12,8 @@ Fig. 3's division by m*k) and P(C) the relative class frequencies. A class with 
 contributes nothing. ``misses="pooled"`` is RELIEF-E: the k nearest misses are taken from all
 other classes together, each with weight 1. Relief is RELIEF-E with k = 1 (Fig. 1), which on
 two classes equals ReliefF with k = 1. Under RELIEF-C (missing="C") the hit and miss sums are
-each renormalised by the share of their influence whose diffs are known.
+each renormalised by the share of their influence whose diffs are known; an attribute none of
+whose hit (or miss) diffs is known then gets NaN.
 """
 import numpy as np
 

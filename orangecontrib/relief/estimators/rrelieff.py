@@ -12,7 +12,8 @@ over the k; default k = 70, sigma = 20),
 diff(tau) is the target's difference divided by its range (ramped with ``numeric_diff="ramp"``,
 REFERENCE.md). N_dC is clamped into [1e-7, m - 1e-7], as CORElearn does, so a target that never
 (or always) differs among neighbours gives a finite estimate. Under RELIEF-C N_dA and N_dC&dA are
-renormalised by the share of the influence whose diffs are known.
+multiplied by m / (the influence whose diffs of A are known), while N_dC and m stay sums over all
+neighbours.
 """
 import numpy as np
 

@@ -1,0 +1,206 @@
+"""The Orange Scorer adapters: scripting calls, Rank's Scorer input, and bad input."""
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from Orange.data import (ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table)
+from Orange.widgets.data.owrank import OWRank
+from Orange.widgets.tests import base as widget_test
+
+from orangecontrib.relief import scoring
+from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.relieff import ReliefF as EngineReliefF
+from orangecontrib.relief.orange_data import encode_table
+
+
+def table(X, y, discrete_class=True, metas=None):
+    X = np.asarray(X, dtype=float)
+    attrs = [ContinuousVariable(f"a{i}") for i in range(X.shape[1])]
+    if discrete_class:
+        cls = DiscreteVariable("y", values=("0", "1", "2"))
+    else:
+        cls = ContinuousVariable("y")
+    meta_vars = [StringVariable("name")] if metas is not None else []
+    return Table.from_numpy(Domain(attrs, cls, meta_vars), X, np.asarray(y, dtype=float),
+                            metas=None if metas is None else np.asarray(metas, object)[:, None])
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return Table("iris")
+
+
+def test_scripting_call_returns_one_estimate_per_attribute_equal_to_the_engine(iris):
+    scores = scoring.ReliefF(k=7)(iris)
+    X = iris.X
+    engine = EngineReliefF(k=7)(encode(X, iris.Y, n_classes=3))
+    assert scores.shape == (4,)
+    np.testing.assert_allclose(scores, engine, rtol=1e-12)
+
+
+def test_scoring_one_attribute_by_variable_name_or_index(iris):
+    scorer = scoring.ReliefF()
+    all_scores = scorer(iris)
+    var = iris.domain.attributes[2]
+    assert scorer(iris, var) == pytest.approx(all_scores[2])
+    assert scorer(iris, var.name) == pytest.approx(all_scores[2])
+    assert scorer(iris, 2) == pytest.approx(all_scores[2])
+    with pytest.raises(ValueError, match="not an attribute"):
+        scorer(iris, "no such")
+
+
+def test_score_data_is_two_dimensional_for_rank(iris):
+    assert scoring.ReliefF().score_data(iris).shape == (1, 4)
+
+
+def test_scorers_are_hashable_picklable_and_keep_parameters(iris):
+    scorer = scoring.ReliefF(k=3, missing="B")
+    assert hash(scorer) != hash(scoring.ReliefF(k=3, missing="B"))
+    clone = pickle.loads(pickle.dumps(scorer))
+    assert clone.k == 3 and clone.missing == "B"
+    np.testing.assert_array_equal(clone(iris), scorer(iris))
+    assert "k=3" in repr(scorer)
+
+
+def test_every_scorer_has_a_name_and_scores_data_of_its_target_type():
+    cls_data, reg_data = Table("zoo"), Table("housing")[:120]
+    for cls in scoring.SCORERS:
+        scorer = cls()
+        assert scorer.name
+        fits = [d for d in (cls_data, reg_data) if _fits(scorer, d)]
+        assert fits, cls
+        for data in fits:
+            assert scorer(data).shape == (len(data.domain.attributes),)
+
+
+def _fits(scorer, data):
+    try:
+        scorer(data)
+        return True
+    except ValueError as error:
+        assert "target" in str(error)
+        return False
+
+
+def test_names_show_parameters_and_differ_from_ranks_built_in_columns():
+    assert scoring.ReliefF().name == "ReliefF k=10"
+    assert scoring.ReliefF(k=5, missing="B").name == "ReliefF k=5 missing=B"
+    assert scoring.RReliefF().name == "RReliefF k=70"
+    assert scoring.Gini().name == "Gini gain"
+    assert scoring.InfGain().name == "InfGain"
+
+
+def test_scorer_by_name_finds_class_and_display_names():
+    assert scoring.scorer_by_name("relieff") is scoring.ReliefF
+    assert scoring.scorer_by_name("Contextual Merit") is scoring.ContextualMerit
+    with pytest.raises(ValueError, match="unknown estimator"):
+        scoring.scorer_by_name("nope")
+
+
+def test_missing_class_values_are_left_out():
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 3))
+    y = (X[:, 0] > 0.5).astype(float)
+    with_missing = np.concatenate([y, [np.nan, np.nan]])
+    data = table(np.vstack([X, rng.random((2, 3))]), with_missing)
+    np.testing.assert_allclose(scoring.ReliefF()(data), scoring.ReliefF()(table(X, y)),
+                               rtol=1e-12)
+    _, rows = encode_table(data)
+    np.testing.assert_array_equal(rows, np.arange(40))
+
+
+def test_meta_and_string_columns_are_ignored():
+    rng = np.random.default_rng(1)
+    X = rng.random((20, 2))
+    y = (X[:, 0] > 0.5).astype(float)
+    with_metas = table(X, y, metas=[f"row{i}" for i in range(20)])
+    np.testing.assert_allclose(scoring.ReliefF()(with_metas), scoring.ReliefF()(table(X, y)))
+
+
+BAD_TABLES = [
+    (lambda: Table.from_numpy(Domain([ContinuousVariable("a")]), np.zeros((3, 1))),
+     "no target"),
+    (lambda: table(np.zeros((0, 2)), np.zeros(0)), "empty"),
+    (lambda: table([[1.0, 2.0]], [0]), "at least 2 instances"),
+    (lambda: table(np.random.default_rng(0).random((6, 2)), np.zeros(6)), "two classes"),
+    (lambda: _with_inf(table([[0.5, 1.0], [0.0, 2.0]], [0, 1])), "infinite"),
+    (lambda: table([[0.0], [1.0]], [np.nan, np.nan]), "missing class"),
+    (lambda: Table.from_numpy(Table("iris").domain, sp.csr_matrix(Table("iris").X),
+                              Table("iris").Y), "sparse"),
+]
+
+
+def _with_inf(data):
+    # Table.from_numpy turns inf into NaN; a table edited in place can still hold one
+    with data.unlocked():
+        data.X[0, 0] = np.inf
+    return data
+
+
+@pytest.mark.parametrize("make,message", BAD_TABLES)
+def test_bad_tables_raise_clear_value_errors(make, message):
+    with pytest.raises(ValueError, match=message):
+        scoring.ReliefF()(make())
+
+
+def test_wrong_class_type_is_a_clear_error():
+    with pytest.raises(ValueError, match="classification target"):
+        scoring.ReliefF()(Table("housing"))
+    with pytest.raises(ValueError, match="regression target"):
+        scoring.RReliefF()(Table("iris"))
+
+
+def test_constant_and_all_missing_columns_get_zero_and_nan():
+    rng = np.random.default_rng(2)
+    X = np.column_stack([rng.random(30), np.full(30, 1.0), np.full(30, np.nan)])
+    y = (X[:, 0] > 0.5).astype(float)
+    scores = scoring.ReliefF()(table(X, y))
+    assert scores[1] == 0.0 and np.isnan(scores[2]) and scores[0] > 0.3
+
+
+def test_k_larger_than_a_class_uses_the_whole_class():
+    # k is capped by the class size (CORElearn): k = 100 on 30 instances equals k = all
+    rng = np.random.default_rng(3)
+    X = rng.random((30, 2))
+    y = (X[:, 0] > 0.5).astype(float)
+    data = table(X, y)
+    largest = int(np.bincount(y.astype(int)).max())
+    np.testing.assert_allclose(scoring.ReliefF(k=100)(data), scoring.ReliefF(k=largest)(data))
+
+
+class TestScorerInRank(widget_test.WidgetTest):
+    """Our scorers on Orange's Rank widget (offscreen) give the numbers scripts give."""
+
+    def setUp(self):
+        self.widget = self.create_widget(OWRank)
+
+    def scores_by_column(self):
+        out = self.get_output(self.widget.Outputs.scores)
+        return {var.name: out.X[:, i] for i, var in enumerate(out.domain.attributes)}
+
+    def test_rank_shows_our_scores_beside_its_own(self):
+        data = Table("zoo")
+        self.send_signal(self.widget.Inputs.data, data)
+        self.send_signal(self.widget.Inputs.scorer, scoring.ReliefF(k=5), 1)
+        self.send_signal(self.widget.Inputs.scorer, scoring.ContextualMerit(), 2)
+        self.wait_until_finished()
+        columns = self.scores_by_column()
+        np.testing.assert_allclose(columns["ReliefF k=5"], scoring.ReliefF(k=5)(data),
+                                   rtol=1e-10)
+        np.testing.assert_allclose(columns["Contextual Merit"],
+                                   scoring.ContextualMerit()(data), rtol=1e-10)
+        assert len(columns) >= 3           # Rank's own methods stay beside ours
+
+    def test_rank_copes_with_regression_and_missing_classes(self):
+        housing = Table("housing")
+        self.send_signal(self.widget.Inputs.data, housing)
+        self.send_signal(self.widget.Inputs.scorer, scoring.RReliefF(k=10), 1)
+        self.send_signal(self.widget.Inputs.scorer, scoring.ReliefF(), 2)
+        self.wait_until_finished()
+        columns = self.scores_by_column()
+        np.testing.assert_allclose(columns["RReliefF k=10"], scoring.RReliefF(k=10)(housing),
+                                   rtol=1e-10)
+        # ReliefF does not apply to a numeric target: Rank shows an empty column (its Scores
+        # output turns NaN into -1.797e308), no crash
+        assert np.all(columns["ReliefF k=10"] < -1e300)
