@@ -165,13 +165,13 @@ class TestOWAttributeEstimation(WidgetTest):
 
     def test_every_scorer_class_runs_on_suitable_data(self):
         for cls in scoring.SCORERS:
-            self.choose(cls.name)
+            self.choose(cls.stem())
             data = self.parity if "classification" in cls.tasks else Table("housing")[:80]
             self.send_signal(self.widget.Inputs.data, data)
             self.wait_until_finished(timeout=20000)
-            self.assertFalse(self.widget.Error.active, cls.name)
+            self.assertFalse(self.widget.Error.active, cls.stem())
             scores = self.get_output(self.widget.Outputs.scores)
-            self.assertEqual(scores.domain.attributes[0].name, cls.name)
+            self.assertEqual(scores.domain.attributes[0].name, cls.stem())
             self.assertEqual(len(scores), len(data.domain.attributes))
 
     def test_report(self):

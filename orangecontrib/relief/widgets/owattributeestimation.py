@@ -100,9 +100,9 @@ class OWAttributeEstimation(OWWidget, ConcurrentWidgetMixin):
         ConcurrentWidgetMixin.__init__(self)
         self.data = None
         self.result = None
-        self.scorer_classes = {cls.name: cls for cls in scoring.SCORERS}
+        self.scorer_classes = {cls.stem(): cls for cls in scoring.SCORERS}
         if self.estimator_name not in self.scorer_classes:
-            self.estimator_name = scoring.SCORERS[0].name
+            self.estimator_name = scoring.SCORERS[0].stem()
 
         box = gui.vBox(self.controlArea, "Estimator")
         self.estimator_combo = QComboBox()

@@ -19,8 +19,8 @@ __all__ = ["OWReliefTree", "fit_model"]
 
 #: split selection estimators offered, by name: the engine classes of the scorers, used with
 #: their default parameters
-CLASSIFICATION_ESTIMATORS = {s.name: s.engine() for s in SCORERS if "classification" in s.tasks}
-REGRESSION_ESTIMATORS = {s.name: s.engine() for s in SCORERS if "regression" in s.tasks}
+CLASSIFICATION_ESTIMATORS = {s.stem(): s.engine() for s in SCORERS if "classification" in s.tasks}
+REGRESSION_ESTIMATORS = {s.stem(): s.engine() for s in SCORERS if "regression" in s.tasks}
 PRUNINGS = (("m-estimate", "m-estimate"), ("pessimistic", "pessimistic (C4.5)"), (None, "none"))
 LEAF_MODELS = (("mean", "mean"), ("linear", "linear model"))
 
