@@ -1,0 +1,178 @@
+"""Oblivious Tree: OBLIVION (langley-oblivion-1994.txt), backward elimination of attributes from
+an oblivious decision tree with a leave-one-out or k-fold accuracy estimate; fitted in the
+background. Outputs the learner, the model and the data reduced to the retained attributes, and
+shows the elimination path."""
+from AnyQt.QtCore import Qt
+from AnyQt.QtGui import QStandardItem, QStandardItemModel
+from AnyQt.QtWidgets import QTableView
+
+from Orange.data import Domain, Table
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
+from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
+from Orange.widgets.utils.widgetpreview import WidgetPreview
+from Orange.widgets.widget import Msg, Output
+
+from orangecontrib.relief.learners import ObliviousTreeLearner
+from orangecontrib.relief.widgets.background import progress_callback
+
+__all__ = ["OWObliviousTree"]
+
+ESTIMATES = ("Leave-one-out", "Cross-validation")
+SEARCHES = (("greedy", "Stop at the first loss (paper)"),
+            ("full-path", "Full path, keep the most accurate"))
+
+
+def fit_model(learner, data, state):
+    """Fit ``learner`` on ``data`` in a background task; cancelling stops the search."""
+    callback = progress_callback(state)
+    return learner(data, progress_callback=lambda fraction, *_: callback(fraction))
+
+
+class OWObliviousTree(OWBaseLearner, ConcurrentWidgetMixin):
+    name = "Oblivious Tree"
+    description = ("OBLIVION: prunes irrelevant attributes from an oblivious decision tree by "
+                   "backward elimination; predicts by nearest neighbours on the rest.")
+    icon = "icons/ObliviousTree.svg"
+    priority = 30
+    keywords = ["oblivion", "oblivious", "tree", "feature selection", "nearest neighbour",
+                "backward elimination", "wrapper"]
+
+    LEARNER = ObliviousTreeLearner
+    want_main_area = True
+
+    class Inputs(OWBaseLearner.Inputs):
+        pass
+
+    class Outputs(OWBaseLearner.Outputs):
+        reduced_data = Output("Reduced Data", Table)
+
+    class Warning(OWBaseLearner.Warning):
+        no_attributes = Msg("No attribute was retained: the model predicts the majority class.")
+
+    class Information(OWBaseLearner.Information):
+        retained = Msg("Retained {} of {} attributes (estimated accuracy {:.3f}).")
+
+    estimate = Setting(0)      # index into ESTIMATES
+    folds = Setting(10)
+    search = Setting(0)        # index into SEARCHES
+    random_state = Setting(0)
+
+    def __init__(self):
+        ConcurrentWidgetMixin.__init__(self)
+        OWBaseLearner.__init__(self)
+
+    def add_main_layout(self):
+        box = gui.vBox(self.controlArea, "Accuracy estimate")
+        radio = gui.radioButtons(box, self, "estimate", callback=self.settings_changed)
+        gui.appendRadioButton(radio, ESTIMATES[0])
+        gui.appendRadioButton(radio, ESTIMATES[1])
+        self.folds_spin = gui.spin(gui.indentedBox(radio), self, "folds", 2, 100,
+                                   label="Folds:", callback=self.settings_changed,
+                                   controlWidth=60)
+        box = gui.vBox(self.controlArea, "Elimination")
+        gui.comboBox(box, self, "search", items=[label for _, label in SEARCHES],
+                     callback=self.settings_changed)
+
+        self.path_model = QStandardItemModel(0, 3, self)
+        self.path_model.setHorizontalHeaderLabels(["Step", "Removed", "Accuracy"])
+        self.path_view = QTableView(editTriggers=QTableView.EditTrigger.NoEditTriggers,
+                                    selectionMode=QTableView.SelectionMode.NoSelection)
+        self.path_view.setModel(self.path_model)
+        self.path_view.verticalHeader().hide()
+        self.path_view.horizontalHeader().setStretchLastSection(True)
+        gui.vBox(self.mainArea, "Elimination path").layout().addWidget(self.path_view)
+        self._update_folds_enabled()
+
+    def _update_folds_enabled(self):
+        self.folds_spin.setEnabled(self.estimate == 1)
+
+    def settings_changed(self, *args, **kwargs):
+        self._update_folds_enabled()
+        super().settings_changed(*args, **kwargs)
+
+    def create_learner(self):
+        return self.LEARNER(folds=self.folds if self.estimate == 1 else None,
+                            search=SEARCHES[self.search][0], random_state=self.random_state,
+                            preprocessors=self.preprocessors)
+
+    def get_learner_parameters(self):
+        estimate = ESTIMATES[0] if self.estimate == 0 else f"{self.folds}-fold cross-validation"
+        search = SEARCHES[self.search][1]
+        return (("Accuracy estimate", estimate), ("Elimination", search))
+
+    @Inputs.data
+    def set_data(self, data):
+        self.cancel()
+        super().set_data(data)
+
+    @Inputs.preprocessor
+    def set_preprocessor(self, preprocessor):
+        self.cancel()
+        super().set_preprocessor(preprocessor)
+
+    def update_model(self):
+        self.cancel()
+        self.show_fitting_failed(None)
+        self.model = None
+        self._show_model()
+        if self.check_data():
+            self.start(fit_model, self.learner, self.data)
+        else:
+            self.Outputs.model.send(None)
+
+    def on_partial_result(self, _):
+        pass
+
+    def on_done(self, result):
+        self.model = result
+        self.model.name = self.effective_learner_name()
+        self.model.instances = self.data
+        self.Outputs.model.send(result)
+        self._show_model()
+
+    def on_exception(self, ex):
+        self.Outputs.model.send(None)
+        self.show_fitting_failed(ex)
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()
+
+    def _show_model(self):
+        """The elimination path table, the messages and the Reduced Data output."""
+        self.path_model.setRowCount(0)
+        self.Warning.no_attributes.clear()
+        self.Information.retained.clear()
+        model = self.model
+        if model is None:
+            self.Outputs.reduced_data.send(None)
+            return
+        tree = model.tree
+        rows = [("0", "(all attributes)", tree.initial_accuracy)]
+        rows += [(str(step), var.name, acc) for step, (var, acc) in enumerate(model.path, 1)]
+        for step, name, acc in rows:
+            items = [QStandardItem(step), QStandardItem(name), QStandardItem(f"{acc:.3f}")]
+            items[0].setTextAlignment(Qt.AlignmentFlag.AlignRight)
+            items[2].setTextAlignment(Qt.AlignmentFlag.AlignRight)
+            self.path_model.appendRow(items)
+        self.path_view.resizeColumnsToContents()
+        retained = model.retained_attributes
+        self.Information.retained(len(retained), len(model.domain.attributes), tree.accuracy)
+        self.Warning.no_attributes(shown=not retained)
+        domain = Domain(retained, self.data.domain.class_vars, self.data.domain.metas)
+        self.Outputs.reduced_data.send(self.data.transform(domain))
+
+    def send_report(self):
+        super().send_report()
+        if self.model is not None:
+            self.report_items("Retained attributes", (
+                ("Attributes", ", ".join(v.name for v in self.model.retained_attributes)
+                 or "none"),
+                ("Estimated accuracy", f"{self.model.tree.accuracy:.3f}")))
+            self.report_table("Elimination path", self.path_view)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    WidgetPreview(OWObliviousTree).run(Table("iris"))

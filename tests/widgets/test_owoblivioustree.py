@@ -1,0 +1,97 @@
+"""Widget tests for Oblivious Tree (OBLIVION, langley-oblivion-1994.txt)."""
+import numpy as np
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from Orange.widgets.tests import base
+
+from orangecontrib.relief.datasets import parity
+from orangecontrib.relief.learners import ObliviousTreeClassifier, ObliviousTreeLearner
+from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
+
+
+class TestOWObliviousTree(base.WidgetTest):
+    def setUp(self):
+        self.widget = self.create_widget(OWObliviousTree)
+        self.parity = parity(2, 5, 120, random_state=1)
+
+    def fit(self, data):
+        self.send_signal(self.widget.Inputs.data, data)
+        self.wait_until_finished(timeout=60000)
+
+    def test_outputs_learner_model_and_reduced_data_with_informative_attributes(self):
+        self.fit(self.parity)
+        learner = self.get_output(self.widget.Outputs.learner)
+        model = self.get_output(self.widget.Outputs.model)
+        reduced = self.get_output(self.widget.Outputs.reduced_data)
+        self.assertIsInstance(learner, ObliviousTreeLearner)
+        self.assertIsInstance(model, ObliviousTreeClassifier)
+        self.assertEqual([v.name for v in model.retained_attributes], ["I1", "I2"])
+        self.assertEqual([v.name for v in reduced.domain.attributes], ["I1", "I2"])
+        self.assertEqual(reduced.domain.class_var, self.parity.domain.class_var)
+        self.assertEqual(len(reduced), len(self.parity))
+        np.testing.assert_array_equal(model(self.parity), self.parity.Y)
+        self.assertTrue(self.widget.Information.retained.is_shown())
+
+    def test_path_table_lists_each_removal_with_its_accuracy(self):
+        self.fit(self.parity)
+        model = self.get_output(self.widget.Outputs.model)
+        table = self.widget.path_model
+        self.assertEqual(table.rowCount(), 1 + len(model.path))
+        self.assertEqual(table.item(0, 1).text(), "(all attributes)")
+        removed = [table.item(r, 1).text() for r in range(1, table.rowCount())]
+        self.assertEqual(sorted(removed), ["R1", "R2", "R3", "R4", "R5"])
+        self.assertEqual(table.item(table.rowCount() - 1, 2).text(), "1.000")
+
+    def test_regression_data_shows_error_and_clears_outputs(self):
+        self.fit(self.parity)
+        self.fit(Table("housing"))
+        self.assertTrue(self.widget.Error.fitting_failed.is_shown()
+                        or self.widget.Error.data_error.is_shown())
+        self.assertIsNone(self.get_output(self.widget.Outputs.model))
+        self.assertIsNone(self.get_output(self.widget.Outputs.reduced_data))
+        self.assertEqual(self.widget.path_model.rowCount(), 0)
+        self.fit(None)
+        self.assertFalse(self.widget.Error.fitting_failed.is_shown())
+        self.assertFalse(self.widget.Error.data_error.is_shown())
+
+    def test_one_class_data_shows_error(self):
+        one_class = self.parity[self.parity.Y == 0]
+        self.fit(one_class)
+        self.assertIsNone(self.get_output(self.widget.Outputs.model))
+        self.assertTrue(self.widget.Error.fitting_failed.is_shown()
+                        or self.widget.Error.data_error.is_shown())
+
+    def test_cross_validation_setting_reaches_learner(self):
+        self.widget.controls.estimate.buttons[1].click()
+        self.widget.controls.folds.setValue(5)
+        self.fit(self.parity)
+        learner = self.get_output(self.widget.Outputs.learner)
+        self.assertEqual(learner.folds, 5)
+        self.assertTrue(self.widget.folds_spin.isEnabled())
+        self.widget.controls.estimate.buttons[0].click()
+        self.wait_until_finished(timeout=60000)
+        self.assertIsNone(self.get_output(self.widget.Outputs.learner).folds)
+        self.assertFalse(self.widget.folds_spin.isEnabled())
+
+    def test_search_setting_is_saved_and_restored(self):
+        self.widget.controls.search.setCurrentIndex(1)
+        self.widget.controls.search.activated.emit(1)
+        self.assertEqual(self.get_output(self.widget.Outputs.learner).search, "full-path")
+        settings = self.widget.settingsHandler.pack_data(self.widget)
+        restored = self.create_widget(OWObliviousTree, stored_settings=settings)
+        self.assertEqual(restored.search, 1)
+        self.assertEqual(restored.create_learner().search, "full-path")
+
+    def test_no_retained_attribute_warns(self):
+        # the class is independent of the only attribute: the empty tree (majority) is as good
+        domain = Domain([ContinuousVariable("a")], DiscreteVariable("c", values=("0", "1")))
+        data = Table.from_numpy(domain, np.zeros((20, 1)), np.r_[np.zeros(15), np.ones(5)])
+        self.fit(data)
+        model = self.get_output(self.widget.Outputs.model)
+        self.assertEqual(model.retained_attributes, [])
+        self.assertTrue(self.widget.Warning.no_attributes.is_shown())
+
+    def test_report_with_model(self):
+        self.fit(self.parity)
+        self.widget.send_report()
+        self.assertIn("Elimination path", self.widget.report_html)
+        self.assertIn("I1, I2", self.widget.report_html)
