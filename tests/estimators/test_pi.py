@@ -14,6 +14,7 @@ from orangecontrib.relief.datasets import parity
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
 from orangecontrib.relief.estimators.impurity import Gini, InfGain
+from orangecontrib.relief.estimators import unified_pi
 from orangecontrib.relief.estimators.unified_pi import UnifiedPi
 
 
@@ -142,6 +143,18 @@ def test_case_counts_agree_with_pairwise_loop_on_mixed_data(n_classes, f, alpha,
         values = reference_values(data.X[:, k], data.discrete[k], 3)
         assert scores[k] == pytest.approx(reference_default_score(expected[k], values),
                                           rel=1e-10, abs=1e-12)
+
+
+def test_sparse_one_hot_path_agrees_with_pairwise_loop(monkeypatch):
+    # large data use a sparse one-hot matrix; force that path on a small table
+    monkeypatch.setattr(unified_pi, "DENSE_ONE_HOT_BYTES", 0)
+    rng = np.random.default_rng(9)
+    data = random_mixed_data(rng, 21, 3)
+    counts = UnifiedPi(theta=(1, 0.5, 0.25, 1), alpha=0.3, bins=4).case_counts(data)
+    want = reference_counts(data.X, data.y, data.discrete, data.n_values, 3, (1, 0.5, 0.25, 1),
+                            "exp2", 0.3, bins=4)
+    for got, expected in zip(counts, want):
+        np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
 
 
 def test_total_matrix_R_counts_same_and_different_class_pairs_only():

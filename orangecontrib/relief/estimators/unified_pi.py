@@ -48,11 +48,14 @@ Speed: with Z the one-hot encoding of (value, class) of every feature, the pair 
 W = f_alpha(D) give all the counts at once: P_k = Z_k^T W Z_k is the (value, class) x
 (value, class) matrix of summed weights, and R_m follows from P_k by sums over its diagonals.
 W is never materialised whole: a block of rows of W (sized to a memory budget) is multiplied
-by Z, so the O(n t^2) work is BLAS matrix products, with no Python loop over pairs.
+by Z, so the O(n t^2) work is matrix products, with no Python loop over pairs. Z is a dense
+matrix (BLAS) while it is small and a sparse one (one non-zero per instance and feature, so its
+size does not grow with the numbers of values and classes) beyond ``DENSE_ONE_HOT_BYTES``.
 """
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from . import impurity
 from .base import check_data, random_generator
@@ -64,6 +67,8 @@ __all__ = ["UnifiedPi", "PiContext", "value_codes", "distance_weights",
            "gini_gain", "information_gain", "F_FUNCTIONS", "WEIGHT_FUNCTIONS"]
 
 WEIGHT_FUNCTIONS = ("exp2", "power", "threshold", "zero")
+#: the one-hot matrix Z is dense (BLAS products) up to this size, sparse (CSR) beyond
+DENSE_ONE_HOT_BYTES = 256 * 2 ** 20
 
 
 def distance_weights(distances, f="exp2", alpha=0.1):
@@ -240,21 +245,24 @@ class UnifiedPi(PairwiseClassEstimator):
         n_values = np.append(n_values, 1)
         widths = n_values * p
         offsets = np.concatenate([[0], np.cumsum(widths)])
-        Z = np.zeros((n, offsets[-1]))
         known = codes >= 0
+        # cell[i, k]: the (value, class) cell of instance i for feature k, -1 if missing
+        cell = np.where(known, codes * p + cls[:, None], -1)
         r, k = np.nonzero(known)
-        Z[r, offsets[k] + codes[r, k] * p + cls[r]] = 1.0
+        Z = sparse.csr_matrix((np.ones(r.size), (r, offsets[k] + cell[r, k])),
+                              shape=(n, offsets[-1]))
+        if n * offsets[-1] * 8 <= DENSE_ONE_HOT_BYTES:
+            Z = Z.toarray()        # BLAS is faster while the dense one-hot matrix is small
         pair_sums = [np.zeros((w, w)) for w in widths]
         blocks = row_blocks(n, 8 * (2 * n + offsets[-1]))
         for b, sl in enumerate(blocks):
             W = distance_weights(model.distances(np.arange(sl.start, sl.stop)), self.f,
                                  self.alpha)
-            G = W @ Z
+            G = np.asarray(W @ Z)
             del W
-            Zb = Z[sl]
-            for k, P in enumerate(pair_sums):
-                cols = slice(offsets[k], offsets[k + 1])
-                P += Zb[:, cols].T @ G[:, cols]
+            for k, (P, w) in enumerate(zip(pair_sums, widths)):
+                one_hot = (cell[sl, k, None] == np.arange(w)).astype(float)
+                P += one_hot.T @ G[:, offsets[k]:offsets[k + 1]]
             if callback is not None:
                 callback((b + 1) / len(blocks))
         counts = [_cases(P.reshape(v, p, v, p)) * theta for P, v in zip(pair_sums, n_values)]
