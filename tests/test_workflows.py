@@ -1,0 +1,133 @@
+"""End-to-end: every shipped example workflow is loaded from its .ows with the widgets discovered
+through the installed entry points, run headless, and the values on its links are checked; and
+``python -m Orange.canvas.run <workflow>`` exits 0 for each."""
+import glob
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+from AnyQt.QtCore import QEvent
+from AnyQt.QtWidgets import QApplication
+from orangecanvas import config as canvas_config
+from orangecanvas.registry import WidgetRegistry
+from orangecanvas.scheme.signalmanager import SignalManager
+from Orange.canvas.config import Config
+from Orange.evaluation import CA
+
+import orangecontrib.relief.workflows as workflows_package
+
+WORKFLOWS = os.path.dirname(workflows_package.__file__)
+
+
+def workflow_path(name):
+    return os.path.join(WORKFLOWS, name)
+
+
+class TestShippedWorkflows(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.app = QApplication.instance() or QApplication([])
+        cls.config = Config()
+        canvas_config.set_default(cls.config)
+        cls.registry = WidgetRegistry()
+        cls.config.widget_discovery(cls.registry).run(cls.config.widgets_entry_points())
+
+    def run_workflow(self, name, timeout=180):
+        """Load and run ``name``; return {(source title, channel, sink title): value}."""
+        model = self.config.workflow_constructor()
+        path = workflow_path(name)
+        model.set_runtime_env("basedir", os.path.dirname(path))
+        manager = model.findChild(SignalManager)
+        manager.pause()
+        errors = []
+        with open(path, "rb") as f:
+            model.load_from(f, registry=self.registry, error_handler=errors.append)
+        self.assertEqual(errors, [])
+        widgets = [model.widget_for_node(n) for n in model.nodes]
+        manager.resume()
+
+        def busy():
+            return (manager.has_pending()
+                    or any(manager.is_blocking(n) or manager.is_invalidated(n)
+                           for n in model.nodes)
+                    or any(w.isInvalidated() or w.isBlocking() for w in widgets))
+
+        start, quiet = time.perf_counter(), None
+        while time.perf_counter() - start < timeout:
+            self.app.processEvents()
+            if busy():
+                quiet = None
+            elif quiet is None:
+                quiet = time.perf_counter()
+            elif time.perf_counter() - quiet > 0.5:
+                break
+            time.sleep(0.02)
+        else:
+            self.fail(f"{name} did not finish in {timeout} s")
+        values = {}
+        for link in model.links:
+            contents = list(manager.link_contents(link).values())
+            values[(link.source_node.title, link.source_channel.name,
+                    link.sink_node.title)] = contents[0] if contents else None
+        errors = {n.title: [m.formatted for m in model.widget_for_node(n).Error.active]
+                  for n in model.nodes if model.widget_for_node(n).Error.active}
+        self.addCleanup(self.close, model)
+        return values, errors
+
+    def close(self, model):
+        model.clear()
+        QApplication.sendEvent(model, QEvent(QEvent.Type.Close))
+        self.app.processEvents()
+
+    def test_every_workflow_is_registered_as_a_tutorial_and_has_its_data(self):
+        names = sorted(os.path.basename(p) for p in glob.glob(workflow_path("*.ows")))
+        self.assertEqual(names, ["attribute-estimation-parity.ows",
+                                 "locality-profile-parity.ows", "relief-tree-parity.ows"])
+        tutorials = [ep.value for ep in self.config.examples_entry_points()]
+        self.assertIn("orangecontrib.relief.workflows", tutorials)
+        for data in ("parity2.tab", "parity3.tab"):
+            self.assertTrue(os.path.isfile(workflow_path(data)))
+
+    def test_rank_shows_relieff_ranking_parity_attributes_first_where_gini_does_not(self):
+        values, errors = self.run_workflow("attribute-estimation-parity.ows")
+        self.assertEqual(errors, {})
+        scores = values[("Rank", "Scores", "Scores")]
+        names = list(scores.get_column("Feature"))
+        ours = [a.name for a in scores.domain.attributes if a.name.startswith("ReliefF k=")]
+        self.assertEqual(len(ours), 1)
+        relieff = scores.get_column(ours[0])
+        top = {names[i] for i in relieff.argsort()[-2:]}
+        self.assertEqual(top, {"I1", "I2"})
+        gini = scores.get_column("Gini")
+        self.assertNotEqual({names[i] for i in gini.argsort()[-2:]}, {"I1", "I2"})
+
+    def test_relief_tree_roots_at_an_informative_attribute_and_beats_orange_tree(self):
+        values, errors = self.run_workflow("relief-tree-parity.ows")
+        self.assertEqual(errors, {})
+        model = values[("Relief Tree", "Model", "Tree Viewer")]
+        self.assertIn(model.root.attr.name, {"I1", "I2", "I3"})
+        results = values[("Test and Score", "Evaluation Results", "Confusion Matrix")]
+        accuracy = dict(zip(results.learner_names, CA(results)))
+        self.assertEqual(set(accuracy), {"Relief Tree", "Tree"})
+        self.assertGreater(accuracy["Relief Tree"], accuracy["Tree"] + 0.1)
+        self.assertGreater(accuracy["Relief Tree"], 0.9)
+
+    def test_locality_profile_runs_on_parity_and_shows_fig2(self):
+        values, errors = self.run_workflow("locality-profile-parity.ows")
+        self.assertEqual(errors, {})
+        data = values[("File", "Data", "Locality Profile")]
+        self.assertEqual(data.name, "parity2")
+
+    def test_orange_canvas_run_exits_0_for_every_workflow(self):
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        for path in sorted(glob.glob(workflow_path("*.ows"))):
+            with self.subTest(workflow=os.path.basename(path)):
+                proc = subprocess.run([sys.executable, "-m", "Orange.canvas.run", path],
+                                      env=env, capture_output=True, timeout=300, check=False)
+                self.assertEqual(proc.returncode, 0, proc.stderr.decode()[-2000:])
+
+
+if __name__ == "__main__":
+    unittest.main()
