@@ -177,12 +177,39 @@ def main(argv=None):
     for run in [run_ours] + [PEERS[peer] for peer in peers]:
         run(*make_data(200, 5))  # warm-up: imports, numba compilation
 
+    # cheap measurements first, then the speed cases by increasing cost; every line is
+    # printed when measured, so an interrupted run still reports what it finished
+    n, a, m = plan["memory"]
+    memory = measure_memory(n, a, m)
+    growth = memory["peak_mb"] - memory["before_mb"]
+    report(f"Peak memory, ours, {n:,} × {a:,} (m = {m:,}; {memory['seconds']:.1f} s): "
+           f"{growth:.0f} MB above the {memory['before_mb']:.0f} MB resident before the call "
+           f"(data, imports, compiled code), peak resident {memory['peak_mb']:.0f} MB; the "
+           f"process's ru_maxrss, numba compilation included, {memory['maxrss_mb']:.0f} MB "
+           f"(target ≤ 1 GB).")
+
+    n, a, fraction = plan["missing"]
+    X, y = make_data(n, a)
+    complete = timed(lambda: run_ours(X, y))
+    X, y = make_data(n, a, missing=fraction)
+    incomplete = timed(lambda: run_ours(X, y))
+    del X, y
+    report(f"Missing values, ours, {n:,} × {a:,}: complete {complete:.2f} s, "
+           f"{fraction:.0%} missing {incomplete:.2f} s, ratio {incomplete / complete:.2f} "
+           f"(target ≤ 1.5).")
+
     header = ["case", "ours (s)", "target (s)"]
     for peer in peers:
         header += [f"{peer} (s)", f"{peer} / ours"]
-    rows, notes = [], []
-
-    def add_case(label, n, a, m, target):
+    report("")
+    report("| " + " | ".join(header) + " |")
+    report("|" + "---|" * len(header))
+    notes = []
+    n, a, m, target = plan["sampled"]
+    cases = [(f"{n:,} × {a:,}, m = {m}", n, a, m, target)]
+    cases += [(f"{n:,} × {a:,}", n, a, None, target)
+              for n, a, target in sorted(plan["speed"], key=lambda c: c[0] ** 2 * c[1])]
+    for label, n, a, m, target in cases:
         X, y = make_data(n, a)
         ours = timed(lambda: run_ours(X, y, m))
         del X, y
@@ -193,40 +220,14 @@ def main(argv=None):
             row += [mark + fmt_seconds(seconds), fmt_ratio(seconds, ours)]
             if note:
                 notes.append(f"{label}: {note}")
-        rows.append(row)
-        print(" | ".join(row), file=sys.stderr, flush=True)
-
-    for n, a, target in plan["speed"]:
-        add_case(f"{n:,} × {a:,}", n, a, None, target)
-    n, a, m, target = plan["sampled"]
-    add_case(f"{n:,} × {a:,}, m = {m}", n, a, m, target)
-
-    n, a, m = plan["memory"]
-    memory = measure_memory(n, a, m)
-    growth = memory["peak_mb"] - memory["before_mb"]
-
-    n_miss, a_miss, fraction = plan["missing"]
-    X, y = make_data(n_miss, a_miss)
-    complete = timed(lambda: run_ours(X, y))
-    X, y = make_data(n_miss, a_miss, missing=fraction)
-    incomplete = timed(lambda: run_ours(X, y))
-
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
-    print()
-    print(f"Peak memory, ours, {n:,} × {a:,} (m = {m:,}; {memory['seconds']:.1f} s): "
-          f"{growth:.0f} MB above the {memory['before_mb']:.0f} MB resident before the call "
-          f"(data, imports, compiled code), peak resident {memory['peak_mb']:.0f} MB; the "
-          f"process's ru_maxrss, numba compilation included, {memory['maxrss_mb']:.0f} MB "
-          f"(target ≤ 1 GB).")
-    print(f"Missing values, ours, {n_miss:,} × {a_miss:,}: complete {complete:.2f} s, "
-          f"{fraction:.0%} missing {incomplete:.2f} s, ratio {incomplete / complete:.2f} "
-          f"(target ≤ 1.5).")
+        report("| " + " | ".join(row) + " |")
+    report("")
     for note in notes:
-        print(f"- {note}")
+        report(f"- {note}")
 
+
+def report(line):
+    print(line, flush=True)
 
 if __name__ == "__main__":
     main()
