@@ -321,7 +321,8 @@ def query_distances(train, X_query, options):
     shape (len(X_query), n_train), with the training data's ranges, bins and P(v | c).
 
     The query rows are stacked below the training rows in one :class:`DiffModel` whose value
-    probabilities are replaced by those of the training instances alone. RELIEF-D conditions a
+    probabilities are replaced by those of the training instances alone (its distance tables
+    are then rebuilt; the engine has no public query API yet). RELIEF-D conditions a
     missing value on the class of its own instance, which a query does not have: a query's
     missing value is compared with the case of class c as if the query were of class c (the
     hypothesis that case votes for). Query values outside the training range give diffs above 1.
@@ -335,6 +336,7 @@ def query_distances(train, X_query, options):
     bins = _bins_for(n_train, options.numeric_bins)
     stacked = DiffModel(replace(train, X=X, y=y), replace(options, numeric_bins=bins))
     stacked.prob = train_model.prob
+    stacked._finish_setup()     # the distance tables are derived from prob and cls
     rows = np.arange(n_train, n_train + n_q)
     missing = np.isnan(X_query).any(axis=1)
     dist = np.empty((n_q, n_train))
@@ -344,5 +346,6 @@ def query_distances(train, X_query, options):
         for c in range(train.n_classes):
             cases = np.flatnonzero(train.y == c)
             stacked.cls[rows] = c
+            stacked._finish_setup()
             dist[np.ix_(missing, cases)] = stacked.distances(rows[missing])[:, cases]
     return dist
