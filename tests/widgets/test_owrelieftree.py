@@ -36,7 +36,7 @@ class TestOWReliefTree(WidgetTest, WidgetLearnerTestMixin):
 
     def test_options_reach_the_learner(self):
         w = self.widget
-        w.estimator_name = "Gini"
+        w.estimator_name = "Gini gain"
         w.switch, w.switch_threshold = True, 0.7
         w.min_leaf, w.limit_depth, w.max_depth = 7, True, 3
         w.pruning = "pessimistic"
