@@ -28,7 +28,6 @@ Missing values use the diff model's rule (``missing``); under RELIEF-C the contr
 missing value are left out. A feature with no known value gets NaN.
 """
 from dataclasses import dataclass
-import math
 
 import numpy as np
 
@@ -115,7 +114,7 @@ class ContextualMerit(PairwiseClassEstimator):
         counter = data.n_instances - class_sizes[data.y.astype(np.intp)]
         if self.K is not None:
             return np.full(data.n_instances, int(self.K))
-        return np.array([max(1, math.ceil(math.log2(c))) if c > 0 else 0 for c in counter])
+        return np.maximum(1, np.ceil(np.log2(np.maximum(counter, 1)))).astype(np.intp)
 
     def context(self, data, callback=None):
         """The counter-example pairs (and, for "all", the estimates, which are the expensive
