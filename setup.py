@@ -40,6 +40,7 @@ setup(
         "orange3.addon": ["Relief = orangecontrib.relief"],
         "orange.widgets": ["Relief = orangecontrib.relief.widgets"],
         "orange.widgets.tutorials": ["relief = orangecontrib.relief.workflows"],
+        "orange.canvas.help": ["html-index = orangecontrib.relief.widgets:WIDGET_HELP_PATH"],
     },
     classifiers=[
         "Programming Language :: Python :: 3",
