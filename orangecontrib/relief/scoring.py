@@ -166,6 +166,12 @@ class ContextualMerit(EstimatorScorer, contextual_merit.ContextualMerit):
 class UnifiedPi(EstimatorScorer, unified_pi.UnifiedPi):
     __doc__ = unified_pi.UnifiedPi.__doc__
 
+    def case_counts(self, data, callback=None):
+        """The count matrices {R_m} of every attribute of the table ``data``: a list of arrays
+        (n_values, n_classes, 4), as :meth:`.unified_pi.UnifiedPi.case_counts`."""
+        encoded, _ = encode_table(data)
+        return unified_pi.UnifiedPi.case_counts(self, encoded, callback)
+
 
 #: every scorer, in the order the widgets and the command line offer them
 SCORERS = [ReliefF, RReliefF, Relief, ReliefFbestK, MyopicReliefF, ContextualMerit, UnifiedPi,

@@ -419,3 +419,13 @@ def test_columns_with_other_instances_are_rejected():
     ctx = pi.context(xor_cube())
     with pytest.raises(ValueError, match="instances"):
         pi.estimate(ctx, xor_cube().subset(np.arange(5)))
+
+
+def test_scorer_exposes_the_count_matrices_of_an_orange_table():
+    from orangecontrib.relief import scoring
+    table = parity(order=2, n_irrelevant=2, n_instances=40, random_state=3)
+    got = scoring.UnifiedPi(alpha=0.5).case_counts(table)
+    want = reference_counts(table.X, table.Y, [True] * 4, [2] * 4, 2, alpha=0.5)
+    assert len(got) == 4
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-10)
