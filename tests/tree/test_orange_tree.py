@@ -11,7 +11,7 @@ from Orange.widgets.tests import base as widget_base
 from Orange.widgets.visualize.owtreeviewer import OWTreeGraph
 
 from orangecontrib.relief.datasets import parity
-from orangecontrib.relief.estimators.impurity import Gini, InfGain
+from orangecontrib.relief.estimators.impurity import MSE, Gini, InfGain
 from orangecontrib.relief.learners import (CoreTreeClassificationLearner, CoreTreeLearner,
                                            CoreTreeRegressionLearner)
 from orangecontrib.relief.orange_data import encode_table
@@ -100,6 +100,9 @@ def test_fitter_builds_regression_trees_and_cross_validates(iris):
     assert isinstance(model.root, NumericNode) and model.root.value.shape == (2,)
     assert model.root.value[0] == pytest.approx(housing.Y.mean())
     assert model.root.split_estimator == "RReliefF"
+    # the fitter hands regression_estimator to the regression learner
+    mse_model = CoreTreeLearner(estimator=Gini(), regression_estimator=MSE(), max_depth=1)(housing)
+    assert mse_model.root.split_estimator == "MSE"
     ca = CA(CrossValidation(k=3)(iris, [CoreTreeLearner()]))[0]
     assert ca > 0.9
 
