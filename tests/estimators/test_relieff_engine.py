@@ -226,3 +226,21 @@ def test_wrong_target_type_is_named():
         ReliefF()(mixed_data(regression=True))
     with pytest.raises(ValueError, match="regression target"):
         RReliefF()(mixed_data())
+
+
+def test_ties_are_broken_by_index_so_profiles_match_separate_runs_on_binary_data():
+    # binary parity data has many equal distances; the k nearest are taken by (distance, index)
+    rng = np.random.default_rng(13)
+    X = rng.integers(0, 2, (80, 6)).astype(float)
+    data = encode(X, (X[:, 0] != X[:, 1]).astype(int), discrete=True, n_classes=2)
+    est = ReliefF(k=12)
+    ctx = est.context(data)
+    profile = est.profile(ctx, [1, 4, 12])
+    for row, k in zip(profile, [1, 4, 12]):
+        np.testing.assert_allclose(row, ReliefF(k=k)(data), rtol=1e-12, atol=1e-15)
+    # and the chosen neighbours are the lowest-indexed among equal distances
+    dist = ctx.diff_model.distances(ctx.instances[:1])[0]
+    dist[0] = np.inf
+    members = np.flatnonzero(data.y == data.y[0])
+    expect = members[np.lexsort((members, dist[members]))][:12]
+    np.testing.assert_array_equal(ctx.neighbours[0, int(data.y[0])], expect)

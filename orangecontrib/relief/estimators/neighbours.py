@@ -1,7 +1,7 @@
 """The Relief family's context: the nearest neighbours of the sampled instances, found once.
 
 For each sampled instance R_i the context keeps its K nearest instances in each of G groups,
-sorted by distance (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3 lines 4-6, Fig. 4 line 4):
+sorted by distance, ties by instance index (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3 lines 4-6, Fig. 4 line 4):
 
 * ``groups="per-class"``: one group per class (RELIEF-F: hits are the group of R_i's class,
   misses the others);
@@ -54,8 +54,17 @@ def _nearest(dist, k):
     k = min(k, n)
     if k == 0:
         return np.empty((b, 0), np.intp)
-    part = np.argpartition(dist, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (b, 1))
-    part.sort(axis=1)
+    if k < n:
+        # exactly the k smallest by (distance, index): all below the k-th distance, then the
+        # lowest-indexed of those equal to it, so that ties never depend on the search depth
+        kth = np.partition(dist, k - 1, axis=1)[:, k - 1:k]
+        below = dist < kth
+        tied = dist == kth
+        need = k - below.sum(axis=1, keepdims=True)
+        chosen = below | (tied & (np.cumsum(tied, axis=1) <= need))
+        part = np.nonzero(chosen)[1].reshape(b, k)
+    else:
+        part = np.tile(np.arange(n), (b, 1))
     order = np.argsort(np.take_along_axis(dist, part, axis=1), axis=1, kind="stable")
     idx = np.take_along_axis(part, order, axis=1)
     idx[~np.isfinite(np.take_along_axis(dist, idx, axis=1))] = -1
