@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from .estimators.base import check_data, random_generator
-from .estimators.diffs import DiffModel, DiffOptions, _bins_for
+from .estimators.diffs import DiffModel, DiffOptions
 
 __all__ = ["ObliviousTree", "ObliviousTreeModel"]
 
@@ -317,35 +317,23 @@ class ObliviousTreeModel:
 
 
 def query_distances(train, X_query, options):
-    """Engine distances (:class:`DiffModel`) from each query row to each training instance,
-    shape (len(X_query), n_train), with the training data's ranges, bins and P(v | c).
-
-    The query rows are stacked below the training rows in one :class:`DiffModel` whose value
-    probabilities are replaced by those of the training instances alone (its distance tables
-    are then rebuilt; the engine has no public query API yet). RELIEF-D conditions a
-    missing value on the class of its own instance, which a query does not have: a query's
-    missing value is compared with the case of class c as if the query were of class c (the
-    hypothesis that case votes for). Query values outside the training range give diffs above 1.
-    """
+    """Engine distances (:meth:`DiffModel.extended`) from each query row to each training
+    instance, shape (len(X_query), n_train), with the training data's ranges, bins and
+    P(v | c). RELIEF-D conditions a missing value on the class of its own instance, which a
+    query does not have: a query's missing value is compared with the case of class c as if the
+    query were of class c (the hypothesis that case votes for)."""
     n_train, n_q = train.n_instances, X_query.shape[0]
-    train_model = DiffModel(train, options)
-    # pad to >= 25 rows so that the stacked model bins numeric values as the training one did
-    pad = max(0, 25 - n_train - n_q)
-    X = np.vstack([train.X, X_query, train.X[:1].repeat(pad, axis=0)])
-    y = np.concatenate([train.y, np.zeros(n_q + pad)])
-    bins = _bins_for(n_train, options.numeric_bins)
-    stacked = DiffModel(replace(train, X=X, y=y), replace(options, numeric_bins=bins))
-    stacked.prob = train_model.prob
-    stacked._finish_setup()     # the distance tables are derived from prob and cls
+    model = DiffModel(train, options)
     rows = np.arange(n_train, n_train + n_q)
     missing = np.isnan(X_query).any(axis=1)
     dist = np.empty((n_q, n_train))
     if (~missing).any():
-        dist[~missing] = stacked.distances(rows[~missing])[:, :n_train]
+        dist[~missing] = model.extended(X_query[~missing]).distances(
+            rows[:(~missing).sum()])[:, :n_train]
     if missing.any():
+        queries = X_query[missing]
         for c in range(train.n_classes):
             cases = np.flatnonzero(train.y == c)
-            stacked.cls[rows] = c
-            stacked._finish_setup()
-            dist[np.ix_(missing, cases)] = stacked.distances(rows[missing])[:, cases]
+            as_c = model.extended(queries, np.full(len(queries), c))
+            dist[np.ix_(missing, cases)] = as_c.distances(rows[:len(queries)])[:, cases]
     return dist

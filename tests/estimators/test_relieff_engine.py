@@ -244,3 +244,17 @@ def test_ties_are_broken_by_index_so_profiles_match_separate_runs_on_binary_data
     members = np.flatnonzero(data.y == data.y[0])
     expect = members[np.lexsort((members, dist[members]))][:12]
     np.testing.assert_array_equal(ctx.neighbours[0, int(data.y[0])], expect)
+
+
+def test_extended_model_measures_new_rows_with_the_training_ranges_and_probabilities():
+    train = mixed_data(seed=14)
+    model = DiffModel(train)
+    queries = train.X[:3]                    # copies of training rows, with their classes
+    ext = model.extended(queries, train.y[:3])
+    n = train.n_instances
+    np.testing.assert_allclose(ext.distances(np.arange(n, n + 3))[:, :n],
+                               model.distances(np.arange(3)), rtol=1e-12)
+    # a value beyond the training maximum gives a diff above 1 (the training range is kept)
+    far = np.array([[train.minimum[0] + 2 * train.span[0]] + [np.nan] * 5])
+    diff = model.extended(far).pair_diffs([n], [int(np.nanargmin(train.X[:, 0]))])
+    assert diff.shape == (1, 6) and diff[0, 0] == pytest.approx(2.0)

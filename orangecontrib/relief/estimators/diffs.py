@@ -34,7 +34,7 @@ whose order is that of the Euclidean distance.
 The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` computes the same
 numbers summed over the attributes by a vectorised kernel plus matrix products for missing values.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numba import njit, prange
@@ -86,13 +86,18 @@ class DiffModel:
     """Per-attribute diff tables for one :class:`EncodedData`: scaled values, value codes
     (numeric values binned) and the conditional probabilities P(v | c) used for missing values."""
 
-    def __init__(self, data, options=DiffOptions()):
+    def __init__(self, data, options=DiffOptions(), reference=None):
+        """``reference``: a model of the training instances whose ranges, bins, usable columns
+        and probabilities P(v | c) this one takes over (see :meth:`extended`)."""
         self.options = options.check()
         self.data = data
         X = data.X
         n, a = X.shape
         missing = np.isnan(X)
-        known_any = ~missing.all(axis=0) if n else np.zeros(a, bool)
+        if reference is not None:
+            known_any = reference.kind != _UNUSABLE
+        else:
+            known_any = ~missing.all(axis=0) if n else np.zeros(a, bool)
         self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
         self.kind[~known_any] = _UNUSABLE
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -101,10 +106,11 @@ class DiffModel:
         shift = np.where(data.discrete | ~known_any, 0.0, data.minimum)
         # numeric columns scaled to [0, 1] so that diff = |a - b|; discrete keep their codes
         self.scaled = np.ascontiguousarray((X - shift) * inv_span)
-        bins = _bins_for(n, options.numeric_bins)
-        self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1), bins).astype(np.intp)
-        codes = np.where(data.discrete, X, np.floor(self.scaled * bins))
-        codes = np.minimum(codes, self.n_codes - 1)
+        self.bins = reference.bins if reference is not None else _bins_for(n, options.numeric_bins)
+        self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
+                                self.bins).astype(np.intp)
+        codes = np.where(data.discrete, X, np.floor(self.scaled * self.bins))
+        codes = np.clip(codes, 0, self.n_codes - 1)
         self.codes = np.where(missing, -1, codes).astype(np.int32)
         if data.is_classification:
             self.cls = data.y.astype(np.int32)
@@ -112,9 +118,22 @@ class DiffModel:
         else:
             self.cls = np.zeros(n, dtype=np.int32)
             n_cls = 1
-        self.prob = self._probabilities(n_cls)
+        self.prob = reference.prob if reference is not None else self._probabilities(n_cls)
         self.has_missing = missing.any(axis=0) & known_any
         self._finish_setup()
+
+    def extended(self, X_query, classes=None):
+        """A model of the training instances followed by the rows of ``X_query`` (encoded like
+        the training attributes), measured with the training data's ranges, value bins and
+        probabilities P(v | c): ``distances(rows)`` from query rows n, n+1, ... to the training
+        instances 0..n-1 are distances of new instances. ``classes`` are the class codes the
+        queries are taken to have (RELIEF-D conditions a missing value on its instance's class;
+        default 0). Query values outside the training range give numeric diffs above 1."""
+        X_query = np.asarray(X_query, dtype=float).reshape(-1, self.data.n_attributes)
+        classes = np.zeros(len(X_query)) if classes is None else np.asarray(classes, float)
+        data = replace(self.data, X=np.vstack([self.data.X, X_query]),
+                       y=np.concatenate([self.data.y, np.broadcast_to(classes, len(X_query))]))
+        return DiffModel(data, self.options, reference=self)
 
     def _probabilities(self, n_cls):
         """P[t, v, c] = P(value v of attribute t | class c), eq. in kononenko-relieff-1994.txt §3."""
