@@ -188,12 +188,10 @@ class DiffModel:
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         o = self.options
         out = np.zeros((rows.size, self.scaled.shape[0]))
-        if self._fast_numeric.size:
-            cols = self._filled[:, self._fast_numeric]
-            _fast_numeric_distances(rows, cols, o.numeric == "ramp", o.t_equal, self._inv_w,
-                                    o.distance == "euclidean", out)
-        if self._fast_discrete.size:
-            _fast_discrete_distances(rows, self._filled[:, self._fast_discrete], out)
+        for cols, discrete in ((self._fast_numeric, False), (self._fast_discrete, True)):
+            if cols.size:
+                _fast_distances(rows, self._filled[:, cols], discrete, o.numeric == "ramp",
+                                o.t_equal, self._inv_w, o.distance == "euclidean", out)
         if self._missing_cols.size:
             self._add_missing_terms(rows, out)
         return out
@@ -322,7 +320,10 @@ _TILE = 256
 
 
 @njit(cache=True, parallel=True, fastmath=True)
-def _fast_numeric_distances(rows, cols, ramp, t_equal, inv_w, euclid, out):
+def _fast_distances(rows, cols, discrete, ramp, t_equal, inv_w, euclid, out):
+    """out[q, j] += sum_t g(col_t of rows[q], col_t of j) over columns without NaN: g = [a != b]
+    for discrete columns, else |a - b| (ramped), squared for the Euclidean distance. Tiled over
+    the instances so that a tile of candidates stays in cache while every query passes."""
     n, n_attr = cols.shape
     n_tiles = (n + _TILE - 1) // _TILE
     for tile in prange(n_tiles):
@@ -333,28 +334,15 @@ def _fast_numeric_distances(rows, cols, ramp, t_equal, inv_w, euclid, out):
             for j in range(lo, hi):
                 s = 0.0
                 for t in range(n_attr):
-                    d = abs(cols[r, t] - cols[j, t])
-                    if ramp:
-                        d = min(max((d - t_equal) * inv_w, 0.0), 1.0)
-                    if euclid:
-                        d = d * d
+                    if discrete:
+                        d = 1.0 if cols[r, t] != cols[j, t] else 0.0
+                    else:
+                        d = abs(cols[r, t] - cols[j, t])
+                        if ramp:
+                            d = min(max((d - t_equal) * inv_w, 0.0), 1.0)
+                        if euclid:
+                            d = d * d
                     s += d
-                out[q, j] += s
-
-
-@njit(cache=True, parallel=True, fastmath=True)
-def _fast_discrete_distances(rows, cols, out):
-    n, n_attr = cols.shape
-    n_tiles = (n + _TILE - 1) // _TILE
-    for tile in prange(n_tiles):
-        lo = tile * _TILE
-        hi = min(lo + _TILE, n)
-        for q in range(rows.size):
-            r = rows[q]
-            for j in range(lo, hi):
-                s = 0.0
-                for t in range(n_attr):
-                    s += 1.0 if cols[r, t] != cols[j, t] else 0.0
                 out[q, j] += s
 
 
