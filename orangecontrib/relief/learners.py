@@ -13,6 +13,8 @@
 as part of preprocessing, so the model's domain holds the discretised variables and new data are
 discretised the same way.
 """
+import inspect
+
 import numpy as np
 from Orange.base import Learner
 from Orange.classification.base_classification import LearnerClassification
@@ -54,17 +56,19 @@ class _CoreTreeLearner(Learner, _RootEstimateScorer):
                  confidence=0.25, switch=False, switch_threshold=0.8, discretize=None,
                  max_thresholds=50, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.params = {k: v for k, v in vars().items()
-                       if k not in ("self", "preprocessors", "__class__")}
+        for name, value in vars().items():
+            if name not in ("self", "preprocessors", "__class__"):
+                setattr(self, name, value)
 
     def core_tree(self):
         """The numpy tree builder with this learner's parameters (discretisation is done by
         :meth:`preprocess`)."""
-        return CoreTree(**{**self.params, "discretize": None})
+        names = inspect.signature(CoreTree).parameters
+        return CoreTree(**{name: getattr(self, name) for name in names if name != "discretize"})
 
     def preprocess(self, data, progress_callback=None):
         data = super().preprocess(data, progress_callback)
-        bins = self.params["discretize"]
+        bins = self.discretize
         if bins is None:
             return data
         if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 2:
@@ -107,6 +111,8 @@ class CoreTreeLearner(Fitter, _RootEstimateScorer):
         kwargs = {k: v for k, v in vars().items()
                   if k not in ("self", "preprocessors", "__class__")}
         super().__init__(preprocessors=preprocessors, **kwargs)
+        for name, value in kwargs.items():
+            setattr(self, name, value)
 
     def get_learner(self, problem_type):
         try:
