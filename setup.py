@@ -15,7 +15,8 @@ setup(
     keywords=["orange3 add-on", "relief", "relieff", "feature selection", "decision trees"],
     packages=find_namespace_packages(include=["orangecontrib.*"]),
     package_data={
-        "orangecontrib.relief.widgets": ["icons/*.svg"],
+        "orangecontrib.relief.widgets": ["icons/*.svg", "help/*.html", "help/widgets/*.html",
+                                         "help/widgets/images/*.png"],
         "orangecontrib.relief.workflows": ["*.ows", "*.tab"],
     },
     include_package_data=True,
