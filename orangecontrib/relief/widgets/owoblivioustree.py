@@ -35,7 +35,8 @@ class OWObliviousTree(OWBaseLearner, ConcurrentWidgetMixin):
     description = ("OBLIVION: prunes irrelevant attributes from an oblivious decision tree by "
                    "backward elimination; predicts by nearest neighbours on the rest.")
     icon = "icons/ObliviousTree.svg"
-    priority = 30
+    priority = 40
+    resizing_enabled = True     # the elimination path table needs room
     keywords = ["oblivion", "oblivious", "tree", "feature selection", "nearest neighbour",
                 "backward elimination", "wrapper"]
 
