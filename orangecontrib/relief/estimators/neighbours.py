@@ -20,6 +20,7 @@ them), 1/d or 1/d^2. Estimators normalise them over the first k (eq. 13).
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit, prange
 
 from .encoding import EncodedData
 from .diffs import DiffModel
@@ -47,28 +48,7 @@ class NeighbourContext:
         return (self.neighbours >= 0).sum(axis=2)
 
 
-def _nearest(dist, k):
-    """Indices (into the columns of ``dist``) of the k smallest finite entries of each row,
-    sorted by distance then index; -1 where a row has fewer than k finite entries."""
-    b, n = dist.shape
-    k = min(k, n)
-    if k == 0:
-        return np.empty((b, 0), np.intp)
-    if k < n:
-        # exactly the k smallest by (distance, index): all below the k-th distance, then the
-        # lowest-indexed of those equal to it, so that ties never depend on the search depth
-        kth = np.partition(dist, k - 1, axis=1)[:, k - 1:k]
-        below = dist < kth
-        tied = dist == kth
-        need = k - below.sum(axis=1, keepdims=True)
-        chosen = below | (tied & (np.cumsum(tied, axis=1) <= need))
-        part = np.nonzero(chosen)[1].reshape(b, k)
-    else:
-        part = np.tile(np.arange(n), (b, 1))
-    order = np.argsort(np.take_along_axis(dist, part, axis=1), axis=1, kind="stable")
-    idx = np.take_along_axis(part, order, axis=1)
-    idx[~np.isfinite(np.take_along_axis(dist, idx, axis=1))] = -1
-    return idx
+_GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
 
 
 def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_distance=False,
@@ -78,17 +58,14 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     n = data.n_instances
     instances = np.asarray(instances, dtype=np.intp)
     m = instances.size
-    if groups == "all":
-        members = [np.arange(n)]
-    else:
-        members = [np.flatnonzero(data.y == c) for c in range(data.n_classes)]
+    cls = data.y.astype(np.intp) if data.is_classification else np.zeros(n, np.intp)
     if groups == "per-class":
-        n_groups, size = len(members), max(len(g) for g in members)
+        n_groups, size = data.n_classes, int(np.bincount(cls).max())
     elif groups == "pooled":
         n_groups, size = 2, n
     else:
         n_groups, size = 1, n
-    K = min(k, size)
+    K = max(0, min(k, size))
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
     block = max(1, BLOCK_BYTES // (8 * max(n, 1)))
@@ -96,35 +73,84 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
         rows = instances[start:start + block]
         dist = diff_model.distances(rows)
         dist[np.arange(rows.size), rows] = np.inf
-        if skip_zero_distance:
-            dist[dist == 0] = np.inf
         out = slice(start, start + rows.size)
-        if groups == "pooled":
-            row_cls = data.y[rows]
-            for c, idx_c in enumerate(members):
-                q = np.flatnonzero(row_cls == c)
-                if not q.size:
-                    continue
-                others = np.setdiff1d(np.arange(n), idx_c, assume_unique=True)
-                for g, cand in enumerate((idx_c, others)):
-                    _store(neighbours, distances, out, q, g, dist[q][:, cand], cand, K)
-        else:
-            q = np.arange(rows.size)
-            for g, cand in enumerate(members):
-                _store(neighbours, distances, out, q, g, dist[:, cand], cand, K)
+        _select_nearest(dist, cls[rows], cls, _GROUP_MODES[groups], skip_zero_distance,
+                        neighbours[out], distances[out])
         if callback is not None:
             callback(min(1.0, (start + rows.size) / m))
     return NeighbourContext(data, diff_model, instances, neighbours, distances, groups)
 
 
-def _store(neighbours, distances, out, q, g, dist, cand, K):
-    idx = _nearest(dist, K)
-    kk = idx.shape[1]
-    found = idx >= 0
-    pos = np.where(found, idx, 0)
-    rows = np.arange(out.start, out.stop)[q]
-    neighbours[rows, g, :kk] = np.where(found, cand[pos], -1)
-    distances[rows, g, :kk] = np.where(found, np.take_along_axis(dist, pos, axis=1), np.inf)
+@njit(cache=True, inline="always")
+def _before(d1, i1, d2, i2):
+    """(d1, i1) < (d2, i2): nearer, or as near and of a lower index."""
+    return d1 < d2 or (d1 == d2 and i1 < i2)
+
+
+@njit(cache=True, inline="always")
+def _sift_down(dist, idx, root, size):
+    """Restore the max-heap (by (distance, index)) below ``root`` in the first ``size``."""
+    while True:
+        child = 2 * root + 1
+        if child >= size:
+            return
+        if child + 1 < size and _before(dist[child], idx[child], dist[child + 1], idx[child + 1]):
+            child += 1
+        if not _before(dist[root], idx[root], dist[child], idx[child]):
+            return
+        dist[root], dist[child] = dist[child], dist[root]
+        idx[root], idx[child] = idx[child], idx[root]
+        root = child
+
+
+@njit(cache=True, parallel=True)
+def _select_nearest(dist, row_cls, cls, mode, skip_zero, out_idx, out_dist):
+    """For each row q of ``dist`` the K nearest candidates of each group, sorted by (distance,
+    index), into out_idx/out_dist (b, G, K; prefilled with -1/inf). The group of candidate j:
+    its class (mode 0), 0 = the row's class / 1 = another (mode 1), 0 (mode 2). Infinite
+    distances (the row itself) are never neighbours, nor, with ``skip_zero``, zero ones. One
+    pass per row with a bounded max-heap per group; candidates come in index order, so among
+    equal distances the lowest indices stay."""
+    b, n = dist.shape
+    n_groups, K = out_idx.shape[1], out_idx.shape[2]
+    for q in prange(b):
+        size = np.zeros(n_groups, np.int64)
+        for j in range(n):
+            d = dist[q, j]
+            if not d < np.inf or (skip_zero and d == 0.0):
+                continue
+            if mode == 0:
+                g = cls[j]
+            elif mode == 1:
+                g = 0 if cls[j] == row_cls[q] else 1
+            else:
+                g = 0
+            hd = out_dist[q, g]
+            hi = out_idx[q, g]
+            s = size[g]
+            if s < K:                               # grow the heap: sift the new one up
+                pos = s
+                hd[pos] = d
+                hi[pos] = j
+                while pos > 0:
+                    parent = (pos - 1) // 2
+                    if not _before(hd[parent], hi[parent], hd[pos], hi[pos]):
+                        break
+                    hd[parent], hd[pos] = hd[pos], hd[parent]
+                    hi[parent], hi[pos] = hi[pos], hi[parent]
+                    pos = parent
+                size[g] = s + 1
+            elif K > 0 and d < hd[0]:               # nearer than the farthest kept
+                hd[0] = d
+                hi[0] = j
+                _sift_down(hd, hi, 0, K)
+        for g in range(n_groups):                   # heap sort: ascending (distance, index)
+            hd = out_dist[q, g]
+            hi = out_idx[q, g]
+            for end in range(size[g] - 1, 0, -1):
+                hd[0], hd[end] = hd[end], hd[0]
+                hi[0], hi[end] = hi[end], hi[0]
+                _sift_down(hd, hi, 0, end)
 
 
 def neighbour_weights(context, weighting="equal", sigma=20.0):
