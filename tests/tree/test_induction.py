@@ -205,3 +205,16 @@ def test_callback_reports_progress_and_cancels_by_raising():
 
     with pytest.raises(KeyboardInterrupt):
         CoreTree(Gini()).fit(parity_data(), callback=cancel)
+
+
+@pytest.mark.parametrize("estimator", [ReliefF(), InfGain()], ids=lambda e: type(e).__name__)
+def test_many_valued_attribute_is_partitioned_greedily_into_the_known_groups(estimator):
+    # 9 values (> 7: greedy search); class 1 exactly for values {2, 5, 7}
+    x0 = np.tile(np.arange(9), 8).astype(float)
+    x1 = np.repeat(np.arange(2), 36).astype(float)
+    y = np.isin(x0, (2, 5, 7)).astype(float)
+    tree = CoreTree(estimator, pruning=None).fit(
+        encode(np.column_stack([x1, x0]), y, discrete=True, n_classes=2))
+    assert tree.root.attribute == 1
+    assert set(tree.root.split.left_values) in ({2, 5, 7}, set(range(9)) - {2, 5, 7})
+    assert tree.node_count() == 3
