@@ -23,6 +23,7 @@ from Orange.modelling import Fitter
 from Orange.preprocess.discretize import Discretizer
 from Orange.preprocess.score import LearnerScorer
 from Orange.regression.base_regression import LearnerRegression
+from Orange.util import wrap_callback
 
 from .orange_data import encode_table
 from .tree import CoreTree
@@ -30,6 +31,21 @@ from .tree.discretization import equal_width_cuts
 from .tree.to_orange import CoreTreeModel, orange_tree_model
 
 __all__ = ["CoreTreeClassificationLearner", "CoreTreeRegressionLearner", "CoreTreeLearner"]
+
+
+class _FitProgress:
+    """Passes the ``progress_callback`` of ``Learner.__call__`` on to the tree's growth (Orange's
+    ``_fit_model`` takes none): 10-100 % of the progress; an exception raised from the callback
+    cancels the fit."""
+    _fit_callback = None
+
+    def __call__(self, data, progress_callback=None):
+        self._fit_callback = (None if progress_callback is None
+                              else wrap_callback(progress_callback, start=0.1, end=1.0))
+        try:
+            return super().__call__(data, progress_callback)
+        finally:
+            self._fit_callback = None
 
 
 class _RootEstimateScorer(LearnerScorer):
@@ -45,7 +61,7 @@ class _RootEstimateScorer(LearnerScorer):
         return estimator(encoded), data.domain.attributes
 
 
-class _CoreTreeLearner(Learner, _RootEstimateScorer):
+class _CoreTreeLearner(_FitProgress, Learner, _RootEstimateScorer):
     """The shared part of the classification and regression learners; parameters are those of
     :class:`.tree.CoreTree`."""
     __returns__ = CoreTreeModel
@@ -82,7 +98,7 @@ class _CoreTreeLearner(Learner, _RootEstimateScorer):
 
     def fit_storage(self, data):
         encoded, rows = encode_table(data)
-        grown = self.core_tree().fit(encoded)
+        grown = self.core_tree().fit(encoded, callback=self._fit_callback)
         return orange_tree_model(grown, data, encoded.y, rows)
 
 
@@ -96,7 +112,7 @@ class CoreTreeRegressionLearner(_CoreTreeLearner, LearnerRegression):
     name = "CORE regression tree"
 
 
-class CoreTreeLearner(Fitter, _RootEstimateScorer):
+class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
     """CORE tree for a discrete or a numeric class. ``estimator`` is used for classification
     and ``regression_estimator`` for regression (None: ReliefF / RReliefF)."""
     name = "CORE tree"
@@ -113,6 +129,14 @@ class CoreTreeLearner(Fitter, _RootEstimateScorer):
         super().__init__(preprocessors=preprocessors, **kwargs)
         for name, value in kwargs.items():
             setattr(self, name, value)
+
+    def _fit_model(self, data):
+        learner = self.get_learner(data)
+        learner._fit_callback = self._fit_callback
+        try:
+            return learner.fit_storage(data)
+        finally:
+            learner._fit_callback = None
 
     def get_learner(self, problem_type):
         try:

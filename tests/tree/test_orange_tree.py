@@ -155,3 +155,19 @@ class TestTreeViewer(widget_base.WidgetTest):
         leaf.setSelected(True)
         selected = self.get_output(widget.Outputs.selected_data, widget=widget)
         assert len(selected) == len(model.root.children[0].subset) == 50
+
+
+def test_learner_reports_fit_progress_and_cancels_when_the_callback_raises(iris):
+    seen = []
+    CoreTreeLearner()(iris, progress_callback=lambda fraction, *_: seen.append(fraction))
+    assert seen[-1] == 1 and any(0.1 < f < 1 for f in seen)
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel(fraction, *_):
+        if fraction > 0.1:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        CoreTreeClassificationLearner()(iris, progress_callback=cancel)
