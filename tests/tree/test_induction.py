@@ -188,7 +188,7 @@ def test_bad_inputs_raise_value_errors_naming_the_problem():
         CoreTree(pruning="pessimistic").fit(encode(data.X, data.X[:, 0]))
     for bad in ({"min_leaf": 0}, {"min_majority": 1.5}, {"max_depth": -1},
                 {"leaf_model": "tree"}, {"pruning": "cost"}, {"m": -1},
-                {"switch_threshold": 2}, {"discretize": 1}, {"max_thresholds": 0},
+                {"switch_threshold": 2}, {"discretize": 1}, {"thresholds_per_pass": 0},
                 {"confidence": 0}, {"leaf_model": "linear"}):
         name = next(iter(bad))
         with pytest.raises(ValueError, match=name):
@@ -218,3 +218,15 @@ def test_many_valued_attribute_is_partitioned_greedily_into_the_known_groups(est
     assert tree.root.attribute == 1
     assert set(tree.root.split.left_values) in ({2, 5, 7}, set(range(9)) - {2, 5, 7})
     assert tree.node_count() == 3
+
+
+def test_coarse_to_fine_threshold_search_finds_the_exact_threshold():
+    # 200 distinct values, class boundary between 137 and 138: with 5 candidates per pass the
+    # search needs several passes and must still land on 137.5, like scoring all candidates
+    rng = np.random.default_rng(2)
+    x0 = rng.permutation(200).astype(float)
+    X = np.column_stack([x0, rng.uniform(size=200)])
+    data = encode(X, (x0 > 137).astype(float), n_classes=2)
+    for per_pass in (5, None):
+        tree = CoreTree(ReliefF(), pruning=None, thresholds_per_pass=per_pass).fit(data)
+        assert tree.root.attribute == 0 and tree.root.split.threshold == 137.5

@@ -28,14 +28,14 @@ __all__ = ["best_split", "BLOCK_ELEMENTS"]
 BLOCK_ELEMENTS = 2 ** 21
 
 
-def best_split(estimator, context, node_data, weights, attribute, min_leaf, max_thresholds=None):
+def best_split(estimator, context, node_data, weights, attribute, min_leaf,
+               thresholds_per_pass=None):
     """The best admissible binary split (a :class:`..estimators.splits.Split`) of ``attribute``
     in the node whose :class:`EncodedData` is ``node_data``, instance weights ``weights`` and
     context for ``estimator`` is ``context``; ``None`` when no split is admissible.
 
-    ``max_thresholds`` caps the candidate thresholds a column-scoring estimator evaluates
-    (evenly spread over the admissible ones; None = all), as CORElearn's ``discretizationSample``
-    does for ReliefF."""
+    ``thresholds_per_pass``: how many candidate thresholds a column-scoring estimator scores in
+    one pass (None = all at once); see :func:`_column_threshold`."""
     column = node_data.X[:, attribute]
     known = ~np.isnan(column)
     if known.sum() < 2 or weights[known].sum() <= 0:
@@ -47,7 +47,7 @@ def best_split(estimator, context, node_data, weights, attribute, min_leaf, max_
         return _column_partition(estimator, context, node_data, weights, attribute, min_leaf,
                                  scale)
     return _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
-                             max_thresholds)
+                             thresholds_per_pass)
 
 
 def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
@@ -78,21 +78,36 @@ def _score_columns(estimator, context, node_data, columns):
 
 
 def _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
-                      max_thresholds):
+                      thresholds_per_pass):
+    """Best admissible threshold, ``thresholds_per_pass`` candidates scored per pass: a pass
+    scores candidates evenly spread over the current range of the sorted candidates, the next
+    pass the candidates between the best one's scored neighbours, until none is left unscored
+    there (all candidates in one pass when there are few, or with ``thresholds_per_pass=None``).
+    A coarse-to-fine search: exact when the estimate of the thresholds is unimodal, and it keeps
+    the number of derived columns per node near ``thresholds_per_pass * log(candidates)``."""
     column = node_data.X[:, attribute]
     thresholds, n_lower, order = candidate_thresholds(column, 1, 1)
     lower = np.cumsum(weights[order])[n_lower - 1] * scale
     ok = (lower >= min_leaf) & (weights.sum() - lower >= min_leaf)
     thresholds = thresholds[ok]
-    if thresholds.size == 0:
-        return None
-    if max_thresholds is not None and thresholds.size > max_thresholds:
-        pick = np.linspace(0, thresholds.size - 1, max_thresholds).round().astype(np.intp)
-        thresholds = thresholds[np.unique(pick)]
-    right = (column[:, None] > thresholds).astype(float)
-    right[np.isnan(column)] = np.nan
-    scores = _score_columns(estimator, context, node_data, right)
-    if np.all(np.isnan(scores)):
+    per_pass = thresholds.size if thresholds_per_pass is None else int(thresholds_per_pass)
+    scores = np.full(thresholds.size, np.nan)
+    lo, hi = 0, thresholds.size - 1
+    while hi >= lo:
+        pick = np.unique(np.linspace(lo, hi, min(per_pass, hi - lo + 1)).round().astype(np.intp))
+        pick = pick[np.isnan(scores[pick])]
+        if pick.size == 0:
+            break
+        right = (column[:, None] > thresholds[pick]).astype(float)
+        right[np.isnan(column)] = np.nan
+        scores[pick] = _score_columns(estimator, context, node_data, right)
+        if np.all(np.isnan(scores)):
+            return None
+        best = int(np.nanargmax(scores))
+        scored = np.flatnonzero(~np.isnan(scores))
+        lo = scored[scored < best].max(initial=-1) + 1
+        hi = scored[scored > best].min(initial=thresholds.size) - 1
+    if thresholds.size == 0 or np.all(np.isnan(scores)):
         return None
     best = int(np.nanargmax(scores))
     return Split(score=float(scores[best]), threshold=float(thresholds[best]))

@@ -90,14 +90,15 @@ class CoreTree:
     pruning: "m-estimate", "pessimistic" (classification) or None; m, confidence their parameters.
     switch, switch_threshold: the estimator switch and its ρ threshold.
     discretize: None, or the number of equal-width intervals for numeric attributes.
-    max_thresholds: candidate thresholds a column-scoring (Relief-family) estimator evaluates per
-        numeric attribute (None = all).
+    thresholds_per_pass: candidate thresholds of a numeric attribute a column-scoring
+        (Relief-family, CM, Π) estimator scores per pass of its coarse-to-fine search
+        (:mod:`.candidates`; None = all in one pass).
     """
 
     def __init__(self, estimator=None, min_leaf=5, min_majority=0.97, max_depth=None,
                  min_estimate=0.0, leaf_model="mean", pruning="m-estimate", m=2.0,
                  confidence=0.25, switch=False, switch_threshold=0.8, discretize=None,
-                 max_thresholds=50):
+                 thresholds_per_pass=25):
         self.estimator = estimator
         self.min_leaf = min_leaf
         self.min_majority = min_majority
@@ -110,7 +111,7 @@ class CoreTree:
         self.switch = switch
         self.switch_threshold = switch_threshold
         self.discretize = discretize
-        self.max_thresholds = max_thresholds
+        self.thresholds_per_pass = thresholds_per_pass
 
     def __repr__(self):
         params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
@@ -152,7 +153,7 @@ class CoreTree:
             raise ValueError(f"switch must be True or False, got {self.switch!r}")
         number("switch_threshold", -1, 1)
         integer_or_none("discretize", 2)
-        integer_or_none("max_thresholds", 1)
+        integer_or_none("thresholds_per_pass", 2)
 
     def selection_estimator(self, data):
         """The estimator that chooses splits for ``data``'s task (checked against it)."""
@@ -255,7 +256,7 @@ class CoreTree:
             order = order[estimates[order] > self.min_estimate]
         for attribute in order:
             split = best_split(estimator, context, node_data, weights, attribute, self.min_leaf,
-                               self.max_thresholds)
+                               self.thresholds_per_pass)
             if split is not None:
                 return attribute, split, estimator, rho
         return None
