@@ -35,6 +35,7 @@ The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` 
 numbers summed over the attributes by a vectorised kernel plus matrix products for missing values.
 """
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 from numba import njit, prange
@@ -83,44 +84,87 @@ def _bins_for(n, numeric_bins):
 
 
 class DiffModel:
-    """Per-attribute diff tables for one :class:`EncodedData`: scaled values, value codes
-    (numeric values binned) and the conditional probabilities P(v | c) used for missing values."""
+    """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min),
+    and, where values are missing, value codes (numeric values binned) and the conditional
+    probabilities P(v | c). The attribute values are read as they are (never copied when none
+    is missing), so the model costs little memory beyond the data."""
 
     def __init__(self, data, options=DiffOptions(), reference=None):
         """``reference``: a model of the training instances whose ranges, bins, usable columns
         and probabilities P(v | c) this one takes over (see :meth:`extended`)."""
         self.options = options.check()
         self.data = data
+        self._reference = reference
         X = data.X
         n, a = X.shape
         missing = np.isnan(X)
         if reference is not None:
-            known_any = reference.kind != _UNUSABLE
+            usable = reference.kind != _UNUSABLE
         else:
-            known_any = ~missing.all(axis=0) if n else np.zeros(a, bool)
+            usable = ~missing.all(axis=0) if n else np.zeros(a, bool)
         self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
-        self.kind[~known_any] = _UNUSABLE
+        self.kind[~usable] = _UNUSABLE
+        plain = data.discrete | ~usable
         with np.errstate(divide="ignore", invalid="ignore"):
-            inv_span = np.where(data.span > 0, 1.0 / data.span, 0.0)
-        inv_span = np.where(data.discrete | ~known_any, 1.0, inv_span)
-        shift = np.where(data.discrete | ~known_any, 0.0, data.minimum)
-        # numeric columns scaled to [0, 1] so that diff = |a - b|; discrete keep their codes
-        self.scaled = np.ascontiguousarray((X - shift) * inv_span)
+            self.inv_span = np.where(plain, 1.0, np.where(data.span > 0, 1.0 / data.span, 0.0))
+        self.shift = np.where(plain, 0.0, data.minimum)
+        self.has_missing = missing.any(axis=0) & usable
         self.bins = reference.bins if reference is not None else _bins_for(n, options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
                                 self.bins).astype(np.intp)
-        codes = np.where(data.discrete, X, np.floor(self.scaled * self.bins))
-        codes = np.clip(codes, 0, self.n_codes - 1)
-        self.codes = np.where(missing, -1, codes).astype(np.int32)
         if data.is_classification:
             self.cls = data.y.astype(np.int32)
-            n_cls = data.n_classes
+            self.n_cls = data.n_classes
         else:
             self.cls = np.zeros(n, dtype=np.int32)
-            n_cls = 1
-        self.prob = reference.prob if reference is not None else self._probabilities(n_cls)
-        self.has_missing = missing.any(axis=0) & known_any
-        self._finish_setup()
+            self.n_cls = 1
+        # the distance kernel's values: a missing value filled by the column's minimum (a diff
+        # of 0 after shifting), which the matrix-product terms then replace
+        if self.has_missing.any():
+            self.filled = np.where(missing, self.shift, X)
+        else:
+            self.filled = np.ascontiguousarray(X)
+        self._fast = [(np.flatnonzero(usable & (self.kind == kind)), kind == _DISCRETE)
+                      for kind in (_NUMERIC, _DISCRETE)]
+        self._missing_cols = np.flatnonzero(self.has_missing)
+
+    @cached_property
+    def codes(self):
+        """(n, a) int32 value codes: discrete values as they are, numeric values in ``bins``
+        equal-width bins of the range; -1 = missing."""
+        X = self.data.X
+        codes = np.empty(X.shape, dtype=np.int32)
+        for t in range(X.shape[1]):
+            col = X[:, t]
+            if self.data.discrete[t]:
+                c = col
+            else:
+                c = np.floor((col - self.shift[t]) * self.inv_span[t] * self.bins)
+            c = np.clip(c, 0, self.n_codes[t] - 1)
+            codes[:, t] = np.where(np.isnan(col), -1, c)
+        return codes
+
+    @cached_property
+    def prob(self):
+        """P[t, v, c] = P(value v of attribute t | class c), kononenko-relieff-1994.txt §3."""
+        if self._reference is not None:
+            return self._reference.prob
+        codes = self.codes
+        a = codes.shape[1]
+        vmax = int(self.n_codes.max()) if a else 1
+        prob = np.zeros((a, vmax, self.n_cls))
+        for t in range(a):
+            known = codes[:, t] >= 0
+            v_count = self.n_codes[t]
+            counts = np.zeros((v_count, self.n_cls))
+            np.add.at(counts, (codes[known, t], self.cls[known]), 1.0)
+            total = counts.sum(axis=0)
+            if self.options.laplace:
+                prob[t, :v_count] = (counts + 1.0) / (total + v_count)
+            else:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    prob[t, :v_count] = np.where(total > 0, counts / total, 1.0 / v_count)
+        return prob
 
     def extended(self, X_query, classes=None):
         """A model of the training instances followed by the rows of ``X_query`` (encoded like
@@ -135,30 +179,20 @@ class DiffModel:
                        y=np.concatenate([self.data.y, np.broadcast_to(classes, len(X_query))]))
         return DiffModel(data, self.options, reference=self)
 
-    def _probabilities(self, n_cls):
-        """P[t, v, c] = P(value v of attribute t | class c), eq. in kononenko-relieff-1994.txt §3."""
-        a = self.codes.shape[1]
-        vmax = int(self.n_codes.max()) if a else 1
-        prob = np.zeros((a, vmax, n_cls))
-        for t in range(a):
-            known = self.codes[:, t] >= 0
-            v_count = self.n_codes[t]
-            counts = np.zeros((v_count, n_cls))
-            np.add.at(counts, (self.codes[known, t], self.cls[known]), 1.0)
-            total = counts.sum(axis=0)
-            if self.options.laplace:
-                prob[t, :v_count] = (counts + 1.0) / (total + v_count)
-            else:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    prob[t, :v_count] = np.where(total > 0, counts / total, 1.0 / v_count)
-        return prob
+    @property
+    def _inv_w(self):
+        o = self.options
+        return 1.0 / (o.t_different - o.t_equal) if o.numeric == "ramp" else 1.0
 
     def _kernel_args(self):
         o = self.options
-        ramp = o.numeric == "ramp"
-        inv_w = 1.0 / (o.t_different - o.t_equal) if ramp else 1.0
-        return (self.scaled, self.codes, self.cls, self.kind, ramp, o.t_equal, inv_w,
-                self.prob, self.n_codes, _VARIANT_CODE[o.missing], o.both_missing == "current")
+        if self.has_missing.any():
+            codes, prob = self.codes, self.prob
+        else:           # the kernel never looks a value up when none is missing
+            codes, prob = np.zeros((1, 1), np.int32), np.zeros((1, 1, 1))
+        return (self.data.X, self.inv_span, codes, self.cls, self.kind, o.numeric == "ramp",
+                o.t_equal, self._inv_w, prob, self.n_codes, _VARIANT_CODE[o.missing],
+                o.both_missing == "current")
 
     def pair_diffs(self, rows, others):
         """diff(A, I_rows[p], I_others[p]) for every pair p and attribute A, shape (P, a).
@@ -169,7 +203,7 @@ class DiffModel:
         """
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         others = np.ascontiguousarray(others, dtype=np.intp)
-        out = np.empty((rows.size, self.codes.shape[1]))
+        out = np.empty((rows.size, self.data.n_attributes))
         _pair_diffs(rows, others, *self._kernel_args(), out)
         return out
 
@@ -178,52 +212,47 @@ class DiffModel:
         shape (len(rows), n).
 
         Computed without a per-element branch: a vectorised kernel sums g(|a - b|) over the
-        columns with missing values filled by 0 (g = the linear or ramp diff, squared for the
-        Euclidean distance), and for the columns with missing values three matrix products
-        replace the cells where one or both values are missing by their RELIEF-B/D diffs:
+        columns, missing values filled by the column minimum (g = the linear or ramp diff,
+        squared for the Euclidean distance), and for the columns with missing values one
+        matrix product replaces the cells where one or both values are missing by their
+        RELIEF-B/D diffs:
         sum_t (1-k_it) k_jt (h(M_ci)[j,t] - g(x_jt)) + k_it (h(A_i)[c_j,t] - g(x_it)) (1-k_jt)
         + (1-k_it)(1-k_jt) h(BM)[c_i,c_j,t], with k = "is known", M_c[j,t] = A_j[c,t] = the diff
         to an instance of class c whose value is missing and BM the both-missing diff.
         """
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         o = self.options
-        out = np.zeros((rows.size, self.scaled.shape[0]))
-        for cols, discrete in ((self._fast_numeric, False), (self._fast_discrete, True)):
-            if cols.size:
-                _fast_distances(rows, self._filled[:, cols], discrete, o.numeric == "ramp",
-                                o.t_equal, self._inv_w, o.distance == "euclidean", out)
         if self._missing_cols.size:
-            self._add_missing_terms(rows, out)
+            out = self._missing_terms(rows)
+        else:
+            out = np.zeros((rows.size, self.data.n_instances))
+        for cols, discrete in self._fast:
+            if cols.size:
+                _fast_distances(rows, self.filled, cols, self.inv_span, discrete,
+                                o.numeric == "ramp", o.t_equal, self._inv_w,
+                                o.distance == "euclidean", out)
         return out
 
-    @property
-    def _inv_w(self):
-        o = self.options
-        return 1.0 / (o.t_different - o.t_equal) if o.numeric == "ramp" else 1.0
-
-    def _finish_setup(self):
-        usable = self.kind != _UNUSABLE
-        self._filled = np.ascontiguousarray(np.where(np.isnan(self.scaled), 0.0, self.scaled))
-        self._fast_numeric = np.flatnonzero(usable & (self.kind == _NUMERIC))
-        self._fast_discrete = np.flatnonzero(usable & (self.kind == _DISCRETE))
-        self._missing_cols = np.flatnonzero(self.has_missing)
-        if not self._missing_cols.size:
-            return
+    @cached_property
+    def _missing_tables(self):
+        """The tables of :meth:`distances`' matrix product (see there). Candidate side, one
+        block per class c of the current instance, then one per class c of the candidate:
+        k_jt (h(M_c)[j,t] - g(x_jt)) + (1 - k_jt) h(BM)[c, c_j, t], and (1 - k_jt) [c_j = c]."""
         cols = self._missing_cols
         known = (self.codes[:, cols] >= 0).astype(float)
-        self._known = known
-        self._unknown = 1.0 - known
-        self._g = self._transform(self._filled[:, cols], self.kind[cols] == _DISCRETE)
-        n_cls = self.prob.shape[2]
-        self._members = [np.flatnonzero(self.cls == c) for c in range(n_cls)]
-        self._unknown_by_class = [self._unknown[idx] for idx in self._members]
-        # the diff to an instance of class c whose value is missing, for each instance's value
-        self._one_missing = [self._h(self._other_missing(self.codes[:, cols], c))
-                             for c in range(n_cls)]
-        self._both_missing = self._h(self._both_missing_table(cols))
+        unknown = 1.0 - known
+        scaled = (self.filled[:, cols] - self.shift[cols]) * self.inv_span[cols]
+        g = self._transform(scaled, self.kind[cols] == _DISCRETE)
+        both = self._h(self._both_missing_table(cols))                # (C, C, a_m)
+        classes = range(self.n_cls)
+        candidates = np.hstack(
+            [known * (self._h(self._other_missing(self.codes[:, cols], c)) - g)
+             + unknown * both[c][self.cls] for c in classes]
+            + [unknown * (self.cls == c)[:, None] for c in classes])
+        return known, unknown, g, candidates
 
     def _transform(self, values, discrete):
-        """g: what the vectorised kernel adds for a value against a (filled) 0."""
+        """g: what the vectorised kernel adds for a (shifted, scaled) value against a fill."""
         o = self.options
         d = np.where(discrete, values != 0, values).astype(float)
         if o.numeric == "ramp":
@@ -244,47 +273,42 @@ class DiffModel:
     def _both_missing_table(self, cols):
         """(C, C, a_missing): the both-missing diff for the current class and the other's."""
         if self.options.missing != "D":
-            n_cls = self.prob.shape[2]
-            return np.broadcast_to(1.0 - 1.0 / self.n_codes[cols], (n_cls, n_cls, cols.size))
+            return np.broadcast_to(1.0 - 1.0 / self.n_codes[cols], (self.n_cls, self.n_cls,
+                                                                     cols.size))
         p = self.prob[cols]                                   # (a, V, C)
         if self.options.both_missing == "current":
             same = 1.0 - np.einsum("tvc,tvc->ct", p, p)
             return np.broadcast_to(same[:, None, :], (p.shape[2],) + same.shape)
         return 1.0 - np.einsum("tvc,tvd->cdt", p, p)
 
-    def _add_missing_terms(self, rows, out):
-        cols = self._missing_cols
-        known_r, unknown_r, g_r = self._known[rows], self._unknown[rows], self._g[rows]
+    def _missing_terms(self, rows):
+        """The three missing-value terms of :meth:`distances` as one matrix product (b, n).
+        Current side, per class c: (1 - k_it) [c_i = c] (its value missing), then
+        k_it (h(A_i)[c,t] - g(x_it)) (its value known, the candidate's of class c missing)."""
+        known, unknown, g, candidates = self._missing_tables
         cls_r = self.cls[rows]
-        for c, members in enumerate(self._members):
-            q = np.flatnonzero(cls_r == c)
-            if q.size:
-                # the current instance's value missing, the candidate's known
-                out[q] += unknown_r[q] @ (self._known * (self._one_missing[c] - self._g)).T
-            if not members.size:
-                continue
-            # the current instance's value known, the candidate (of class c) missing
-            other = self._h(self._other_missing(self.codes[rows][:, cols], c))
-            out[:, members] += (known_r * (other - g_r)) @ self._unknown_by_class[c].T
-            for ci in np.unique(cls_r):
-                qi = np.flatnonzero(cls_r == ci)
-                both = unknown_r[qi] * self._both_missing[ci, c]
-                out[np.ix_(qi, members)] += both @ self._unknown_by_class[c].T
+        codes_r = self.codes[rows][:, self._missing_cols]
+        known_r, g_r = known[rows], g[rows]
+        classes = range(self.n_cls)
+        current = np.hstack(
+            [unknown[rows] * (cls_r == c)[:, None] for c in classes]
+            + [known_r * (self._h(self._other_missing(codes_r, c)) - g_r) for c in classes])
+        return current @ candidates.T
 
 
 @njit(cache=True, inline="always")
-def _diff(t, i, j, scaled, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes, variant,
+def _diff(t, i, j, X, inv_span, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes, variant,
           both_current):
     """diff(A_t, I_i, I_j) for the estimate: RELIEF-C's excluded contributions are NaN."""
     k = kind[t]
     if k == _UNUSABLE:
         return np.nan
-    a = scaled[i, t]
-    b = scaled[j, t]
+    a = X[i, t]
+    b = X[j, t]
     if a == a and b == b:
         if k == _DISCRETE:
             return 0.0 if a == b else 1.0
-        d = abs(a - b)
+        d = abs(a - b) * inv_span[t]
         if ramp:
             d = min(max((d - t_equal) * inv_w, 0.0), 1.0)
         return d
@@ -305,45 +329,65 @@ def _diff(t, i, j, scaled, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes
 
 
 @njit(cache=True, parallel=True)
-def _pair_diffs(rows, others, scaled, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes,
+def _pair_diffs(rows, others, X, inv_span, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes,
                 variant, both_current, out):
-    n_attr = scaled.shape[1]
+    n_attr = X.shape[1]
     for p in prange(rows.size):
         i = rows[p]
         j = others[p]
         for t in range(n_attr):
-            out[p, t] = _diff(t, i, j, scaled, codes, cls, kind, ramp, t_equal, inv_w, prob,
+            out[p, t] = _diff(t, i, j, X, inv_span, codes, cls, kind, ramp, t_equal, inv_w, prob,
                               n_codes, variant, both_current)
 
 
-_TILE = 256
+#: bytes of one candidate tile (transposed) in the distance kernel: it stays in cache
+_TILE_BYTES = 128 * 1024
 
 
 @njit(cache=True, parallel=True, fastmath=True)
-def _fast_distances(rows, cols, discrete, ramp, t_equal, inv_w, euclid, out):
-    """out[q, j] += sum_t g(col_t of rows[q], col_t of j) over columns without NaN: g = [a != b]
-    for discrete columns, else |a - b| (ramped), squared for the Euclidean distance. Tiled over
-    the instances so that a tile of candidates stays in cache while every query passes."""
-    n, n_attr = cols.shape
-    n_tiles = (n + _TILE - 1) // _TILE
-    for tile in prange(n_tiles):
-        lo = tile * _TILE
-        hi = min(lo + _TILE, n)
+def _fast_distances(rows, values, cols, inv_span, discrete, ramp, t_equal, inv_w, euclid, out):
+    """out[q, j] += sum over ``cols`` of g(value of rows[q], value of j), values without NaN:
+    g = [a != b] for discrete columns, else |a - b| / span (ramped), squared for the Euclidean
+    distance. Tiled over the instances: each tile of candidates is transposed once into a small
+    buffer that stays in cache while every query passes, the inner loop running over the
+    tile's candidates."""
+    n = values.shape[0]
+    n_cols = cols.size
+    tile = max(8, min(512, _TILE_BYTES // (8 * max(n_cols, 1))))
+    n_tiles = (n + tile - 1) // tile
+    for ti in prange(n_tiles):
+        lo = ti * tile
+        width = min(lo + tile, n) - lo
+        buf = np.empty((n_cols, width))
+        for u in range(n_cols):
+            t = cols[u]
+            s = inv_span[t]
+            for j in range(width):
+                buf[u, j] = values[lo + j, t] * s
+        acc = np.empty(width)
         for q in range(rows.size):
             r = rows[q]
-            for j in range(lo, hi):
-                s = 0.0
-                for t in range(n_attr):
-                    if discrete:
-                        d = 1.0 if cols[r, t] != cols[j, t] else 0.0
-                    else:
-                        d = abs(cols[r, t] - cols[j, t])
-                        if ramp:
-                            d = min(max((d - t_equal) * inv_w, 0.0), 1.0)
-                        if euclid:
-                            d = d * d
-                    s += d
-                out[q, j] += s
+            acc[:] = 0.0
+            for u in range(n_cols):
+                t = cols[u]
+                x = values[r, t] * inv_span[t]
+                col = buf[u]
+                if discrete:
+                    for j in range(width):
+                        acc[j] += 1.0 if col[j] != x else 0.0
+                elif ramp:
+                    for j in range(width):
+                        d = min(max((abs(col[j] - x) - t_equal) * inv_w, 0.0), 1.0)
+                        acc[j] += d * d if euclid else d
+                elif euclid:
+                    for j in range(width):
+                        d = col[j] - x
+                        acc[j] += d * d
+                else:
+                    for j in range(width):
+                        acc[j] += abs(col[j] - x)
+            for j in range(width):
+                out[q, lo + j] += acc[j]
 
 
 def target_diffs(data, rows, others, options=DiffOptions()):

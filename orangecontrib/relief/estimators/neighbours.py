@@ -113,10 +113,14 @@ def _select_nearest(dist, row_cls, cls, mode, skip_zero, out_idx, out_dist):
     equal distances the lowest indices stay."""
     b, n = dist.shape
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
+    if K == 0:
+        return
     for q in prange(b):
         size = np.zeros(n_groups, np.int64)
+        farthest = np.full(n_groups, np.inf)       # the farthest kept, once a heap is full
+        dq = dist[q]
         for j in range(n):
-            d = dist[q, j]
+            d = dq[j]
             if not d < np.inf or (skip_zero and d == 0.0):
                 continue
             if mode == 0:
@@ -125,6 +129,8 @@ def _select_nearest(dist, row_cls, cls, mode, skip_zero, out_idx, out_dist):
                 g = 0 if cls[j] == row_cls[q] else 1
             else:
                 g = 0
+            if not d < farthest[g]:
+                continue
             hd = out_dist[q, g]
             hi = out_idx[q, g]
             s = size[g]
@@ -140,10 +146,12 @@ def _select_nearest(dist, row_cls, cls, mode, skip_zero, out_idx, out_dist):
                     hi[parent], hi[pos] = hi[pos], hi[parent]
                     pos = parent
                 size[g] = s + 1
-            elif K > 0 and d < hd[0]:               # nearer than the farthest kept
+            else:                                   # nearer than the farthest kept
                 hd[0] = d
                 hi[0] = j
                 _sift_down(hd, hi, 0, K)
+            if size[g] == K:
+                farthest[g] = hd[0]
         for g in range(n_groups):                   # heap sort: ascending (distance, index)
             hd = out_dist[q, g]
             hi = out_idx[q, g]
