@@ -48,7 +48,9 @@ def encode_table(table):
     rows = np.flatnonzero(~np.isnan(y))
     if rows.size == 0:
         raise ValueError("every instance has a missing class value")
-    X = np.asarray(table.X, dtype=float)[rows]
+    X = np.asarray(table.X, dtype=float)
+    if rows.size < len(table):
+        X = X[rows]
     if np.isinf(X).any():
         bad = [attributes[c].name for c in np.flatnonzero(np.isinf(X).any(axis=0))]
         raise ValueError(f"infinite values in attribute(s) {', '.join(bad)}")
