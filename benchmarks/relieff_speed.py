@@ -24,6 +24,7 @@ neighbour indices and weights per class) is a few MB at m = 50,000. Each time is
 clock).
 """
 import argparse
+import functools
 import json
 import math
 import os
@@ -98,13 +99,19 @@ def peer_cost(peer, n, a, m):
     return (m or n) * n * a if peer == "Orange" else n * n * a
 
 
+@functools.lru_cache(maxsize=None)
+def measure_peer(peer, n, a, m):
+    """Seconds of one run of ``peer`` on n x a (remembered: extrapolations share sizes)."""
+    X, y = make_data(n, a)
+    return timed(lambda: PEERS[peer](X, y, m))
+
+
 def time_peer(peer, n, a, m, budget):
     """(seconds, note): measured at n rows, or extrapolated from two smaller sizes."""
     if m is not None and peer == "skrebate":
         return None, "skrebate has no iteration sampling"
     if peer_cost(peer, n, a, m) <= budget:
-        X, y = make_data(n, a)
-        return timed(lambda: PEERS[peer](X, y, m)), ""
+        return measure_peer(peer, n, a, m), ""
     # the largest n' (a multiple of 100) within the budget, and n'/2
     if m is None:
         rows = int(math.sqrt(budget / a)) // 100 * 100
@@ -113,8 +120,7 @@ def time_peer(peer, n, a, m, budget):
     rows = max(rows, 200)
     times = []
     for size in (rows // 2, rows):
-        X, y = make_data(size, a)
-        times.append(timed(lambda: PEERS[peer](X, y, m)))
+        times.append(measure_peer(peer, size, a, m))
     exponent = min(2.0, max(1.0, math.log(times[1] / times[0]) / math.log(2)))
     return times[1] * (n / rows) ** exponent, \
         f"{peer} ≈ from {rows:,} and {rows // 2:,} rows, time ∝ N^{exponent:.2f}"
