@@ -34,9 +34,11 @@ whose order is that of the Euclidean distance.
 The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` computes the same
 numbers summed over the attributes by a vectorised kernel plus matrix products for missing values.
 """
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -77,6 +79,24 @@ class DiffOptions:
             raise ValueError("distance must be 'manhattan' or 'euclidean', "
                              f"got {self.distance!r}")
         return self
+
+
+#: kernel calls with less work than this (pairs x attributes) run on one thread: starting the
+#: threads costs more than such a call (a tree's small nodes make hundreds of them)
+SERIAL_WORK = 1_000_000
+
+
+@contextmanager
+def _threads_for(work):
+    if work >= SERIAL_WORK or numba.get_num_threads() == 1:
+        yield
+        return
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
 
 
 def _bins_for(n, numeric_bins):
@@ -204,7 +224,8 @@ class DiffModel:
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         others = np.ascontiguousarray(others, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_attributes))
-        _pair_diffs(rows, others, *self._kernel_args(), out)
+        with _threads_for(out.size):
+            _pair_diffs(rows, others, *self._kernel_args(), out)
         return out
 
     def distances(self, rows):
@@ -228,9 +249,10 @@ class DiffModel:
             out = np.zeros((rows.size, self.data.n_instances))
         for cols, discrete in self._fast:
             if cols.size:
-                _fast_distances(rows, self.filled, cols, self.inv_span, discrete,
-                                o.numeric == "ramp", o.t_equal, self._inv_w,
-                                o.distance == "euclidean", out)
+                with _threads_for(out.size * cols.size):
+                    _fast_distances(rows, self.filled, cols, self.inv_span, discrete,
+                                    o.numeric == "ramp", o.t_equal, self._inv_w,
+                                    o.distance == "euclidean", out)
         return out
 
     @cached_property

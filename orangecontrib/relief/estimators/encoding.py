@@ -88,20 +88,21 @@ def _as_matrix(X):
 
 
 def _n_values(X, discrete, n_values):
+    cols = np.flatnonzero(discrete)
+    codes = X[:, cols]
+    known = ~np.isnan(codes)
+    with _quiet_nan_warnings():
+        largest = np.nanmax(codes, axis=0) if X.shape[0] else np.full(cols.size, np.nan)
     if n_values is None:
         n_values = np.zeros(X.shape[1], dtype=np.intp)
-        for c in np.flatnonzero(discrete):
-            col = X[:, c]
-            known = col[~np.isnan(col)]
-            n_values[c] = int(known.max()) + 1 if known.size else 0
+        n_values[cols] = np.where(np.isnan(largest), 0, largest + 1)
     n_values = np.broadcast_to(np.asarray(n_values, dtype=np.intp), (X.shape[1],)).copy()
     n_values[~discrete] = 0
-    for c in np.flatnonzero(discrete):
-        col = X[:, c]
-        known = col[~np.isnan(col)]
-        if known.size and (np.any(known != np.round(known)) or known.min() < 0
-                           or known.max() >= n_values[c]):
-            raise ValueError(f"discrete column {c} must hold integer codes 0..{n_values[c] - 1}")
+    with np.errstate(invalid="ignore"):
+        bad = known & ((codes != np.round(codes)) | (codes < 0) | (codes >= n_values[cols]))
+    if bad.any():
+        c = cols[np.flatnonzero(bad.any(axis=0))[0]]
+        raise ValueError(f"discrete column {c} must hold integer codes 0..{n_values[c] - 1}")
     return n_values
 
 

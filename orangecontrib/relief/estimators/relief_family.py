@@ -21,6 +21,8 @@ __all__ = ["ReliefFamily", "weighted_diff_sums"]
 
 #: bytes of the per-block arrays of pair diffs
 BLOCK_BYTES = 128 * 2 ** 20
+#: up to this many k, the sums are matrix products per k; beyond, prefix sums over the ranks
+DIRECT_KS = 4
 
 
 class ReliefFamily(Estimator):
@@ -122,7 +124,7 @@ class ReliefFamily(Estimator):
 
 def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting="equal",
                        sigma=20.0, options=None):
-    """Prefix-sum evaluation of the Relief-family updates for every k in ``ks``.
+    """The Relief-family updates for every k in ``ks`` from one neighbour context.
 
     coef: (S, m, G) coefficient sets; factors: (F, m, G, K) per-pair factors (default one set of
     ones). Returns ``sums`` (S, F, n_k, a), ``known`` (S, n_k, a) and ``totals`` (S, F, n_k):
@@ -158,27 +160,65 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         is_known = ~np.isnan(diffs)
         diffs[~is_known] = 0.0
         w = weights[blk]
-        cum_w = np.cumsum(w, axis=2)
-        cum_known = np.cumsum(w[..., None] * is_known, axis=2)
-        fw = factors[:, blk] * w
-        cum_fw = np.cumsum(fw, axis=3)
-        cum_fdiff = np.cumsum(fw[..., None] * diffs, axis=3)
         c = coef[:, blk]
-        for q, k in enumerate(ks):
-            kk = np.minimum(k, available[blk])
-            has = kk > 0
-            at = np.maximum(kk - 1, 0)
-            norm = np.where(has, 1.0 / np.where(has, np.take_along_axis(cum_w, at[..., None],
-                                                                        axis=2)[..., 0], 1.0), 0)
-            cn = c * norm                                           # (S, b, G)
-            pick = at[None, ..., None, None]
-            fdiff_k = np.take_along_axis(cum_fdiff, np.broadcast_to(
-                pick, (F,) + at.shape + (1, a)), axis=3)[..., 0, :]  # (F, b, G, a)
-            sums[:, :, q] += np.einsum("sbg,fbga->sfa", cn, fdiff_k)
+        f = factors[:, blk]
+        all_known = is_known.all()
+        if ks.size <= DIRECT_KS:
+            _direct_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
+                         sums, known, totals)
+        else:
+            _prefix_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
+                         sums, known, totals)
+    return sums, known, totals
+
+
+def _direct_sums(ks, available, w, c, f, diffs, is_known, all_known, sums, known, totals):
+    """:func:`weighted_diff_sums` for a few k: the pair coefficients of each k times the pair
+    diffs, one matrix product per k."""
+    S, (F, b, G, K), a = c.shape[0], f.shape, diffs.shape[-1]
+    flat_diffs = diffs.reshape(-1, a)
+    for q, k in enumerate(ks):
+        first = np.arange(K) < np.minimum(k, available)[..., None]          # (b, G, K)
+        wk = w * first
+        total = wk.sum(axis=2, keepdims=True)
+        wk = np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
+        pair = c[..., None] * wk                                          # (S, b, G, K)
+        pair_f = (pair[:, None] * f).reshape(S * F, -1)                   # (S*F, b*G*K)
+        sums[:, :, q] += (pair_f @ flat_diffs).reshape(S, F, a)
+        totals[:, :, q] += pair_f.sum(axis=1).reshape(S, F)
+        if all_known:
+            known[:, q] += pair.reshape(S, -1).sum(axis=1)[:, None]
+        else:
+            known[:, q] += pair.reshape(S, -1) @ is_known.reshape(-1, a)
+
+
+def _prefix_sums(ks, available, w, c, f, diffs, is_known, all_known, sums, known, totals):
+    """:func:`weighted_diff_sums` for many k: prefix sums over the sorted neighbours, read at
+    each k."""
+    F, a = f.shape[0], diffs.shape[-1]
+    cum_w = np.cumsum(w, axis=2)
+    fw = f * w
+    cum_fw = np.cumsum(fw, axis=3)
+    cum_fdiff = np.cumsum(fw[..., None] * diffs, axis=3)
+    cum_known = None if all_known else np.cumsum(w[..., None] * is_known, axis=2)
+    for q, k in enumerate(ks):
+        kk = np.minimum(k, available)
+        has = kk > 0
+        at = np.maximum(kk - 1, 0)
+        norm = np.where(has, 1.0 / np.where(has, np.take_along_axis(cum_w, at[..., None],
+                                                                    axis=2)[..., 0], 1.0), 0)
+        cn = c * norm                                               # (S, b, G)
+        pick = at[None, ..., None, None]
+        fdiff_k = np.take_along_axis(cum_fdiff, np.broadcast_to(
+            pick, (F,) + at.shape + (1, a)), axis=3)[..., 0, :]      # (F, b, G, a)
+        sums[:, :, q] += np.einsum("sbg,fbga->sfa", cn, fdiff_k)
+        fw_k = np.take_along_axis(cum_fw, np.broadcast_to(
+            at[None, ..., None], (F,) + at.shape + (1,)), axis=3)[..., 0]  # (F, b, G)
+        totals[:, :, q] += np.einsum("sbg,fbg->sf", cn, fw_k)
+        if all_known:
+            # every diff known: the normalised weights of the first k' sum to 1
+            known[:, q] += np.einsum("sbg,bg->s", c, has.astype(float))[:, None]
+        else:
             known_k = np.take_along_axis(cum_known, np.broadcast_to(
                 at[..., None, None], at.shape + (1, a)), axis=2)[..., 0, :]  # (b, G, a)
             known[:, q] += np.einsum("sbg,bga->sa", cn, known_k)
-            fw_k = np.take_along_axis(cum_fw, np.broadcast_to(
-                at[None, ..., None], (F,) + at.shape + (1,)), axis=3)[..., 0]  # (F, b, G)
-            totals[:, :, q] += np.einsum("sbg,fbg->sf", cn, fw_k)
-    return sums, known, totals

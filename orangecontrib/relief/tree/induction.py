@@ -27,9 +27,7 @@ The estimators see every instance that reaches a node once, whatever its fractio
 encoded data carry no weights); the impurity measures' split search, class distributions, leaf
 models and pruning use the weights.
 """
-from contextlib import contextmanager
 
-import numba
 import numpy as np
 
 from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
@@ -41,26 +39,6 @@ from .nodes import GrownTree, TreeNode
 from .pruning import PRUNING, prune_m_estimate, prune_pessimistic
 
 __all__ = ["CoreTree", "correlation"]
-
-#: nodes with fewer instances run the engine's numba kernels on one thread: launching a
-#: parallel kernel costs ~15-30 ms on a loaded machine, more than a small node's whole work
-#: (benchmarks/tree_speed.py; a 5000-instance tree has hundreds of small nodes)
-SERIAL_BELOW = 1000
-
-
-@contextmanager
-def _kernel_threads(n_instances):
-    """Run the engine's parallel kernels serially for a small node (``SERIAL_BELOW``)."""
-    if n_instances >= SERIAL_BELOW:
-        yield
-        return
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
-
 
 def correlation(x, y):
     """Pearson's ρ (eq. 15) over the attributes where both estimates are finite; NaN when fewer
@@ -213,8 +191,7 @@ class CoreTree:
         node = self._node(data, rows, weights, depth)
         if not self._stops(node, data):
             node_data = data.subset(rows)
-            with _kernel_threads(len(rows)):
-                chosen = self._choose(estimator, switched, node_data, weights)
+            chosen = self._choose(estimator, switched, node_data, weights)
             if chosen is not None:
                 attribute, split, used, rho = chosen
                 self._split(node, data, node_data, attribute, split, used, rho,
