@@ -4,6 +4,10 @@ Scorers (Orange ``Scorer``s: ``ReliefF(k=10)(table)`` -> one estimate per attrib
 
     from orangecontrib.relief import ReliefF, RReliefF, ContextualMerit, UnifiedPi
 
+Learners (Orange ``Learner``s: ``CoreTreeLearner(estimator=ReliefF())(table)`` -> a model)::
+
+    from orangecontrib.relief import CoreTreeLearner, ObliviousTreeLearner
+
 The numpy engine behind them is :mod:`orangecontrib.relief.estimators`; generators of the papers'
 artificial problems are in :mod:`orangecontrib.relief.datasets`.
 """
@@ -11,3 +15,5 @@ from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGa
                       MyopicReliefF, Relief, ReliefF, ReliefFbestK, RReliefF, UnifiedPi,
                       scorer_by_name)
 from .estimators.threshold import relief_threshold, select_above_threshold
+from .learners import (CoreTreeClassificationLearner, CoreTreeLearner, CoreTreeRegressionLearner,
+                       ObliviousTreeLearner)

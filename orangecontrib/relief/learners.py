@@ -30,7 +30,8 @@ from .tree import CoreTree
 from .tree.discretization import equal_width_cuts
 from .tree.to_orange import CoreTreeModel, orange_tree_model
 
-__all__ = ["CoreTreeClassificationLearner", "CoreTreeRegressionLearner", "CoreTreeLearner"]
+__all__ = ["CoreTreeClassificationLearner", "CoreTreeRegressionLearner", "CoreTreeLearner",
+           "ObliviousTreeLearner", "ObliviousTreeClassifier"]
 
 
 class _FitProgress:
