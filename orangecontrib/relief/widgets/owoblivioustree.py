@@ -9,13 +9,12 @@ from AnyQt.QtWidgets import QTableView
 from Orange.data import Domain, Table
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
-from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output
 
 from orangecontrib.relief.learners import ObliviousTreeLearner
-from orangecontrib.relief.widgets.background import progress_callback
+from orangecontrib.relief.widgets.background import BackgroundLearnerWidget
 
 __all__ = ["OWObliviousTree"]
 
@@ -24,13 +23,7 @@ SEARCHES = (("greedy", "Stop at the first loss (paper)"),
             ("full-path", "Full path, keep the most accurate"))
 
 
-def fit_model(learner, data, state):
-    """Fit ``learner`` on ``data`` in a background task; cancelling stops the search."""
-    callback = progress_callback(state)
-    return learner(data, progress_callback=lambda fraction, *_: callback(fraction))
-
-
-class OWObliviousTree(OWBaseLearner, ConcurrentWidgetMixin):
+class OWObliviousTree(BackgroundLearnerWidget):
     name = "Oblivious Tree"
     description = ("OBLIVION: prunes irrelevant attributes from an oblivious decision tree by "
                    "backward elimination; predicts by nearest neighbours on the rest.")
@@ -43,10 +36,10 @@ class OWObliviousTree(OWBaseLearner, ConcurrentWidgetMixin):
     LEARNER = ObliviousTreeLearner
     want_main_area = True
 
-    class Inputs(OWBaseLearner.Inputs):
+    class Inputs(BackgroundLearnerWidget.Inputs):
         pass
 
-    class Outputs(OWBaseLearner.Outputs):
+    class Outputs(BackgroundLearnerWidget.Outputs):
         reduced_data = Output("Reduced Data", Table)
 
     class Warning(OWBaseLearner.Warning):
@@ -59,10 +52,6 @@ class OWObliviousTree(OWBaseLearner, ConcurrentWidgetMixin):
     folds = Setting(10)
     search = Setting(0)        # index into SEARCHES
     random_state = Setting(0)
-
-    def __init__(self):
-        ConcurrentWidgetMixin.__init__(self)
-        OWBaseLearner.__init__(self)
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Accuracy estimate")
@@ -103,45 +92,7 @@ class OWObliviousTree(OWBaseLearner, ConcurrentWidgetMixin):
         search = SEARCHES[self.search][1]
         return (("Accuracy estimate", estimate), ("Elimination", search))
 
-    @Inputs.data
-    def set_data(self, data):
-        self.cancel()
-        super().set_data(data)
-
-    @Inputs.preprocessor
-    def set_preprocessor(self, preprocessor):
-        self.cancel()
-        super().set_preprocessor(preprocessor)
-
-    def update_model(self):
-        self.cancel()
-        self.show_fitting_failed(None)
-        self.model = None
-        self._show_model()
-        if self.check_data():
-            self.start(fit_model, self.learner, self.data)
-        else:
-            self.Outputs.model.send(None)
-
-    def on_partial_result(self, _):
-        pass
-
-    def on_done(self, result):
-        self.model = result
-        self.model.name = self.effective_learner_name()
-        self.model.instances = self.data
-        self.Outputs.model.send(result)
-        self._show_model()
-
-    def on_exception(self, ex):
-        self.Outputs.model.send(None)
-        self.show_fitting_failed(ex)
-
-    def onDeleteWidget(self):
-        self.shutdown()
-        super().onDeleteWidget()
-
-    def _show_model(self):
+    def model_changed(self):
         """The elimination path table, the messages and the Reduced Data output."""
         self.path_model.setRowCount(0)
         self.Warning.no_attributes.clear()

@@ -7,15 +7,13 @@ from AnyQt.QtWidgets import QComboBox
 from Orange.data import Table
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
-from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
-from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 
 from orangecontrib.relief.learners import CoreTreeLearner
 from orangecontrib.relief.scoring import SCORERS
-from orangecontrib.relief.widgets.background import progress_callback
+from orangecontrib.relief.widgets.background import BackgroundLearnerWidget
 
-__all__ = ["OWReliefTree", "fit_model"]
+__all__ = ["OWReliefTree"]
 
 #: split selection estimators offered, by name: the engine classes of the scorers, used with
 #: their default parameters
@@ -25,14 +23,7 @@ PRUNINGS = (("m-estimate", "m-estimate"), ("pessimistic", "pessimistic (C4.5)"),
 LEAF_MODELS = (("mean", "mean"), ("linear", "linear model"))
 
 
-def fit_model(learner, data, state):
-    """Fit ``learner`` on ``data`` in a background task; the progress callback raises
-    :class:`~.background.Cancelled` when the widget requests interruption."""
-    callback = progress_callback(state)
-    return learner(data, progress_callback=lambda fraction, *_: callback(fraction))
-
-
-class OWReliefTree(OWBaseLearner, ConcurrentWidgetMixin):
+class OWReliefTree(BackgroundLearnerWidget):
     name = "Relief Tree"
     description = ("Decision and regression trees whose splits are chosen by ReliefF, "
                    "RReliefF or another estimator, with the switch to accuracy / MSE.")
@@ -43,10 +34,10 @@ class OWReliefTree(OWBaseLearner, ConcurrentWidgetMixin):
 
     LEARNER = CoreTreeLearner
 
-    class Inputs(OWBaseLearner.Inputs):
+    class Inputs(BackgroundLearnerWidget.Inputs):
         pass
 
-    class Outputs(OWBaseLearner.Outputs):
+    class Outputs(BackgroundLearnerWidget.Outputs):
         pass
 
     estimator_name = Setting("ReliefF")
@@ -65,10 +56,6 @@ class OWReliefTree(OWBaseLearner, ConcurrentWidgetMixin):
     leaf_model = Setting("mean")
     discretize = Setting(False)
     n_intervals = Setting(10)
-
-    def __init__(self):
-        ConcurrentWidgetMixin.__init__(self)
-        OWBaseLearner.__init__(self)
 
     # --- layout
     def _combo(self, box, label, attr, items):
@@ -173,43 +160,6 @@ class OWReliefTree(OWBaseLearner, ConcurrentWidgetMixin):
             ("Pruning", pruning),
             ("Leaf model (regression)", dict(LEAF_MODELS)[self.leaf_model]),
         )
-
-    # --- fitting in the background (as Orange's Scoring Sheet widget)
-    @Inputs.data
-    def set_data(self, data):
-        self.cancel()
-        super().set_data(data)
-
-    @Inputs.preprocessor
-    def set_preprocessor(self, preprocessor):
-        self.cancel()
-        super().set_preprocessor(preprocessor)
-
-    def update_model(self):
-        self.cancel()
-        self.show_fitting_failed(None)
-        self.model = None
-        if self.check_data():
-            self.start(fit_model, self.learner, self.data)
-        else:
-            self.Outputs.model.send(None)
-
-    def on_partial_result(self, _):
-        pass
-
-    def on_done(self, result):
-        self.model = result
-        self.model.name = self.effective_learner_name()
-        self.model.instances = self.data
-        self.Outputs.model.send(result)
-
-    def on_exception(self, ex):
-        self.Outputs.model.send(None)
-        self.show_fitting_failed(ex)
-
-    def onDeleteWidget(self):
-        self.shutdown()
-        super().onDeleteWidget()
 
 
 if __name__ == "__main__":  # pragma: no cover
