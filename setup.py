@@ -27,6 +27,7 @@ setup(
         "orange-canvas-core",
         "AnyQt",
         "PyQt6",
+        "PyQt6-WebEngine",      # Orange's canvas (help, reports, the workflow runner) needs it
         "numpy",
         "scipy",
         "pyqtgraph",
