@@ -258,3 +258,34 @@ def test_extended_model_measures_new_rows_with_the_training_ranges_and_probabili
     far = np.array([[train.minimum[0] + 2 * train.span[0]] + [np.nan] * 5])
     diff = model.extended(far).pair_diffs([n], [int(np.nanargmin(train.X[:, 0]))])
     assert diff.shape == (1, 6) and diff[0, 0] == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("integer_valued", [False, True])
+@pytest.mark.parametrize("est", [ReliefF(k=5), ReliefF(k=5, misses="pooled"), Relief(),
+                                 ReliefF(k=5, distance="euclidean", weighting="1/d")])
+def test_kd_tree_search_finds_the_brute_force_neighbours(monkeypatch, est, integer_valued):
+    # the k-d tree path (few numeric attributes, many instances) against brute force, also on
+    # integer-valued data where many distances tie (those rows fall back to brute force)
+    from orangecontrib.relief.estimators import neighbours
+    rng = np.random.default_rng(15)
+    X = rng.integers(0, 4, (400, 3)).astype(float) if integer_valued else rng.random((400, 3))
+    data = encode(X, ((X[:, 0] > 1.5) ^ (X[:, 1] > 1.5)).astype(int) if integer_valued
+                  else ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(int), n_classes=2)
+    brute = est.context(data)
+    monkeypatch.setattr(neighbours, "KD_TREE_MIN_INSTANCES", 100)
+    assert neighbours._kd_tree_suits(brute.diff_model)
+    kd = est.context(data)
+    np.testing.assert_array_equal(kd.neighbours, brute.neighbours)
+    np.testing.assert_allclose(kd.distances, brute.distances, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(est.estimate(kd), est.estimate(brute), rtol=1e-10)
+
+
+def test_kd_tree_search_for_rrelieff_matches_brute_force(monkeypatch):
+    from orangecontrib.relief.estimators import neighbours
+    rng = np.random.default_rng(16)
+    X = rng.random((300, 4))
+    data = encode(X, X[:, 0] + rng.random(300) * 0.1)
+    brute = RReliefF(k=20).context(data)
+    monkeypatch.setattr(neighbours, "KD_TREE_MIN_INSTANCES", 100)
+    kd = RReliefF(k=20).context(data)
+    np.testing.assert_array_equal(kd.neighbours, brute.neighbours)

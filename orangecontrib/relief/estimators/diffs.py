@@ -148,6 +148,12 @@ class DiffModel:
                       for kind in (_NUMERIC, _DISCRETE)]
         self._missing_cols = np.flatnonzero(self.has_missing)
 
+    @property
+    def complete_columns(self):
+        """(numeric, discrete) indices of the usable columns; with no missing value anywhere,
+        distances are sums over these of the kernel's g (see :func:`_accumulate`)."""
+        return self._fast[0][0], self._fast[1][0]
+
     @cached_property
     def codes(self):
         """(n, a) int32 value codes: discrete values as they are, numeric values in ``bins``
@@ -366,6 +372,32 @@ def _pair_diffs(rows, others, X, inv_span, codes, cls, kind, ramp, t_equal, inv_
 _TILE_BYTES = 128 * 1024
 
 
+@njit(cache=True)
+def tile_size(n_cols):
+    """Candidates per tile for ``n_cols`` columns (a tile of them stays in cache)."""
+    return max(8, min(512, _TILE_BYTES // (8 * max(n_cols, 1))))
+
+
+@njit(cache=True, inline="always", fastmath=True)
+def _accumulate(acc, col, x, width, discrete, ramp, t_equal, inv_w, euclid):
+    """acc[j] += g(col[j], x) for the first ``width`` candidates of a tile (values scaled):
+    [col != x] for a discrete column, else |col - x| (ramped), squared for Euclidean."""
+    if discrete:
+        for j in range(width):
+            acc[j] += 1.0 if col[j] != x else 0.0
+    elif ramp:
+        for j in range(width):
+            d = min(max((abs(col[j] - x) - t_equal) * inv_w, 0.0), 1.0)
+            acc[j] += d * d if euclid else d
+    elif euclid:
+        for j in range(width):
+            d = col[j] - x
+            acc[j] += d * d
+    else:
+        for j in range(width):
+            acc[j] += abs(col[j] - x)
+
+
 @njit(cache=True, parallel=True, fastmath=True)
 def _fast_distances(rows, values, cols, inv_span, discrete, ramp, t_equal, inv_w, euclid, out):
     """out[q, j] += sum over ``cols`` of g(value of rows[q], value of j), values without NaN:
@@ -375,7 +407,7 @@ def _fast_distances(rows, values, cols, inv_span, discrete, ramp, t_equal, inv_w
     tile's candidates."""
     n = values.shape[0]
     n_cols = cols.size
-    tile = max(8, min(512, _TILE_BYTES // (8 * max(n_cols, 1))))
+    tile = tile_size(n_cols)
     n_tiles = (n + tile - 1) // tile
     for ti in prange(n_tiles):
         lo = ti * tile
@@ -392,22 +424,8 @@ def _fast_distances(rows, values, cols, inv_span, discrete, ramp, t_equal, inv_w
             acc[:] = 0.0
             for u in range(n_cols):
                 t = cols[u]
-                x = values[r, t] * inv_span[t]
-                col = buf[u]
-                if discrete:
-                    for j in range(width):
-                        acc[j] += 1.0 if col[j] != x else 0.0
-                elif ramp:
-                    for j in range(width):
-                        d = min(max((abs(col[j] - x) - t_equal) * inv_w, 0.0), 1.0)
-                        acc[j] += d * d if euclid else d
-                elif euclid:
-                    for j in range(width):
-                        d = col[j] - x
-                        acc[j] += d * d
-                else:
-                    for j in range(width):
-                        acc[j] += abs(col[j] - x)
+                _accumulate(acc, buf[u], values[r, t] * inv_span[t], width, discrete, ramp,
+                            t_equal, inv_w, euclid)
             for j in range(width):
                 out[q, lo + j] += acc[j]
 

@@ -11,7 +11,11 @@ sorted by distance, ties by instance index (robnik-kononenko-relieff-rrelieff-tr
 
 R_i itself is never its own neighbour; with ``skip_zero_distance`` no instance at distance 0 is
 (CORElearn). K is capped by the group size; a missing neighbour has index -1 and distance inf.
-The search is blocked brute force over :meth:`DiffModel.distances` (never an N x N matrix).
+The search is blocked brute force over :meth:`DiffModel.distances` (never an N x N matrix), or,
+for many instances with few numeric attributes, no missing values and the linear diff, k-d trees
+(``scipy.spatial.cKDTree``, Robnik-Sikonja 1998 in the papers' §3.3); a row whose k-th and
+(k+1)-th candidates are (nearly) equally far is searched by brute force again, so both searches
+give the same neighbours, ties broken by index.
 
 :func:`neighbour_weights` gives the unnormalised influence of each neighbour: equal, exp-rank
 (eq. 14: exp(-(rank/sigma)^2), neighbours at equal distance sharing the rank of the first of
@@ -22,8 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+from scipy.spatial import cKDTree
+
 from .encoding import EncodedData
-from .diffs import DiffModel
+from .diffs import DiffModel, _NUMERIC, _accumulate, tile_size
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "neighbour_weights", "WEIGHTINGS"]
 
@@ -49,6 +55,11 @@ class NeighbourContext:
 
 
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
+#: rows per call of the fused search (data without missing values): progress and cancelling
+FUSED_BLOCK = 2048
+#: the k-d tree search is used from this many instances, up to this many attributes
+KD_TREE_MIN_INSTANCES = 5000
+KD_TREE_MAX_ATTRIBUTES = 6
 
 
 def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_distance=False,
@@ -68,17 +79,86 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     K = max(0, min(k, size))
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
-    block = max(1, BLOCK_BYTES // (8 * max(n, 1)))
-    for start in range(0, m, block):
-        rows = instances[start:start + block]
-        dist = diff_model.distances(rows)
-        dist[np.arange(rows.size), rows] = np.inf
-        out = slice(start, start + rows.size)
-        _select_nearest(dist, cls[rows], cls, _GROUP_MODES[groups], skip_zero_distance,
-                        neighbours[out], distances[out])
+    todo, done = np.arange(m), 0.0
+    if K and not skip_zero_distance and _kd_tree_suits(diff_model):
+        todo = _kd_tree_search(diff_model, instances, cls, groups, neighbours, distances,
+                               callback)
+        done = 0.9
+    fused = not diff_model.has_missing.any()
+    block = FUSED_BLOCK if fused else max(1, BLOCK_BYTES // (8 * max(n, 1)))
+    mode = _GROUP_MODES[groups]
+    for start in range(0, todo.size, block):
+        at = todo[start:start + block]
+        rows = instances[at]
+        found_idx = np.full((rows.size, n_groups, K), -1, dtype=np.intp)
+        found_dist = np.full((rows.size, n_groups, K), np.inf)
+        if K and fused:
+            o = diff_model.options
+            numeric, discrete = diff_model.complete_columns
+            _fused_nearest(rows, diff_model.filled, numeric, discrete, diff_model.inv_span,
+                           o.numeric == "ramp", o.t_equal, 1.0 / (o.t_different - o.t_equal),
+                           o.distance == "euclidean", cls[rows], cls, mode, skip_zero_distance,
+                           found_idx, found_dist)
+        elif K:
+            dist = diff_model.distances(rows)
+            dist[np.arange(rows.size), rows] = np.inf
+            _select_nearest(dist, cls[rows], cls, mode, skip_zero_distance, found_idx,
+                            found_dist)
+        neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
-            callback(min(1.0, (start + rows.size) / m))
+            callback(done + (1.0 - done) * min(1.0, (start + rows.size) / todo.size))
+    if callback is not None:
+        callback(1.0)
     return NeighbourContext(data, diff_model, instances, neighbours, distances, groups)
+
+
+def _kd_tree_suits(model):
+    n, a = model.data.X.shape
+    return (n >= KD_TREE_MIN_INSTANCES and a <= KD_TREE_MAX_ATTRIBUTES
+            and model.options.numeric == "linear" and not model.has_missing.any()
+            and np.all(model.kind == _NUMERIC))
+
+
+def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callback):
+    """Fill the context by k-d tree searches; return the positions (into ``instances``) of the
+    rows whose k nearest are not certain (a near-tie at the k-th), for the brute-force search."""
+    euclid = model.options.distance == "euclidean"
+    points = (model.filled - model.shift) * model.inv_span
+    K = neighbours.shape[2]
+    row_cls = cls[instances]
+    if groups == "per-class":
+        searches = [(g, np.arange(instances.size), cls == g) for g in range(neighbours.shape[1])]
+    elif groups == "pooled":
+        searches = [(g, np.flatnonzero(row_cls == c), (cls == c) == (g == 0))
+                    for c in np.unique(cls) for g in (0, 1)]
+    else:
+        searches = [(0, np.arange(instances.size), np.ones(cls.size, bool))]
+    uncertain = np.zeros(instances.size, bool)
+    for step, (g, at, member) in enumerate(searches):
+        candidates = np.flatnonzero(member)
+        if not at.size or not candidates.size:
+            continue
+        tree = cKDTree(points[candidates])
+        want = min(K + 2, candidates.size)
+        d, local = tree.query(points[instances[at]], k=want, p=2 if euclid else 1, workers=-1)
+        d, local = d.reshape(at.size, want), local.reshape(at.size, want)
+        idx = candidates[np.minimum(local, candidates.size - 1)]
+        if euclid:
+            d = d * d                           # the context keeps sums of squared diffs
+        self_hit = idx == instances[at][:, None]
+        d = np.where(self_hit, np.inf, d)
+        order = np.lexsort((idx, d), axis=1)
+        d, idx = np.take_along_axis(d, order, 1), np.take_along_axis(idx, order, 1)
+        found = np.isfinite(d)
+        kk = min(K, want)
+        if want > kk:     # the row's k nearest are certain when the next is clearly farther
+            kth, nxt = d[:, kk - 1], d[:, kk]
+            uncertain[at] |= np.isfinite(nxt) & (nxt - kth <= 1e-9 * (1.0 + kth))
+        neighbours[at, g, :kk] = np.where(found[:, :kk], idx[:, :kk], -1)
+        distances[at, g, :kk] = d[:, :kk]
+        if callback is not None:
+            callback(0.9 * (step + 1) / len(searches))
+    return np.flatnonzero(uncertain)
 
 
 @njit(cache=True, inline="always")
@@ -103,14 +183,56 @@ def _sift_down(dist, idx, root, size):
         root = child
 
 
+@njit(cache=True, inline="always")
+def _group(mode, candidate_cls, row_cls):
+    """The neighbour group of a candidate: its class (mode 0, per-class), 0 = the row's class /
+    1 = another (mode 1, pooled), 0 (mode 2, all)."""
+    if mode == 0:
+        return candidate_cls
+    if mode == 1:
+        return 0 if candidate_cls == row_cls else 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _offer(hd, hi, size, K, d, j):
+    """Offer candidate j at distance d to a bounded max-heap (by (distance, index)) holding
+    ``size`` of at most K; return the new size. Callers offer candidates in index order and
+    only nearer than the farthest kept of a full heap."""
+    if size < K:                                    # grow the heap: sift the new one up
+        pos = size
+        hd[pos] = d
+        hi[pos] = j
+        while pos > 0:
+            parent = (pos - 1) // 2
+            if not _before(hd[parent], hi[parent], hd[pos], hi[pos]):
+                break
+            hd[parent], hd[pos] = hd[pos], hd[parent]
+            hi[parent], hi[pos] = hi[pos], hi[parent]
+            pos = parent
+        return size + 1
+    hd[0] = d                                       # replace the farthest kept
+    hi[0] = j
+    _sift_down(hd, hi, 0, K)
+    return size
+
+
+@njit(cache=True, inline="always")
+def _heap_sort(hd, hi, size):
+    """Sort a heap of ``size`` ascending by (distance, index)."""
+    for end in range(size - 1, 0, -1):
+        hd[0], hd[end] = hd[end], hd[0]
+        hi[0], hi[end] = hi[end], hi[0]
+        _sift_down(hd, hi, 0, end)
+
+
 @njit(cache=True, parallel=True)
 def _select_nearest(dist, row_cls, cls, mode, skip_zero, out_idx, out_dist):
-    """For each row q of ``dist`` the K nearest candidates of each group, sorted by (distance,
-    index), into out_idx/out_dist (b, G, K; prefilled with -1/inf). The group of candidate j:
-    its class (mode 0), 0 = the row's class / 1 = another (mode 1), 0 (mode 2). Infinite
-    distances (the row itself) are never neighbours, nor, with ``skip_zero``, zero ones. One
-    pass per row with a bounded max-heap per group; candidates come in index order, so among
-    equal distances the lowest indices stay."""
+    """For each row q of ``dist`` the K nearest candidates of each group (:func:`_group`),
+    sorted by (distance, index), into out_idx/out_dist (b, G, K; prefilled with -1/inf).
+    Infinite distances (the row itself) are never neighbours, nor, with ``skip_zero``, zero
+    ones. One pass per row with a bounded max-heap per group; candidates come in index order,
+    so among equal distances the lowest indices stay."""
     b, n = dist.shape
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     if K == 0:
@@ -123,42 +245,70 @@ def _select_nearest(dist, row_cls, cls, mode, skip_zero, out_idx, out_dist):
             d = dq[j]
             if not d < np.inf or (skip_zero and d == 0.0):
                 continue
-            if mode == 0:
-                g = cls[j]
-            elif mode == 1:
-                g = 0 if cls[j] == row_cls[q] else 1
-            else:
-                g = 0
-            if not d < farthest[g]:
-                continue
-            hd = out_dist[q, g]
-            hi = out_idx[q, g]
-            s = size[g]
-            if s < K:                               # grow the heap: sift the new one up
-                pos = s
-                hd[pos] = d
-                hi[pos] = j
-                while pos > 0:
-                    parent = (pos - 1) // 2
-                    if not _before(hd[parent], hi[parent], hd[pos], hi[pos]):
-                        break
-                    hd[parent], hd[pos] = hd[pos], hd[parent]
-                    hi[parent], hi[pos] = hi[pos], hi[parent]
-                    pos = parent
-                size[g] = s + 1
-            else:                                   # nearer than the farthest kept
-                hd[0] = d
-                hi[0] = j
-                _sift_down(hd, hi, 0, K)
-            if size[g] == K:
-                farthest[g] = hd[0]
-        for g in range(n_groups):                   # heap sort: ascending (distance, index)
-            hd = out_dist[q, g]
-            hi = out_idx[q, g]
-            for end in range(size[g] - 1, 0, -1):
-                hd[0], hd[end] = hd[end], hd[0]
-                hi[0], hi[end] = hi[end], hi[0]
-                _sift_down(hd, hi, 0, end)
+            g = _group(mode, cls[j], row_cls[q])
+            if d < farthest[g]:
+                size[g] = _offer(out_dist[q, g], out_idx[q, g], size[g], K, d, j)
+                if size[g] == K:
+                    farthest[g] = out_dist[q, g, 0]
+        for g in range(n_groups):
+            _heap_sort(out_dist[q, g], out_idx[q, g], size[g])
+
+
+@njit(cache=True, parallel=True, fastmath=True)
+def _fused_nearest(rows, values, numeric, discrete, inv_span, ramp, t_equal, inv_w, euclid,
+                   row_cls, cls, mode, skip_zero, out_idx, out_dist):
+    """:func:`_select_nearest` without the distance matrix, for data without missing values:
+    each tile of candidates is transposed into a small buffer, every query's distances to it
+    (:func:`.diffs._accumulate`) go straight into the query's heaps. Parallel over chunks of
+    the queries."""
+    b = rows.size
+    n = values.shape[0]
+    n_groups, K = out_idx.shape[1], out_idx.shape[2]
+    n_num, n_disc = numeric.size, discrete.size
+    tile = tile_size(n_num + n_disc)
+    n_chunks = min(b, 64)
+    for chunk in prange(n_chunks):
+        q0 = chunk * b // n_chunks
+        q1 = (chunk + 1) * b // n_chunks
+        size = np.zeros((q1 - q0, n_groups), np.int64)
+        farthest = np.full((q1 - q0, n_groups), np.inf)
+        buf = np.empty((n_num + n_disc, tile))
+        acc = np.empty(tile)
+        for lo in range(0, n, tile):
+            width = min(lo + tile, n) - lo
+            for u in range(n_num):
+                t = numeric[u]
+                for j in range(width):
+                    buf[u, j] = values[lo + j, t] * inv_span[t]
+            for u in range(n_disc):
+                t = discrete[u]
+                for j in range(width):
+                    buf[n_num + u, j] = values[lo + j, t]
+            for q in range(q0, q1):
+                r = rows[q]
+                acc[:width] = 0.0
+                for u in range(n_num):
+                    t = numeric[u]
+                    _accumulate(acc, buf[u], values[r, t] * inv_span[t], width, False, ramp,
+                                t_equal, inv_w, euclid)
+                for u in range(n_disc):
+                    _accumulate(acc, buf[n_num + u], values[r, discrete[u]], width, True,
+                                ramp, t_equal, inv_w, euclid)
+                qq = q - q0
+                for j in range(width):
+                    c = lo + j
+                    d = acc[j]
+                    if c == r or (skip_zero and d == 0.0):
+                        continue
+                    g = _group(mode, cls[c], row_cls[q])
+                    if d < farthest[qq, g]:
+                        size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d,
+                                             c)
+                        if size[qq, g] == K:
+                            farthest[qq, g] = out_dist[q, g, 0]
+        for q in range(q0, q1):
+            for g in range(n_groups):
+                _heap_sort(out_dist[q, g], out_idx[q, g], size[q - q0, g])
 
 
 def neighbour_weights(context, weighting="equal", sigma=20.0):
