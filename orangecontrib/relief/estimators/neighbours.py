@@ -23,6 +23,7 @@ them), 1/d or 1/d^2. Estimators normalise them over the first k (eq. 13).
 """
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -55,7 +56,7 @@ class NeighbourContext:
 
 
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
-#: rows per call of the fused search (data without missing values): progress and cancelling
+#: rows per call of the search without missing values (no distance matrix): progress, cancel
 FUSED_BLOCK = 2048
 #: the k-d tree search is used from this many instances, up to this many attributes
 KD_TREE_MIN_INSTANCES = 5000
@@ -84,32 +85,37 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
         todo = _kd_tree_search(diff_model, instances, cls, groups, neighbours, distances,
                                callback)
         done = 0.9
-    fused = not diff_model.has_missing.any()
-    block = FUSED_BLOCK if fused else max(1, BLOCK_BYTES // (8 * max(n, 1)))
-    mode = _GROUP_MODES[groups]
-    for start in range(0, todo.size, block):
-        at = todo[start:start + block]
-        rows = instances[at]
-        found_idx = np.full((rows.size, n_groups, K), -1, dtype=np.intp)
-        found_dist = np.full((rows.size, n_groups, K), np.inf)
-        if K and fused:
-            o = diff_model.options
-            numeric, discrete = diff_model.complete_columns
-            _fused_nearest(rows, diff_model.filled, numeric, discrete, diff_model.inv_span,
-                           o.numeric == "ramp", o.t_equal, 1.0 / (o.t_different - o.t_equal),
-                           o.distance == "euclidean", cls[rows], cls, mode, skip_zero_distance,
-                           found_idx, found_dist)
-        elif K:
-            dist = diff_model.distances(rows)
-            dist[np.arange(rows.size), rows] = np.inf
-            _select_nearest(dist, cls[rows], cls, mode, skip_zero_distance, found_idx,
-                            found_dist)
-        neighbours[at], distances[at] = found_idx, found_dist
-        if callback is not None:
-            callback(done + (1.0 - done) * min(1.0, (start + rows.size) / todo.size))
+    if K and todo.size:
+        _brute_force_search(diff_model, instances, todo, cls, groups, skip_zero_distance,
+                            neighbours, distances, callback, done)
     if callback is not None:
         callback(1.0)
     return NeighbourContext(data, diff_model, instances, neighbours, distances, groups)
+
+
+def _brute_force_search(model, instances, todo, cls, groups, skip_zero, neighbours, distances,
+                        callback, done):
+    """:func:`_nearest_search` for the rows ``todo`` (positions in ``instances``), in blocks; with
+    missing values each block's matrix-product terms of :meth:`DiffModel.distances` first."""
+    n = model.data.n_instances
+    missing = model.has_missing.any()
+    block = max(1, BLOCK_BYTES // (8 * max(n, 1))) if missing else FUSED_BLOCK
+    o = model.options
+    numeric, discrete = model.complete_columns
+    no_base = np.empty((0, 0))
+    for start in range(0, todo.size, block):
+        at = todo[start:start + block]
+        rows = instances[at]
+        found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
+        found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
+        _nearest_search(rows, model.filled, numeric, discrete, model.inv_span,
+                        o.numeric == "ramp", o.t_equal, model._inv_w, o.distance == "euclidean",
+                        model._missing_terms(rows) if missing else no_base, cls[rows], cls,
+                        _GROUP_MODES[groups], skip_zero, 4 * numba.get_num_threads(),
+                        found_idx, found_dist)
+        neighbours[at], distances[at] = found_idx, found_dist
+        if callback is not None:
+            callback(done + (1.0 - done) * (start + at.size) / todo.size)
 
 
 def _kd_tree_suits(model):
@@ -226,52 +232,29 @@ def _heap_sort(hd, hi, size):
         _sift_down(hd, hi, 0, end)
 
 
-@njit(cache=True, parallel=True)
-def _select_nearest(dist, row_cls, cls, mode, skip_zero, out_idx, out_dist):
-    """For each row q of ``dist`` the K nearest candidates of each group (:func:`_group`),
-    sorted by (distance, index), into out_idx/out_dist (b, G, K; prefilled with -1/inf).
-    Infinite distances (the row itself) are never neighbours, nor, with ``skip_zero``, zero
-    ones. One pass per row with a bounded max-heap per group; candidates come in index order,
-    so among equal distances the lowest indices stay."""
-    b, n = dist.shape
-    n_groups, K = out_idx.shape[1], out_idx.shape[2]
-    if K == 0:
-        return
-    for q in prange(b):
-        size = np.zeros(n_groups, np.int64)
-        farthest = np.full(n_groups, np.inf)       # the farthest kept, once a heap is full
-        dq = dist[q]
-        for j in range(n):
-            d = dq[j]
-            if not d < np.inf or (skip_zero and d == 0.0):
-                continue
-            g = _group(mode, cls[j], row_cls[q])
-            if d < farthest[g]:
-                size[g] = _offer(out_dist[q, g], out_idx[q, g], size[g], K, d, j)
-                if size[g] == K:
-                    farthest[g] = out_dist[q, g, 0]
-        for g in range(n_groups):
-            _heap_sort(out_dist[q, g], out_idx[q, g], size[g])
-
-
 @njit(cache=True, parallel=True, fastmath=True)
-def _fused_nearest(rows, values, numeric, discrete, inv_span, ramp, t_equal, inv_w, euclid,
-                   row_cls, cls, mode, skip_zero, out_idx, out_dist):
-    """:func:`_select_nearest` without the distance matrix, for data without missing values:
-    each tile of candidates is transposed into a small buffer, every query's distances to it
-    (:func:`.diffs._accumulate`) go straight into the query's heaps. Parallel over chunks of
-    the queries."""
+def _nearest_search(rows, values, numeric, discrete, inv_span, ramp, t_equal, inv_w, euclid,
+                    base, row_cls, cls, mode, skip_zero, n_chunks, out_idx, out_dist):
+    """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
+    (distance, id), into out_idx/out_dist (b, G, K; prefilled with -1/inf), without a matrix of
+    distances: each tile of candidates is transposed into a small buffer and every query's
+    distances to it (``base[q]``, when given, plus the sums of :func:`.diffs._accumulate`) go
+    straight into the query's bounded max-heaps; candidates come in index order, so among equal
+    distances the lowest indices stay. The query itself is never its own neighbour, nor,
+    with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks`` chunks of the
+    queries: few, since each chunk transposes every candidate tile once for all its queries."""
     b = rows.size
     n = values.shape[0]
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     n_num, n_disc = numeric.size, discrete.size
+    has_base = base.shape[0] > 0
     tile = tile_size(n_num + n_disc)
-    n_chunks = min(b, 64)
+    n_chunks = min(b, n_chunks)
     for chunk in prange(n_chunks):
         q0 = chunk * b // n_chunks
         q1 = (chunk + 1) * b // n_chunks
         size = np.zeros((q1 - q0, n_groups), np.int64)
-        farthest = np.full((q1 - q0, n_groups), np.inf)
+        far_d = np.full((q1 - q0, n_groups), np.inf)   # the farthest kept, once a heap is full
         buf = np.empty((n_num + n_disc, tile))
         acc = np.empty(tile)
         for lo in range(0, n, tile):
@@ -286,7 +269,10 @@ def _fused_nearest(rows, values, numeric, discrete, inv_span, ramp, t_equal, inv
                     buf[n_num + u, j] = values[lo + j, t]
             for q in range(q0, q1):
                 r = rows[q]
-                acc[:width] = 0.0
+                if has_base:
+                    acc[:width] = base[q, lo:lo + width]
+                else:
+                    acc[:width] = 0.0
                 for u in range(n_num):
                     t = numeric[u]
                     _accumulate(acc, buf[u], values[r, t] * inv_span[t], width, False, ramp,
@@ -301,11 +287,10 @@ def _fused_nearest(rows, values, numeric, discrete, inv_span, ramp, t_equal, inv
                     if c == r or (skip_zero and d == 0.0):
                         continue
                     g = _group(mode, cls[c], row_cls[q])
-                    if d < farthest[qq, g]:
-                        size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d,
-                                             c)
+                    if d < far_d[qq, g]:
+                        size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d, c)
                         if size[qq, g] == K:
-                            farthest[qq, g] = out_dist[q, g, 0]
+                            far_d[qq, g] = out_dist[q, g, 0]
         for q in range(q0, q1):
             for g in range(n_groups):
                 _heap_sort(out_dist[q, g], out_idx[q, g], size[q - q0, g])
