@@ -111,11 +111,18 @@ def _brute_force_search(model, instances, todo, cls, groups, skip_zero, neighbou
         _nearest_search(rows, model.filled, numeric, discrete, model.inv_span,
                         o.numeric == "ramp", o.t_equal, model._inv_w, o.distance == "euclidean",
                         model._missing_terms(rows) if missing else no_base, cls[rows], cls,
-                        _GROUP_MODES[groups], skip_zero, 4 * numba.get_num_threads(),
-                        found_idx, found_dist)
+                        _GROUP_MODES[groups], skip_zero, _chunks(rows.size), found_idx,
+                        found_dist)
         neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
+
+
+def _chunks(n_queries):
+    """Query chunks for :func:`_nearest_search`: a few per thread, but at least 64 queries a
+    chunk, since each chunk transposes every candidate tile once (1/64 of its work)."""
+    threads = numba.get_num_threads()
+    return min(4 * threads, max(threads, n_queries // 64))
 
 
 def _kd_tree_suits(model):
