@@ -127,7 +127,7 @@ class TestOWLocalityProfile(WidgetTest):
         self.send_signal(w.Inputs.data, self.parity)
         first = w.task
         w.k_max = 8
-        w.recompute()
+        w.restart()
         self.assertTrue(first is None or first.is_interruption_requested())
         self.wait_until_finished(timeout=30000)
         self.assertEqual(len(w.result.ks), 8)

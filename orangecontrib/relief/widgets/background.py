@@ -1,8 +1,10 @@
 """Running the engine in a widget's background task (``ConcurrentWidgetMixin``)."""
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
+from Orange.widgets.widget import Msg, OWWidget
 
-__all__ = ["Cancelled", "progress_callback", "fit_in_background", "BackgroundLearnerWidget"]
+__all__ = ["Cancelled", "progress_callback", "fit_in_background", "BackgroundLearnerWidget",
+           "BackgroundEstimationWidget"]
 
 
 class Cancelled(Exception):
@@ -26,7 +28,7 @@ def fit_in_background(learner, data, state):
     return learner(data, progress_callback=lambda fraction, *_: callback(fraction))
 
 
-class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin):
+class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
     """A learner widget that fits in a background task, with a progress bar and a cancel that
     stops the fit (as Orange's Scoring Sheet widget; ``OWBaseLearner`` fits in the GUI thread).
     Subclasses show what the model holds in :meth:`model_changed`."""
@@ -71,6 +73,88 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin):
 
     def model_changed(self):
         """Called when ``self.model`` changes (to None while fitting)."""
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()
+
+
+class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True):
+    """A widget that runs an estimation on its input data in a background task: every change
+    cancels the running task and starts a new one (:meth:`restart`); data without a class or
+    attributes, an estimation the data do not suit (a ``ValueError``) or a failure become
+    messages, never a traceback. Subclasses give the task (:meth:`background_task`) and show
+    its result (:meth:`show_result`, also with ``self.result = None``)."""
+
+    class Error(OWWidget.Error):
+        no_class = Msg("Data has no target variable.")
+        unsuitable = Msg("{}")
+        failed = Msg("Estimation failed: {}")
+
+    class Warning(OWWidget.Warning):
+        missing_class = Msg("{} instances with a missing target value are ignored.")
+
+    def __init__(self):
+        OWWidget.__init__(self)
+        ConcurrentWidgetMixin.__init__(self)
+        self.data = None
+        self.result = None
+
+    def accept_data(self, data):
+        """Cancel the running task and keep ``data`` if it suits an estimation (else None,
+        with a message)."""
+        self.cancel()
+        self.Error.clear()
+        self.Warning.clear()
+        self.data = None
+        self.result = None
+        if data is not None:
+            if not data.domain.class_var:
+                self.Error.no_class()
+            elif not data.domain.attributes:
+                self.Error.unsuitable("Data has no attributes.")
+            else:
+                self.data = data
+
+    def background_task(self):
+        """(function, *arguments) of the background task for the current data and settings;
+        the function also takes the task's state last."""
+        raise NotImplementedError
+
+    def show_result(self):
+        """Show ``self.result`` (None: nothing or a failure)."""
+        raise NotImplementedError
+
+    def restart(self):
+        """Cancel the running task, if any, and start one for the current settings."""
+        self.cancel()
+        self.result = None
+        self.Error.unsuitable.clear()
+        self.Error.failed.clear()
+        self.Warning.clear()
+        self.Information.clear()
+        if self.data is None:
+            self.show_result()
+            self.commit.now()
+            return
+        self.start(*self.background_task())
+
+    def on_partial_result(self, _):
+        pass
+
+    def on_done(self, result):
+        self.result = result
+        self.Warning.missing_class(result.n_ignored, shown=result.n_ignored > 0)
+        self.show_result()
+        self.commit.now()
+
+    def on_exception(self, ex):
+        if isinstance(ex, ValueError):
+            self.Error.unsuitable(str(ex))
+        else:
+            self.Error.failed(f"{type(ex).__name__}: {ex}")
+        self.show_result()
+        self.commit.now()
 
     def onDeleteWidget(self):
         self.shutdown()

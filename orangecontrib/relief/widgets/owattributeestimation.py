@@ -16,14 +16,13 @@ from Orange.widgets import gui
 from Orange.widgets.data.owrank import RankTableModel, TableView
 from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
 from Orange.widgets.utils import enum2int
-from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.widgetpreview import WidgetPreview
-from Orange.widgets.widget import AttributeList, Input, Msg, Output, OWWidget
+from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.orange_data import encode_table
-from orangecontrib.relief.widgets.background import progress_callback
+from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterEditor, describe
 
 __all__ = ["OWAttributeEstimation", "estimate"]
@@ -52,7 +51,7 @@ def estimate(scorer, data, state):
                            n_ignored=len(data) - len(rows))
 
 
-class OWAttributeEstimation(OWWidget, ConcurrentWidgetMixin):
+class OWAttributeEstimation(BackgroundEstimationWidget):
     name = "Attribute Estimation"
     description = ("Estimate the quality of attributes with ReliefF, RReliefF, Contextual "
                    "Merit, the Π framework or impurity measures, with all their parameters.")
@@ -82,24 +81,15 @@ class OWAttributeEstimation(OWWidget, ConcurrentWidgetMixin):
     selected_attrs = ContextSetting([])
     auto_apply = Setting(True)
 
-    class Error(OWWidget.Error):
-        no_class = Msg("Data has no target variable.")
-        unsuitable = Msg("{}")
-        failed = Msg("Estimation failed: {}")
-
-    class Warning(OWWidget.Warning):
-        missing_class = Msg("{} instances with a missing target value are ignored.")
+    class Warning(BackgroundEstimationWidget.Warning):
         threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f}.")
 
-    class Information(OWWidget.Information):
+    class Information(BackgroundEstimationWidget.Information):
         no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
                            "the best ranked attributes are output instead.")
 
     def __init__(self):
-        OWWidget.__init__(self)
-        ConcurrentWidgetMixin.__init__(self)
-        self.data = None
-        self.result = None
+        super().__init__()
         self.scorer_classes = {cls.stem(): cls for cls in scoring.SCORERS}
         if self.estimator_name not in self.scorer_classes:
             self.estimator_name = scoring.SCORERS[0].stem()
@@ -178,69 +168,27 @@ class OWAttributeEstimation(OWWidget, ConcurrentWidgetMixin):
     def _on_estimator_changed(self):
         self.estimator_name = self.estimator_combo.currentText()
         self._show_estimator()
-        self.update_scores()
+        self.restart()
 
     def _on_parameters_changed(self):
         self.Outputs.scorer.send(self.create_scorer())
-        self.update_scores()
+        self.restart()
 
     # --- data and computation
     @Inputs.data
     def set_data(self, data):
         self.closeContext()
-        self.cancel()
-        self.Error.clear()
-        self.Warning.clear()
-        self.data = None
-        self.result = None
         self.selected_attrs = []
-        if data is not None:
-            if not data.domain.class_var:
-                self.Error.no_class()
-            elif not data.domain.attributes:
-                self.Error.unsuitable("Data has no attributes.")
-            else:
-                self.data = data
+        self.accept_data(data)
         self.openContext(self.data)
         self.select_buttons.button(self.selection_method).setChecked(True)
-        self.update_scores()
+        self.restart()
 
-    def update_scores(self):
-        """Cancel the running estimation, if any, and start one for the current settings."""
-        self.cancel()
-        self.result = None
-        self.Error.unsuitable.clear()
-        self.Error.failed.clear()
-        self.Warning.missing_class.clear()
-        if self.data is None:
-            self._show_scores()
-            self.commit.now()
-            return
-        self.start(estimate, self.create_scorer(), self.data)
-
-    def on_partial_result(self, _):
-        pass
-
-    def on_done(self, result):
-        self.result = result
-        self.Warning.missing_class(result.n_ignored, shown=result.n_ignored > 0)
-        self._show_scores()
-        self.commit.now()
-
-    def on_exception(self, ex):
-        if isinstance(ex, ValueError):
-            self.Error.unsuitable(str(ex))
-        else:
-            self.Error.failed(f"{type(ex).__name__}: {ex}")
-        self._show_scores()
-        self.commit.now()
-
-    def onDeleteWidget(self):
-        self.shutdown()
-        super().onDeleteWidget()
+    def background_task(self):
+        return estimate, self.create_scorer(), self.data
 
     # --- score table
-    def _show_scores(self):
+    def show_result(self):
         self.ranks_model.clear()
         self.ranks_model.resetSorting(True)
         self.counts_view.setRowCount(0)

@@ -15,16 +15,15 @@ from Orange.data import Domain, Table
 from Orange.widgets import gui
 from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
 from Orange.widgets.utils.colorpalettes import LimitedDiscretePalette
-from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
-from Orange.widgets.widget import AttributeList, Input, Msg, Output, OWWidget
+from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief.estimators import impurity
 from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.orange_data import encode_table
-from orangecontrib.relief.widgets.background import progress_callback
+from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 
 __all__ = ["OWLocalityProfile", "locality_profile", "correlation"]
 
@@ -71,7 +70,7 @@ def locality_profile(data, k_max, iterations, random_state, state):
                            n_ignored=len(data) - len(rows))
 
 
-class OWLocalityProfile(OWWidget, ConcurrentWidgetMixin):
+class OWLocalityProfile(BackgroundEstimationWidget):
     name = "Locality Profile"
     description = ("ReliefF's estimates as a function of the number of nearest neighbours k, "
                    "and their correlation with myopic estimates: how local are the "
@@ -95,34 +94,25 @@ class OWLocalityProfile(OWWidget, ConcurrentWidgetMixin):
     selected_attrs = ContextSetting([])
     auto_commit = Setting(True)
 
-    class Error(OWWidget.Error):
-        no_class = Msg("Data has no target variable.")
-        unsuitable = Msg("{}")
-        failed = Msg("Computation failed: {}")
-
-    class Warning(OWWidget.Warning):
-        missing_class = Msg("{} instances with a missing target value are ignored.")
+    class Warning(BackgroundEstimationWidget.Warning):
         no_correlation = Msg("Correlations are undefined: fewer than two attributes with "
                              "varying estimates.")
 
-    class Information(OWWidget.Information):
+    class Information(BackgroundEstimationWidget.Information):
         k_capped = Msg("k is limited to {} by the size of the classes.")
 
     def __init__(self):
-        OWWidget.__init__(self)
-        ConcurrentWidgetMixin.__init__(self)
-        self.data = None
-        self.result = None
+        super().__init__()
         self.curves = []
         self.colors = []
 
         box = gui.vBox(self.controlArea, "ReliefF")
-        gui.spin(box, self, "k_max", 1, 10000, label="Largest k:", callback=self.recompute,
+        gui.spin(box, self, "k_max", 1, 10000, label="Largest k:", callback=self.restart,
                  controlWidth=110)
         gui.spin(box, self, "iterations", 0, 1000000, label="Iterations m:",
-                 specialValueText="all instances", callback=self.recompute, controlWidth=110)
+                 specialValueText="all instances", callback=self.restart, controlWidth=110)
         gui.spin(box, self, "random_state", 0, 2 ** 31 - 1, label="Random seed:",
-                 callback=self.recompute, controlWidth=110)
+                 callback=self.restart, controlWidth=110)
 
         box = gui.vBox(self.controlArea, "Attributes")
         self.attr_model = VariableListModel(parent=self)
@@ -154,62 +144,27 @@ class OWLocalityProfile(OWWidget, ConcurrentWidgetMixin):
     @Inputs.data
     def set_data(self, data):
         self.closeContext()
-        self.cancel()
-        self.Error.clear()
-        self.data = None
         self.selected_attrs = []
-        if data is not None:
-            if not data.domain.class_var:
-                self.Error.no_class()
-            elif not data.domain.attributes:
-                self.Error.unsuitable("Data has no attributes.")
-            else:
-                self.data = data
+        self.accept_data(data)
         self.attr_model[:] = self.data.domain.attributes if self.data is not None else []
         self.openContext(self.data)
-        self.recompute()
+        self.restart()
 
-    def recompute(self):
-        """Cancel the running computation, if any, and start one for the current settings."""
-        self.cancel()
-        self.result = None
-        self.Error.unsuitable.clear()
-        self.Error.failed.clear()
-        self.Warning.clear()
-        self.Information.clear()
-        if self.data is None:
-            self._plot_result()
-            self.commit.now()
-            return
-        self.start(locality_profile, self.data, self.k_max, self.iterations or None,
-                   self.random_state)
-
-    def on_partial_result(self, _):
-        pass
+    def background_task(self):
+        return (locality_profile, self.data, self.k_max, self.iterations or None,
+                self.random_state)
 
     def on_done(self, result):
-        self.result = result
-        self.Warning.missing_class(result.n_ignored, shown=result.n_ignored > 0)
         self.Information.k_capped(len(result.ks), shown=len(result.ks) < self.k_max)
         self.Warning.no_correlation(
             shown=all(np.isnan(c).all() for c in result.correlations.values()))
-        self._plot_result()
-        self._select_in_list()
-        self.commit.now()
-
-    def on_exception(self, ex):
-        if isinstance(ex, ValueError):
-            self.Error.unsuitable(str(ex))
-        else:
-            self.Error.failed(f"{type(ex).__name__}: {ex}")
-        self._plot_result()
-        self.commit.now()
-
-    def onDeleteWidget(self):
-        self.shutdown()
-        super().onDeleteWidget()
+        super().on_done(result)
 
     # --- plots
+    def show_result(self):
+        self._plot_result()
+        self._select_in_list()
+
     def _plot_result(self):
         self.profile_plot.clear()
         self.correlation_plot.clear()
