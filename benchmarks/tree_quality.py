@@ -34,7 +34,8 @@ from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
 DATA_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
 ICML_SETS = ["tic-tac-toe", "kr-vs-kp", "monks-1_learn", "monks-2_learn", "voting",
              "breast-cancer-wisconsin", "heart-statlog", "lymphography", "zoo", "promoters",
-             "hepatitis", "crx"]
+             "hepatitis", "crx", "bupa", "diabetes", "heart-cleveland", "ionosphere",
+             "new-thyroid", "hypothyroid", "mushroom"]
 REGRESSION_SETS = ["auto-mpg", "housing", "abalone"]
 
 
