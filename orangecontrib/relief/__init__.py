@@ -17,3 +17,9 @@ from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGa
 from .estimators.threshold import relief_threshold, select_above_threshold
 from .learners import (CoreTreeClassificationLearner, CoreTreeLearner, CoreTreeRegressionLearner,
                        ObliviousTreeLearner)
+
+__all__ = ["SCORERS", "Accuracy", "ContextualMerit", "GainRatio", "Gini", "InfGain", "MDL", "MSE",
+           "MyopicReliefF", "Relief", "ReliefF", "ReliefFbestK", "RReliefF", "UnifiedPi",
+           "scorer_by_name", "relief_threshold", "select_above_threshold",
+           "CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
+           "ObliviousTreeLearner"]

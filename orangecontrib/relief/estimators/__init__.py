@@ -3,3 +3,5 @@ Orange or Qt). See DESIGN.md: a context computed once, columns evaluated cheaply
 from .encoding import EncodedData, encode
 from .diffs import DiffOptions, DiffModel
 from .base import Estimator
+
+__all__ = ["EncodedData", "encode", "DiffOptions", "DiffModel", "Estimator"]

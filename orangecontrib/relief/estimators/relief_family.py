@@ -175,7 +175,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
 def _direct_sums(ks, available, w, c, f, diffs, is_known, all_known, sums, known, totals):
     """:func:`weighted_diff_sums` for a few k: the pair coefficients of each k times the pair
     diffs, one matrix product per k."""
-    S, (F, b, G, K), a = c.shape[0], f.shape, diffs.shape[-1]
+    S, F, K, a = c.shape[0], f.shape[0], f.shape[-1], diffs.shape[-1]
     flat_diffs = diffs.reshape(-1, a)
     for q, k in enumerate(ks):
         first = np.arange(K) < np.minimum(k, available)[..., None]          # (b, G, K)
