@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numba import njit, prange
 
-from .estimators.base import check_data, random_generator
+from .estimators.base import Parameters, check_data, random_generator
 from .estimators.diffs import DiffModel, DiffOptions
 
 __all__ = ["ObliviousTree", "ObliviousTreeModel"]
@@ -43,7 +43,7 @@ MATRIX_BYTES = 256 * 2 ** 20
 SEARCHES = ("greedy", "full-path")
 
 
-class ObliviousTree:
+class ObliviousTree(Parameters):
     """OBLIVION's backward elimination (langley-oblivion-1994.txt, "Pruning of Oblivious Decision
     Trees").
 
@@ -69,10 +69,6 @@ class ObliviousTree:
         self.numeric_diff = numeric_diff
         self.missing = missing
         self.distance = distance
-
-    def __repr__(self):
-        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
-        return f"{type(self).__name__}({params})"
 
     def diff_options(self):
         return DiffOptions(numeric=self.numeric_diff, missing=self.missing,

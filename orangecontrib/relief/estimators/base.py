@@ -15,10 +15,19 @@ raised from it cancels the computation and propagates.
 """
 import numpy as np
 
-__all__ = ["Estimator", "check_data", "random_generator"]
+__all__ = ["Parameters", "Estimator", "check_data", "random_generator"]
 
 
-class Estimator:
+class Parameters:
+    """Objects configured by keyword arguments stored unchanged as attributes: their repr is the
+    class name and those attributes."""
+
+    def __repr__(self):
+        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        return f"{type(self).__name__}({params})"
+
+
+class Estimator(Parameters):
     """Base class; subclasses set ``name``, ``tasks`` and implement ``estimate``."""
     name = "estimator"
     #: the targets the estimator handles: a subset of {"classification", "regression"}
@@ -35,10 +44,6 @@ class Estimator:
 
     def __call__(self, data, callback=None):
         return self.estimate(self.context(data, callback))
-
-    def __repr__(self):
-        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
-        return f"{type(self).__name__}({params})"
 
 
 def check_data(data, estimator):

@@ -398,6 +398,29 @@ def _accumulate(acc, col, x, width, discrete, ramp, t_equal, inv_w, euclid):
             acc[j] += abs(col[j] - x)
 
 
+@njit(cache=True, inline="always")
+def _load_tile(buf, first, values, cols, inv_span, lo, width):
+    """Rows ``first``... of ``buf``: the scaled values (x / span; a discrete column's scale is
+    1) of ``cols`` for the candidates lo..lo+width-1, transposed so that a column's values lie
+    together for :func:`_accumulate`."""
+    for u in range(cols.size):
+        t = cols[u]
+        s = inv_span[t]
+        for j in range(width):
+            buf[first + u, j] = values[lo + j, t] * s
+
+
+@njit(cache=True, inline="always", fastmath=True)
+def _add_diffs(acc, buf, first, values, r, cols, inv_span, width, discrete, ramp, t_equal, inv_w,
+               euclid):
+    """acc[j] += the distance terms of ``cols`` between instance r and the tile's candidates
+    (loaded by :func:`_load_tile` from row ``first`` of ``buf``)."""
+    for u in range(cols.size):
+        t = cols[u]
+        _accumulate(acc, buf[first + u], values[r, t] * inv_span[t], width, discrete, ramp,
+                    t_equal, inv_w, euclid)
+
+
 @njit(cache=True, parallel=True, fastmath=True)
 def _fast_distances(rows, values, cols, inv_span, discrete, ramp, t_equal, inv_w, euclid, out):
     """out[q, j] += sum over ``cols`` of g(value of rows[q], value of j), values without NaN:
@@ -413,19 +436,12 @@ def _fast_distances(rows, values, cols, inv_span, discrete, ramp, t_equal, inv_w
         lo = ti * tile
         width = min(lo + tile, n) - lo
         buf = np.empty((n_cols, width))
-        for u in range(n_cols):
-            t = cols[u]
-            s = inv_span[t]
-            for j in range(width):
-                buf[u, j] = values[lo + j, t] * s
+        _load_tile(buf, 0, values, cols, inv_span, lo, width)
         acc = np.empty(width)
         for q in range(rows.size):
-            r = rows[q]
             acc[:] = 0.0
-            for u in range(n_cols):
-                t = cols[u]
-                _accumulate(acc, buf[u], values[r, t] * inv_span[t], width, discrete, ramp,
-                            t_equal, inv_w, euclid)
+            _add_diffs(acc, buf, 0, values, rows[q], cols, inv_span, width, discrete, ramp,
+                       t_equal, inv_w, euclid)
             for j in range(width):
                 out[q, lo + j] += acc[j]
 

@@ -30,7 +30,7 @@ from numba import njit, prange
 from scipy.spatial import cKDTree
 
 from .encoding import EncodedData
-from .diffs import DiffModel, _NUMERIC, _accumulate, tile_size
+from .diffs import DiffModel, _NUMERIC, _add_diffs, _load_tile, tile_size
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "neighbour_weights", "WEIGHTINGS"]
 
@@ -245,7 +245,7 @@ def _nearest_search(rows, values, numeric, discrete, inv_span, ramp, t_equal, in
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
     (distance, id), into out_idx/out_dist (b, G, K; prefilled with -1/inf), without a matrix of
     distances: each tile of candidates is transposed into a small buffer and every query's
-    distances to it (``base[q]``, when given, plus the sums of :func:`.diffs._accumulate`) go
+    distances to it (``base[q]``, when given, plus the sums of :func:`.diffs._add_diffs`) go
     straight into the query's bounded max-heaps; candidates come in index order, so among equal
     distances the lowest indices stay. The query itself is never its own neighbour, nor,
     with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks`` chunks of the
@@ -266,27 +266,18 @@ def _nearest_search(rows, values, numeric, discrete, inv_span, ramp, t_equal, in
         acc = np.empty(tile)
         for lo in range(0, n, tile):
             width = min(lo + tile, n) - lo
-            for u in range(n_num):
-                t = numeric[u]
-                for j in range(width):
-                    buf[u, j] = values[lo + j, t] * inv_span[t]
-            for u in range(n_disc):
-                t = discrete[u]
-                for j in range(width):
-                    buf[n_num + u, j] = values[lo + j, t]
+            _load_tile(buf, 0, values, numeric, inv_span, lo, width)
+            _load_tile(buf, n_num, values, discrete, inv_span, lo, width)
             for q in range(q0, q1):
                 r = rows[q]
                 if has_base:
                     acc[:width] = base[q, lo:lo + width]
                 else:
                     acc[:width] = 0.0
-                for u in range(n_num):
-                    t = numeric[u]
-                    _accumulate(acc, buf[u], values[r, t] * inv_span[t], width, False, ramp,
-                                t_equal, inv_w, euclid)
-                for u in range(n_disc):
-                    _accumulate(acc, buf[n_num + u], values[r, discrete[u]], width, True,
-                                ramp, t_equal, inv_w, euclid)
+                _add_diffs(acc, buf, 0, values, r, numeric, inv_span, width, False, ramp,
+                           t_equal, inv_w, euclid)
+                _add_diffs(acc, buf, n_num, values, r, discrete, inv_span, width, True, ramp,
+                           t_equal, inv_w, euclid)
                 qq = q - q0
                 for j in range(width):
                     c = lo + j

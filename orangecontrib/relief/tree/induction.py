@@ -30,6 +30,7 @@ models and pruning use the weights.
 
 import numpy as np
 
+from ..estimators.base import Parameters
 from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
 from ..estimators.relief_family import ReliefFamily
 from .candidates import best_split
@@ -57,7 +58,7 @@ def _is_relief_family(estimator):
     return isinstance(estimator, (ReliefFamily, MyopicReliefF))
 
 
-class CoreTree:
+class CoreTree(Parameters):
     """Grows a CORE tree on :class:`EncodedData`; see the module docstring.
 
     estimator: the split selector (an engine estimator); None = ReliefF() for classification,
@@ -90,10 +91,6 @@ class CoreTree:
         self.switch_threshold = switch_threshold
         self.discretize = discretize
         self.thresholds_per_pass = thresholds_per_pass
-
-    def __repr__(self):
-        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
-        return f"CoreTree({params})"
 
     # ------------------------------------------------------------------ validation
     def check_parameters(self, data):
