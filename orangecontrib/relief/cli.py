@@ -120,9 +120,7 @@ def load_table(spec):
 def scorer_classes():
     """Estimator name -> scorer class of :data:`orangecontrib.relief.scoring.SCORERS`."""
     from orangecontrib.relief import scoring
-    scorers = scoring.SCORERS
-    scorers = scorers.values() if isinstance(scorers, dict) else scorers
-    return {cls.__name__: cls for cls in scorers}
+    return {cls.__name__: cls for cls in scoring.SCORERS}
 
 
 def find_scorer(name, classes):
@@ -149,10 +147,6 @@ def scorer_parameters(cls, options):
     return kwargs
 
 
-def task_of(table):
-    return "classification" if table.domain.class_var.is_discrete else "regression"
-
-
 @command("rank", "estimate the attributes' quality and print them ranked")
 def rank_command(parser):
     add_data_argument(parser)
@@ -175,9 +169,10 @@ def rank_command(parser):
 
 
 def run_rank(args, out):
+    from orangecontrib.relief.orange_data import target_kind
     table = load_table(args.data)
     classes = scorer_classes()
-    task = task_of(table)
+    task = target_kind(table.domain)
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
     tasks = getattr(cls, "tasks", None)
     if tasks is not None and task not in tasks:
@@ -261,8 +256,9 @@ def run_tree(args, out):
     from Orange.regression import MeanLearner
     from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
                                                CoreTreeRegressionLearner)
+    from orangecontrib.relief.orange_data import target_kind
     table = load_table(args.data)
-    task = task_of(table)
+    task = target_kind(table.domain)
     classes = scorer_classes()
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
     if task not in getattr(cls, "tasks", {task}):
