@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators.diffs import DiffModel, DiffOptions
-from orangecontrib.relief.estimators.neighbours import neighbour_weights
+from orangecontrib.relief.estimators.diffs import (DiffModel, DiffOptions, GROUP_BYTES,
+                                                   TILE_WIDTH)
+from orangecontrib.relief.estimators.neighbours import nearest_neighbours, neighbour_weights
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 
@@ -29,7 +30,7 @@ def mixed_data(regression=False, n=60, seed=0):
     "BCD", ["both", "current"], ["linear", "ramp"], ["manhattan", "euclidean"], [False, True])))
 def test_distances_equal_summed_pair_diffs(regression, missing, both, numeric, distance,
                                            laplace):
-    # the matrix-product distance path and the scalar pair-diff kernel are written differently;
+    # the tiled distance kernel and the scalar pair-diff rule are written differently;
     # inside distances RELIEF-C uses RELIEF-B's diff (kononenko-relieff-1994.txt §3)
     data = mixed_data(regression)
     options = dict(both_missing=both, numeric=numeric, distance=distance, laplace=laplace)
@@ -40,6 +41,51 @@ def test_distances_equal_summed_pair_diffs(regression, missing, both, numeric, d
     if distance == "euclidean":
         pairs = pairs ** 2
     np.testing.assert_allclose(dist.ravel(), pairs.sum(axis=1), rtol=1e-12, atol=1e-12)
+
+
+def test_distances_over_several_tiles_and_column_groups_equal_summed_pair_diffs():
+    # 1,800 instances of 3 classes and 48 columns with missing values: the kernel works on
+    # several candidate tiles per class and several groups of columns
+    rng = np.random.default_rng(20)
+    n, a = 1800, 48
+    X = rng.random((n, a))
+    X[:, ::3] = rng.integers(0, 4, (n, a // 3))
+    X[rng.random((n, a)) < 0.2] = np.nan
+    y = rng.integers(0, 3, n)
+    assert (y == 0).sum() > TILE_WIDTH and 8 * TILE_WIDTH * a * (1 + 3) > 2 * GROUP_BYTES
+    data = encode(X, y, discrete=np.arange(a) % 3 == 0, n_classes=3)
+    model = DiffModel(data)
+    rows = np.arange(0, n, 97)
+    pairs = model.pair_diffs(np.repeat(rows, n), np.tile(np.arange(n), rows.size))
+    np.testing.assert_allclose(model.distances(rows), pairs.sum(axis=1).reshape(rows.size, n),
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("groups", ["per-class", "pooled", "all"])
+def test_search_keeps_the_lowest_indices_among_equal_distances(groups):
+    # binary attributes with RELIEF-B's 1 - 1/2 for a missing value: every distance is a
+    # multiple of 1/2, exact in any order of summation, and ties abound. With 1,600 instances
+    # of 3 classes the candidates come in several tiles per class, and the pooled misses and
+    # the single group of "all" gather them from tiles of different classes
+    rng = np.random.default_rng(21)
+    n = 1600
+    X = rng.integers(0, 2, (n, 24)).astype(float)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = rng.integers(0, 3, n)
+    assert (y == 0).sum() > TILE_WIDTH
+    model = DiffModel(encode(X, y, discrete=True, n_classes=3), DiffOptions(missing="B"))
+    rows = np.arange(0, n, 53)
+    ctx = nearest_neighbours(model, rows, 15, groups=groups)
+    pairs = model.pair_diffs(np.repeat(rows, n), np.tile(np.arange(n), rows.size))
+    dist = pairs.sum(axis=1).reshape(rows.size, n)
+    for i, r in enumerate(rows):
+        members = {"per-class": [y == c for c in range(3)],
+                   "pooled": [y == y[r], y != y[r]], "all": [np.ones(n, bool)]}[groups]
+        for g, member in enumerate(members):
+            idx = np.flatnonzero(member & (np.arange(n) != r))
+            expect = idx[np.lexsort((idx, dist[i, idx]))][:15]
+            np.testing.assert_array_equal(ctx.neighbours[i, g], expect)
+            np.testing.assert_array_equal(ctx.distances[i, g], dist[i, expect])
 
 
 def test_relief_c_leaves_missing_contributions_out_of_pair_diffs():

@@ -34,11 +34,13 @@ import numpy as np
 from .base import Estimator, check_data
 from .diffs import DiffModel, DiffOptions
 from .encoding import EncodedData
-from .neighbours import nearest_neighbours, BLOCK_BYTES
+from .neighbours import nearest_neighbours
 
 __all__ = ["ContextualMerit", "MeritContext", "PairwiseClassEstimator", "row_blocks"]
 
 NEIGHBOURS = ("nearest", "all")
+#: bytes of the per-row arrays (such as rows x N distances) of one block of rows
+BLOCK_BYTES = 64 * 2 ** 20
 
 
 def row_blocks(n_rows, bytes_per_row, budget=BLOCK_BYTES):

@@ -31,8 +31,10 @@ Distances are the sum of the diffs over the attributes (Manhattan, the papers' c
 ``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original; relief-overview.txt),
 whose order is that of the Euclidean distance.
 
-The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` computes the same
-numbers summed over the attributes by a vectorised kernel plus matrix products for missing values.
+The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` and the neighbour
+search compute the same numbers summed over the attributes by one tiled kernel
+(:func:`_load_tile`, :func:`_add_group`), in which a cell with a missing value costs about as much
+as a known one: a branch-free select of a number looked up once per tile or loaded with it.
 """
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -138,21 +140,7 @@ class DiffModel:
         else:
             self.cls = np.zeros(n, dtype=np.int32)
             self.n_cls = 1
-        # the distance kernel's values: a missing value filled by the column's minimum (a diff
-        # of 0 after shifting), which the matrix-product terms then replace
-        if self.has_missing.any():
-            self.filled = np.where(missing, self.shift, X)
-        else:
-            self.filled = np.ascontiguousarray(X)
-        self._fast = [(np.flatnonzero(usable & (self.kind == kind)), kind == _DISCRETE)
-                      for kind in (_NUMERIC, _DISCRETE)]
-        self._missing_cols = np.flatnonzero(self.has_missing)
-
-    @property
-    def complete_columns(self):
-        """(numeric, discrete) indices of the usable columns; with no missing value anywhere,
-        distances are sums over these of the kernel's g (see :func:`_accumulate`)."""
-        return self._fast[0][0], self._fast[1][0]
+        self.values = np.ascontiguousarray(X)
 
     @cached_property
     def codes(self):
@@ -210,13 +198,13 @@ class DiffModel:
         o = self.options
         return 1.0 / (o.t_different - o.t_equal) if o.numeric == "ramp" else 1.0
 
-    def _kernel_args(self):
+    def _pair_args(self):
         o = self.options
         if self.has_missing.any():
             codes, prob = self.codes, self.prob
-        else:           # the kernel never looks a value up when none is missing
+        else:           # the rule never looks a value up when none is missing
             codes, prob = np.zeros((1, 1), np.int32), np.zeros((1, 1, 1))
-        return (self.data.X, self.inv_span, codes, self.cls, self.kind, o.numeric == "ramp",
+        return (self.values, self.inv_span, codes, self.cls, self.kind, o.numeric == "ramp",
                 o.t_equal, self._inv_w, prob, self.n_codes, _VARIANT_CODE[o.missing],
                 o.both_missing == "current")
 
@@ -231,97 +219,84 @@ class DiffModel:
         others = np.ascontiguousarray(others, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_attributes))
         with _threads_for(out.size):
-            _pair_diffs(rows, others, *self._kernel_args(), out)
+            _pair_diffs(rows, others, *self._pair_args(), out)
         return out
 
     def distances(self, rows):
         """Distances (sums of diffs, or of squared diffs) from each of ``rows`` to every instance,
-        shape (len(rows), n).
-
-        Computed without a per-element branch: a vectorised kernel sums g(|a - b|) over the
-        columns, missing values filled by the column minimum (g = the linear or ramp diff,
-        squared for the Euclidean distance), and for the columns with missing values one
-        matrix product replaces the cells where one or both values are missing by their
-        RELIEF-B/D diffs:
-        sum_t (1-k_it) k_jt (h(M_ci)[j,t] - g(x_jt)) + k_it (h(A_i)[c_j,t] - g(x_it)) (1-k_jt)
-        + (1-k_it)(1-k_jt) h(BM)[c_i,c_j,t], with k = "is known", M_c[j,t] = A_j[c,t] = the diff
-        to an instance of class c whose value is missing and BM the both-missing diff.
-        """
+        shape (len(rows), n), by the tiled kernel of :meth:`tiles`."""
         rows = np.ascontiguousarray(rows, dtype=np.intp)
-        o = self.options
-        if self._missing_cols.size:
-            out = self._missing_terms(rows)
-        else:
-            out = np.zeros((rows.size, self.data.n_instances))
-        for cols, discrete in self._fast:
-            if cols.size:
-                with _threads_for(out.size * cols.size):
-                    _fast_distances(rows, self.filled, cols, self.inv_span, discrete,
-                                    o.numeric == "ramp", o.t_equal, self._inv_w,
-                                    o.distance == "euclidean", out)
+        out = np.empty((rows.size, self.data.n_instances))
+        with _threads_for(out.size * self.data.n_attributes):
+            _distances(rows, self.tiles, out)
         return out
 
     @cached_property
-    def _missing_tables(self):
-        """The tables of :meth:`distances`' matrix product (see there). Candidate side, one
-        block per class c of the current instance, then one per class c of the candidate:
-        k_jt (h(M_c)[j,t] - g(x_jt)) + (1 - k_jt) h(BM)[c, c_j, t], and (1 - k_jt) [c_j = c]."""
-        cols = self._missing_cols
-        known = (self.codes[:, cols] >= 0).astype(float)
-        unknown = 1.0 - known
-        scaled = (self.filled[:, cols] - self.shift[cols]) * self.inv_span[cols]
-        g = self._transform(scaled, self.kind[cols] == _DISCRETE)
-        both = self._h(self._both_missing_table(cols))                # (C, C, a_m)
-        classes = range(self.n_cls)
-        candidates = np.hstack(
-            [known * (self._h(self._other_missing(self.codes[:, cols], c)) - g)
-             + unknown * both[c][self.cls] for c in classes]
-            + [unknown * (self.cls == c)[:, None] for c in classes])
-        return known, unknown, g, candidates
+    def tiles(self):
+        """What the distance kernels read, as one tuple (for numba): the values and classes,
+        the candidates in tiles, the columns in groups, and the diff tables.
 
-    def _transform(self, values, discrete):
-        """g: what the vectorised kernel adds for a (shifted, scaled) value against a fill."""
+        ``order`` lists the instances sorted by class (stable), and ``ranges`` holds each
+        tile's (start, stop, class) in it: at most ``TILE_WIDTH`` candidates of one class.
+        The usable ``columns`` (those without missing values first) are split at ``groups``
+        (boundaries into ``columns``) so that a tile's rows of one group fill at most
+        ``GROUP_BYTES``; column u's rows start at ``first_row[u]``: one row of values for a
+        column without missing values, and for a column with them (``partial``) the values
+        (NaN where missing) followed by one row per query class c: the diff of a query of
+        class c whose value is missing to each candidate. :func:`_load_tile` transposes one
+        group of one tile into a buffer that stays in cache while every query adds its diffs
+        (:func:`_add_group`). A tile having one class makes the diff of a known query value to
+        a missing candidate value one number per tile (RELIEF-D conditions it on the
+        candidate's class), so every cell is one branch-free select. ``other[t, v, c]`` and
+        ``both[c, d, t]`` are the diffs against a missing value (:meth:`_missing_diffs`)."""
         o = self.options
-        d = np.where(discrete, values != 0, values).astype(float)
-        if o.numeric == "ramp":
-            d = np.where(discrete, d, np.clip((d - o.t_equal) * self._inv_w, 0.0, 1.0))
-        return self._h(d)
+        partial = self.has_missing
+        codes = self.codes if partial.any() else np.zeros((1, 1), np.int32)
+        other, both = self._missing_diffs()
+        order = np.argsort(self.cls, kind="stable").astype(np.intp)
+        bounds = np.searchsorted(self.cls[order], np.arange(self.n_cls + 1))
+        ranges = np.array([(lo, min(lo + TILE_WIDTH, stop), c)
+                           for c, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))
+                           for lo in range(start, stop, TILE_WIDTH)], np.intp).reshape(-1, 3)
+        usable = self.kind != _UNUSABLE
+        columns = np.concatenate([np.flatnonzero(usable & ~partial), np.flatnonzero(partial)])
+        first_row = np.concatenate([[0], np.cumsum(np.where(partial[columns],
+                                                            1 + self.n_cls, 1))])
+        group_rows = max(1 + self.n_cls, GROUP_BYTES // (8 * TILE_WIDTH))
+        groups = [0]
+        for u in range(columns.size):
+            if first_row[u + 1] - first_row[groups[-1]] > group_rows:
+                groups.append(u)
+        groups.append(columns.size)
+        options = np.array([o.numeric == "ramp", o.t_equal, self._inv_w,
+                            o.distance == "euclidean"], dtype=float)
+        return (self.values, self.cls, order, ranges, columns.astype(np.intp),
+                first_row.astype(np.intp), np.array(groups, np.intp), partial,
+                np.ascontiguousarray(self.data.discrete, dtype=np.bool_), self.inv_span, codes,
+                other, both, options)
 
-    def _h(self, d):
-        return d * d if self.options.distance == "euclidean" else d
-
-    def _other_missing(self, codes, c):
-        """diff(A_t, I, J) for instances I with ``codes``, J of class c with A_t missing."""
-        cols = self._missing_cols
+    def _missing_diffs(self):
+        """The diffs against a missing value, squared for the Euclidean distance:
+        ``other[t, v, c]`` of a known value code v of A_t against an instance of class c whose
+        value is missing, and ``both[c, d, t]`` when both values are missing (c the current
+        instance's class, d the other's); RELIEF-B/C: 1 - 1/#values throughout."""
+        a, C = self.data.n_attributes, self.n_cls
+        if not self.has_missing.any():
+            return np.zeros((1, 1, 1)), np.zeros((1, 1, 1))
         if self.options.missing != "D":
-            return np.broadcast_to(1.0 - 1.0 / self.n_codes[cols], codes.shape)
-        safe = np.maximum(codes, 0)
-        return 1.0 - self.prob[cols[None, :], safe, c]
-
-    def _both_missing_table(self, cols):
-        """(C, C, a_missing): the both-missing diff for the current class and the other's."""
-        if self.options.missing != "D":
-            return np.broadcast_to(1.0 - 1.0 / self.n_codes[cols], (self.n_cls, self.n_cls,
-                                                                     cols.size))
-        p = self.prob[cols]                                   # (a, V, C)
-        if self.options.both_missing == "current":
-            same = 1.0 - np.einsum("tvc,tvc->ct", p, p)
-            return np.broadcast_to(same[:, None, :], (p.shape[2],) + same.shape)
-        return 1.0 - np.einsum("tvc,tvd->cdt", p, p)
-
-    def _missing_terms(self, rows):
-        """The three missing-value terms of :meth:`distances` as one matrix product (b, n).
-        Current side, per class c: (1 - k_it) [c_i = c] (its value missing), then
-        k_it (h(A_i)[c,t] - g(x_it)) (its value known, the candidate's of class c missing)."""
-        known, unknown, g, candidates = self._missing_tables
-        cls_r = self.cls[rows]
-        codes_r = self.codes[rows][:, self._missing_cols]
-        known_r, g_r = known[rows], g[rows]
-        classes = range(self.n_cls)
-        current = np.hstack(
-            [unknown[rows] * (cls_r == c)[:, None] for c in classes]
-            + [known_r * (self._h(self._other_missing(codes_r, c)) - g_r) for c in classes])
-        return current @ candidates.T
+            diff = 1.0 - 1.0 / self.n_codes
+            other = np.broadcast_to(diff[:, None, None], (a, int(self.n_codes.max()), C))
+            both = np.broadcast_to(diff, (C, C, a))
+        else:
+            p = self.prob                                              # (a, V, C)
+            other = 1.0 - p
+            if self.options.both_missing == "current":
+                same = 1.0 - np.einsum("tvc,tvc->ct", p, p)
+                both = np.broadcast_to(same[:, None, :], (C, C, a))
+            else:
+                both = 1.0 - np.einsum("tvc,tvd->cdt", p, p)
+        square = self.options.distance == "euclidean"
+        return tuple(np.ascontiguousarray(d * d if square else d) for d in (other, both))
 
 
 @njit(cache=True, inline="always")
@@ -368,82 +343,140 @@ def _pair_diffs(rows, others, X, inv_span, codes, cls, kind, ramp, t_equal, inv_
                               n_codes, variant, both_current)
 
 
-#: bytes of one candidate tile (transposed) in the distance kernel: it stays in cache
-_TILE_BYTES = 128 * 1024
+#: candidates per tile of the distance kernels
+TILE_WIDTH = 512
+#: bytes of one group of columns of a tile (transposed): it stays in the core's cache
+GROUP_BYTES = 256 * 1024
 
 
 @njit(cache=True)
-def tile_size(n_cols):
-    """Candidates per tile for ``n_cols`` columns (a tile of them stays in cache)."""
-    return max(8, min(512, _TILE_BYTES // (8 * max(n_cols, 1))))
+def _tile_buffers(tiles, n_queries):
+    """Empty buffers for any group of any tile of :meth:`DiffModel.tiles` and for the distances
+    of ``n_queries`` queries to a tile."""
+    ranges, first_row, groups = tiles[3], tiles[5], tiles[6]
+    width, rows = 1, 1
+    for u in range(ranges.shape[0]):
+        width = max(width, ranges[u, 1] - ranges[u, 0])
+    for g in range(groups.size - 1):
+        rows = max(rows, first_row[groups[g + 1]] - first_row[groups[g]])
+    return np.empty((rows, width)), np.empty((n_queries, width))
 
 
-@njit(cache=True, inline="always", fastmath=True)
-def _accumulate(acc, col, x, width, discrete, ramp, t_equal, inv_w, euclid):
-    """acc[j] += g(col[j], x) for the first ``width`` candidates of a tile (values scaled):
-    [col != x] for a discrete column, else |col - x| (ramped), squared for Euclidean."""
+@njit(cache=True)
+def _load_tile(buf, tiles, tile, group):
+    """Transpose group ``group`` of tile ``tile`` into ``buf``: per column the scaled values
+    (x / span; a discrete column's scale is 1; NaN where missing), and for a column with
+    missing values, for each query class c, the diff of a query of class c whose value is
+    missing to each candidate. Return (start, width, class) of the tile."""
+    X, _, order, ranges, columns, first_row, groups, partial, _, inv_span, codes, other, both, \
+        _ = tiles
+    lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
+    n_cls = both.shape[0]
+    base = first_row[groups[group]]
+    for j in range(width):              # a candidate's values lie together in X and codes
+        i = order[lo + j]
+        for u in range(groups[group], groups[group + 1]):
+            t = columns[u]
+            row = first_row[u] - base
+            buf[row, j] = X[i, t] * inv_span[t]
+            if partial[t]:
+                code = codes[i, t]
+                for c in range(n_cls):
+                    buf[row + 1 + c, j] = other[t, code, c] if code >= 0 else both[c, c_tile, t]
+    return lo, width, c_tile
+
+
+@njit(cache=True)
+def _g(a, b, discrete, ramp, t_equal, inv_w, euclid):
+    """The distance term of two known scaled values: [a != b] for a discrete column, else
+    |a - b| (ramped), squared for the Euclidean distance."""
     if discrete:
+        return 1.0 if a != b else 0.0
+    d = abs(a - b)
+    if ramp:
+        d = min(max((d - t_equal) * inv_w, 0.0), 1.0)
+    return d * d if euclid else d
+
+
+@njit(cache=True)
+def _add_terms(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
+    """acc[j] += g(col[j], x) (:func:`_g`), or ``to_missing`` where col[j] is NaN (missing)
+    when the column is ``partial``. :func:`_add_column` passes ``discrete``, ``ramp`` and
+    ``euclid`` as constants, so numba compiles a version per combination whose loops carry no
+    branch (and vectorise)."""
+    if partial:
         for j in range(width):
-            acc[j] += 1.0 if col[j] != x else 0.0
-    elif ramp:
-        for j in range(width):
-            d = min(max((abs(col[j] - x) - t_equal) * inv_w, 0.0), 1.0)
-            acc[j] += d * d if euclid else d
-    elif euclid:
-        for j in range(width):
-            d = col[j] - x
-            acc[j] += d * d
+            d = _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
+            acc[j] += d if col[j] == col[j] else to_missing
     else:
         for j in range(width):
-            acc[j] += abs(col[j] - x)
+            acc[j] += _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
 
 
-@njit(cache=True, inline="always")
-def _load_tile(buf, first, values, cols, inv_span, lo, width):
-    """Rows ``first``... of ``buf``: the scaled values (x / span; a discrete column's scale is
-    1) of ``cols`` for the candidates lo..lo+width-1, transposed so that a column's values lie
-    together for :func:`_accumulate`."""
-    for u in range(cols.size):
-        t = cols[u]
-        s = inv_span[t]
-        for j in range(width):
-            buf[first + u, j] = values[lo + j, t] * s
+@njit(cache=True)
+def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
+    """:func:`_add_terms` with the flags of the column and the options as constants."""
+    if discrete:
+        _add_terms(acc, col, x, to_missing, width, True, False, t_equal, inv_w, False, partial)
+    elif ramp and euclid:
+        _add_terms(acc, col, x, to_missing, width, False, True, t_equal, inv_w, True, partial)
+    elif ramp:
+        _add_terms(acc, col, x, to_missing, width, False, True, t_equal, inv_w, False, partial)
+    elif euclid:
+        _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, True, partial)
+    else:
+        _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, False, partial)
 
 
-@njit(cache=True, inline="always", fastmath=True)
-def _add_diffs(acc, buf, first, values, r, cols, inv_span, width, discrete, ramp, t_equal, inv_w,
-               euclid):
-    """acc[j] += the distance terms of ``cols`` between instance r and the tile's candidates
-    (loaded by :func:`_load_tile` from row ``first`` of ``buf``)."""
-    for u in range(cols.size):
-        t = cols[u]
-        _accumulate(acc, buf[first + u], values[r, t] * inv_span[t], width, discrete, ramp,
-                    t_equal, inv_w, euclid)
-
-
-@njit(cache=True, parallel=True, fastmath=True)
-def _fast_distances(rows, values, cols, inv_span, discrete, ramp, t_equal, inv_w, euclid, out):
-    """out[q, j] += sum over ``cols`` of g(value of rows[q], value of j), values without NaN:
-    g = [a != b] for discrete columns, else |a - b| / span (ramped), squared for the Euclidean
-    distance. Tiled over the instances: each tile of candidates is transposed once into a small
-    buffer that stays in cache while every query passes, the inner loop running over the
-    tile's candidates."""
-    n = values.shape[0]
-    n_cols = cols.size
-    tile = tile_size(n_cols)
-    n_tiles = (n + tile - 1) // tile
-    for ti in prange(n_tiles):
-        lo = ti * tile
-        width = min(lo + tile, n) - lo
-        buf = np.empty((n_cols, width))
-        _load_tile(buf, 0, values, cols, inv_span, lo, width)
-        acc = np.empty(width)
-        for q in range(rows.size):
-            acc[:] = 0.0
-            _add_diffs(acc, buf, 0, values, rows[q], cols, inv_span, width, discrete, ramp,
-                       t_equal, inv_w, euclid)
+@njit(cache=True)
+def _add_group(acc, buf, tiles, group, r, c_tile, width):
+    """acc[j] += the distance terms of the columns of ``group`` between instance r and
+    candidate j of a tile of class ``c_tile`` loaded by :func:`_load_tile`: g (:func:`_g`)
+    where both values are known, else the RELIEF-B/D diff against a missing value (squared for
+    the Euclidean distance). Summed over the groups, acc is the distance."""
+    X, cls, _, _, columns, first_row, groups, partial, discrete, inv_span, codes, other, both, \
+        options = tiles
+    ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
+    base = first_row[groups[group]]
+    for u in range(groups[group], groups[group + 1]):
+        t = columns[u]
+        row = first_row[u] - base
+        if not partial[t]:
+            _add_column(acc, buf[row], X[r, t] * inv_span[t], 0.0, width, discrete[t], ramp,
+                        t_equal, inv_w, euclid, False)
+        elif codes[r, t] >= 0:
+            _add_column(acc, buf[row], X[r, t] * inv_span[t], other[t, codes[r, t], c_tile],
+                        width, discrete[t], ramp, t_equal, inv_w, euclid, True)
+        else:               # the query's value is missing: its diffs were loaded with the tile
+            diffs = buf[row + 1 + cls[r]]
             for j in range(width):
-                out[q, lo + j] += acc[j]
+                acc[j] += diffs[j]
+
+
+@njit(cache=True)
+def _tile_distances(accs, buf, tiles, rows, tile):
+    """accs[q, j] = the distance between instance rows[q] and candidate j of tile ``tile``,
+    group by group (``buf`` holds one group at a time); return (start, width, class)."""
+    groups = tiles[6]
+    lo, width, c_tile = tiles[3][tile, 0], tiles[3][tile, 1] - tiles[3][tile, 0], tiles[3][tile, 2]
+    accs[:, :width] = 0.0
+    for group in range(groups.size - 1):
+        _load_tile(buf, tiles, tile, group)
+        for q in range(rows.size):
+            _add_group(accs[q], buf, tiles, group, rows[q], c_tile, width)
+    return lo, width, c_tile
+
+
+@njit(cache=True, parallel=True)
+def _distances(rows, tiles, out):
+    """out[q, j] = the distance between instances rows[q] and j; parallel over the tiles."""
+    order, ranges = tiles[2], tiles[3]
+    for tile in prange(ranges.shape[0]):
+        buf, accs = _tile_buffers(tiles, rows.size)
+        lo, width, _ = _tile_distances(accs, buf, tiles, rows, tile)
+        for q in range(rows.size):
+            for j in range(width):
+                out[q, order[lo + j]] = accs[q, j]
 
 
 def target_diffs(data, rows, others, options=DiffOptions()):

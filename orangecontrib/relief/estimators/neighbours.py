@@ -11,7 +11,7 @@ sorted by distance, ties by instance index (robnik-kononenko-relieff-rrelieff-tr
 
 R_i itself is never its own neighbour; with ``skip_zero_distance`` no instance at distance 0 is
 (CORElearn). K is capped by the group size; a missing neighbour has index -1 and distance inf.
-The search is blocked brute force over :meth:`DiffModel.distances` (never an N x N matrix), or,
+The search is brute force over the tiles of :meth:`DiffModel.tiles` (never an N x N matrix), or,
 for many instances with few numeric attributes, no missing values and the linear diff, k-d trees
 (``scipy.spatial.cKDTree``, Robnik-Sikonja 1998 in the papers' §3.3); a row whose k-th and
 (k+1)-th candidates are (nearly) equally far is searched by brute force again, so both searches
@@ -30,13 +30,11 @@ from numba import njit, prange
 from scipy.spatial import cKDTree
 
 from .encoding import EncodedData
-from .diffs import DiffModel, _NUMERIC, _add_diffs, _load_tile, tile_size
+from .diffs import DiffModel, _NUMERIC, _tile_buffers, _tile_distances
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "neighbour_weights", "WEIGHTINGS"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
-#: bytes of one block of distances (rows x N float64)
-BLOCK_BYTES = 64 * 2 ** 20
 
 
 @dataclass(eq=False)
@@ -56,8 +54,8 @@ class NeighbourContext:
 
 
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
-#: rows per call of the search without missing values (no distance matrix): progress, cancel
-FUSED_BLOCK = 2048
+#: rows per call of the search (no distance matrix is kept): progress and cancelling
+SEARCH_BLOCK = 2048
 #: the k-d tree search is used from this many instances, up to this many attributes
 KD_TREE_MIN_INSTANCES = 5000
 KD_TREE_MAX_ATTRIBUTES = 6
@@ -86,43 +84,33 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
                                callback)
         done = 0.9
     if K and todo.size:
-        _brute_force_search(diff_model, instances, todo, cls, groups, skip_zero_distance,
+        _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done)
     if callback is not None:
         callback(1.0)
     return NeighbourContext(data, diff_model, instances, neighbours, distances, groups)
 
 
-def _brute_force_search(model, instances, todo, cls, groups, skip_zero, neighbours, distances,
+def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
                         callback, done):
-    """:func:`_nearest_search` for the rows ``todo`` (positions in ``instances``), in blocks; with
-    missing values each block's matrix-product terms of :meth:`DiffModel.distances` first."""
-    n = model.data.n_instances
-    missing = model.has_missing.any()
-    block = max(1, BLOCK_BYTES // (8 * max(n, 1))) if missing else FUSED_BLOCK
-    o = model.options
-    numeric, discrete = model.complete_columns
-    no_base = np.empty((0, 0))
-    for start in range(0, todo.size, block):
-        at = todo[start:start + block]
+    """:func:`_nearest_search` for the rows ``todo`` (positions in ``instances``), in blocks of
+    ``SEARCH_BLOCK`` rows for progress and cancelling."""
+    for start in range(0, todo.size, SEARCH_BLOCK):
+        at = todo[start:start + SEARCH_BLOCK]
         rows = instances[at]
         found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
         found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
-        _nearest_search(rows, model.filled, numeric, discrete, model.inv_span,
-                        o.numeric == "ramp", o.t_equal, model._inv_w, o.distance == "euclidean",
-                        model._missing_terms(rows) if missing else no_base, cls[rows], cls,
-                        _GROUP_MODES[groups], skip_zero, _chunks(rows.size), found_idx,
-                        found_dist)
+        _nearest_search(rows, model.tiles, _GROUP_MODES[groups], skip_zero, _chunks(),
+                        found_idx, found_dist)
         neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
 
 
-def _chunks(n_queries):
-    """Query chunks for :func:`_nearest_search`: a few per thread, but at least 64 queries a
-    chunk, since each chunk transposes every candidate tile once (1/64 of its work)."""
-    threads = numba.get_num_threads()
-    return min(4 * threads, max(threads, n_queries // 64))
+def _chunks():
+    """Query chunks for :func:`_nearest_search`: one per thread, since each chunk loads every
+    candidate tile once (with missing values, a tile's diff rows too), whatever its size."""
+    return numba.get_num_threads()
 
 
 def _kd_tree_suits(model):
@@ -136,7 +124,7 @@ def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callba
     """Fill the context by k-d tree searches; return the positions (into ``instances``) of the
     rows whose k nearest are not certain (a near-tie at the k-th), for the brute-force search."""
     euclid = model.options.distance == "euclidean"
-    points = (model.filled - model.shift) * model.inv_span
+    points = (model.values - model.shift) * model.inv_span
     K = neighbours.shape[2]
     row_cls = cls[instances]
     if groups == "per-class":
@@ -210,8 +198,8 @@ def _group(mode, candidate_cls, row_cls):
 @njit(cache=True, inline="always")
 def _offer(hd, hi, size, K, d, j):
     """Offer candidate j at distance d to a bounded max-heap (by (distance, index)) holding
-    ``size`` of at most K; return the new size. Callers offer candidates in index order and
-    only nearer than the farthest kept of a full heap."""
+    ``size`` of at most K; return the new size. Callers offer a candidate to a full heap only
+    when it comes before the farthest kept (by (distance, index))."""
     if size < K:                                    # grow the heap: sift the new one up
         pos = size
         hd[pos] = d
@@ -239,56 +227,44 @@ def _heap_sort(hd, hi, size):
         _sift_down(hd, hi, 0, end)
 
 
-@njit(cache=True, parallel=True, fastmath=True)
-def _nearest_search(rows, values, numeric, discrete, inv_span, ramp, t_equal, inv_w, euclid,
-                    base, row_cls, cls, mode, skip_zero, n_chunks, out_idx, out_dist):
+@njit(cache=True, parallel=True)
+def _nearest_search(rows, tiles, mode, skip_zero, n_chunks, out_idx, out_dist):
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
-    (distance, id), into out_idx/out_dist (b, G, K; prefilled with -1/inf), without a matrix of
-    distances: each tile of candidates is transposed into a small buffer and every query's
-    distances to it (``base[q]``, when given, plus the sums of :func:`.diffs._add_diffs`) go
-    straight into the query's bounded max-heaps; candidates come in index order, so among equal
-    distances the lowest indices stay. The query itself is never its own neighbour, nor,
-    with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks`` chunks of the
-    queries: few, since each chunk transposes every candidate tile once for all its queries."""
+    (distance, index), into out_idx/out_dist (b, G, K; prefilled with -1/inf), without a matrix
+    of distances: a chunk's distances to one tile of :meth:`.DiffModel.tiles` at a time
+    (:func:`.diffs._tile_distances`) go straight into each query's bounded max-heaps, which
+    keep the lowest indices among equal distances. The query itself is never its own
+    neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
+    chunks of the queries: few, since each chunk loads every tile once for all its queries."""
+    cls, order, ranges = tiles[1], tiles[2], tiles[3]
     b = rows.size
-    n = values.shape[0]
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
-    n_num, n_disc = numeric.size, discrete.size
-    has_base = base.shape[0] > 0
-    tile = tile_size(n_num + n_disc)
     n_chunks = min(b, n_chunks)
     for chunk in prange(n_chunks):
         q0 = chunk * b // n_chunks
         q1 = (chunk + 1) * b // n_chunks
         size = np.zeros((q1 - q0, n_groups), np.int64)
         far_d = np.full((q1 - q0, n_groups), np.inf)   # the farthest kept, once a heap is full
-        buf = np.empty((n_num + n_disc, tile))
-        acc = np.empty(tile)
-        for lo in range(0, n, tile):
-            width = min(lo + tile, n) - lo
-            _load_tile(buf, 0, values, numeric, inv_span, lo, width)
-            _load_tile(buf, n_num, values, discrete, inv_span, lo, width)
+        far_i = np.full((q1 - q0, n_groups), -1, np.int64)
+        buf, accs = _tile_buffers(tiles, q1 - q0)
+        for tile in range(ranges.shape[0]):
+            lo, width, c_tile = _tile_distances(accs, buf, tiles, rows[q0:q1], tile)
             for q in range(q0, q1):
                 r = rows[q]
-                if has_base:
-                    acc[:width] = base[q, lo:lo + width]
-                else:
-                    acc[:width] = 0.0
-                _add_diffs(acc, buf, 0, values, r, numeric, inv_span, width, False, ramp,
-                           t_equal, inv_w, euclid)
-                _add_diffs(acc, buf, n_num, values, r, discrete, inv_span, width, True, ramp,
-                           t_equal, inv_w, euclid)
                 qq = q - q0
+                g = _group(mode, c_tile, cls[r])
                 for j in range(width):
-                    c = lo + j
-                    d = acc[j]
-                    if c == r or (skip_zero and d == 0.0):
+                    d = accs[qq, j]
+                    if d > far_d[qq, g]:
                         continue
-                    g = _group(mode, cls[c], row_cls[q])
-                    if d < far_d[qq, g]:
-                        size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d, c)
-                        if size[qq, g] == K:
-                            far_d[qq, g] = out_dist[q, g, 0]
+                    c = order[lo + j]
+                    if (d == far_d[qq, g] and c > far_i[qq, g]) or c == r or (
+                            skip_zero and d == 0.0):
+                        continue
+                    size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d, c)
+                    if size[qq, g] == K:
+                        far_d[qq, g] = out_dist[q, g, 0]
+                        far_i[qq, g] = out_idx[q, g, 0]
         for q in range(q0, q1):
             for g in range(n_groups):
                 _heap_sort(out_dist[q, g], out_idx[q, g], size[q - q0, g])
