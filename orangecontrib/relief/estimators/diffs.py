@@ -47,7 +47,6 @@ from numba import njit, prange
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
 MISSING_VARIANTS = ("B", "C", "D")
-_VARIANT_CODE = {"B": 0, "C": 1, "D": 2}
 _DISCRETE, _NUMERIC, _UNUSABLE = 0, 1, 2
 
 
@@ -105,6 +104,13 @@ def _bins_for(n, numeric_bins):
     return int(numeric_bins) if n >= 25 else max(2, n // 5)
 
 
+def _column_blocks(shape, cells=2 ** 22):
+    """Slices of columns of an (n, a) array with about ``cells`` cells each (for temporaries)."""
+    n, a = shape
+    step = max(1, cells // max(n, 1))
+    return [slice(lo, min(lo + step, a)) for lo in range(0, a, step)]
+
+
 class DiffModel:
     """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min),
     and, where values are missing, value codes (numeric values binned) and the conditional
@@ -142,43 +148,42 @@ class DiffModel:
             self.n_cls = 1
         self.values = np.ascontiguousarray(X)
 
-    @cached_property
-    def codes(self):
-        """(n, a) int32 value codes: discrete values as they are, numeric values in ``bins``
-        equal-width bins of the range; -1 = missing."""
-        X = self.data.X
-        codes = np.empty(X.shape, dtype=np.int32)
-        for t in range(X.shape[1]):
-            col = X[:, t]
-            if self.data.discrete[t]:
-                c = col
-            else:
-                c = np.floor((col - self.shift[t]) * self.inv_span[t] * self.bins)
-            c = np.clip(c, 0, self.n_codes[t] - 1)
-            codes[:, t] = np.where(np.isnan(col), -1, c)
-        return codes
+    @property
+    def _code_args(self):
+        """What :func:`_code` reads: per column the shift, scale, bin factor and #codes."""
+        factor = np.where(self.data.discrete, 1.0, float(self.bins))
+        return self.shift, self.inv_span, factor, self.n_codes
+
+    def codes(self, columns):
+        """(n, len(columns)) int32 value codes (:func:`_code`) of a slice of the columns;
+        -1 = missing."""
+        out = np.empty((self.data.n_instances, columns.stop - columns.start), np.int32)
+        _fill_codes(self.values, columns.start, *self._code_args, out)
+        return out
 
     @cached_property
     def prob(self):
-        """P[t, v, c] = P(value v of attribute t | class c), kononenko-relieff-1994.txt §3."""
+        """P[t, v, c] = P(value v of attribute t | class c), kononenko-relieff-1994.txt §3: the
+        relative frequency among the instances of class c with a known value, 1/#values when
+        there are none; with ``laplace`` (n_vc + 1) / (n_c + #values)."""
         if self._reference is not None:
             return self._reference.prob
-        codes = self.codes
-        a = codes.shape[1]
-        vmax = int(self.n_codes.max()) if a else 1
-        prob = np.zeros((a, vmax, self.n_cls))
-        for t in range(a):
-            known = codes[:, t] >= 0
-            v_count = self.n_codes[t]
-            counts = np.zeros((v_count, self.n_cls))
-            np.add.at(counts, (codes[known, t], self.cls[known]), 1.0)
-            total = counts.sum(axis=0)
-            if self.options.laplace:
-                prob[t, :v_count] = (counts + 1.0) / (total + v_count)
-            else:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    prob[t, :v_count] = np.where(total > 0, counts / total, 1.0 / v_count)
-        return prob
+        a = self.data.n_attributes
+        vmax, C = (int(self.n_codes.max()) if a else 1), self.n_cls
+        counts = np.zeros((a, vmax, C))
+        for cols in _column_blocks(self.values.shape):
+            sub = self.codes(cols)
+            cell = (np.arange(sub.shape[1]) * vmax + sub) * C + self.cls[:, None]
+            counts[cols] = np.bincount(cell[sub >= 0], minlength=sub.shape[1] * vmax * C
+                                       ).reshape(-1, vmax, C)
+        total = counts.sum(axis=1, keepdims=True)
+        v_count = self.n_codes[:, None, None].astype(float)
+        if self.options.laplace:
+            prob = (counts + 1.0) / (total + v_count)
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                prob = np.where(total > 0, counts / total, 1.0 / v_count)
+        return np.where(np.arange(vmax)[None, :, None] < v_count, prob, 0.0)
 
     def extended(self, X_query, classes=None):
         """A model of the training instances followed by the rows of ``X_query`` (encoded like
@@ -200,13 +205,9 @@ class DiffModel:
 
     def _pair_args(self):
         o = self.options
-        if self.has_missing.any():
-            codes, prob = self.codes, self.prob
-        else:           # the rule never looks a value up when none is missing
-            codes, prob = np.zeros((1, 1), np.int32), np.zeros((1, 1, 1))
-        return (self.values, self.inv_span, codes, self.cls, self.kind, o.numeric == "ramp",
-                o.t_equal, self._inv_w, prob, self.n_codes, _VARIANT_CODE[o.missing],
-                o.both_missing == "current")
+        other, both = self.missing_diffs
+        return (self.values, self.cls, self.kind, *self._code_args,
+                o.numeric == "ramp", o.t_equal, self._inv_w, other, both, o.missing == "C")
 
     def pair_diffs(self, rows, others):
         """diff(A, I_rows[p], I_others[p]) for every pair p and attribute A, shape (P, a).
@@ -248,11 +249,11 @@ class DiffModel:
         (:func:`_add_group`). A tile having one class makes the diff of a known query value to
         a missing candidate value one number per tile (RELIEF-D conditions it on the
         candidate's class), so every cell is one branch-free select. ``other[t, v, c]`` and
-        ``both[c, d, t]`` are the diffs against a missing value (:meth:`_missing_diffs`)."""
+        ``both[c, d, t]`` are the diffs against a missing value (:attr:`missing_diffs`, squared
+        for the Euclidean distance)."""
         o = self.options
         partial = self.has_missing
-        codes = self.codes if partial.any() else np.zeros((1, 1), np.int32)
-        other, both = self._missing_diffs()
+        other, both = (d * d if o.distance == "euclidean" else d for d in self.missing_diffs)
         order = np.argsort(self.cls, kind="stable").astype(np.intp)
         bounds = np.searchsorted(self.cls[order], np.arange(self.n_cls + 1))
         ranges = np.array([(lo, min(lo + TILE_WIDTH, stop), c)
@@ -272,14 +273,16 @@ class DiffModel:
                             o.distance == "euclidean"], dtype=float)
         return (self.values, self.cls, order, ranges, columns.astype(np.intp),
                 first_row.astype(np.intp), np.array(groups, np.intp), partial,
-                np.ascontiguousarray(self.data.discrete, dtype=np.bool_), self.inv_span, codes,
+                np.ascontiguousarray(self.data.discrete, dtype=np.bool_), *self._code_args,
                 other, both, options)
 
-    def _missing_diffs(self):
-        """The diffs against a missing value, squared for the Euclidean distance:
-        ``other[t, v, c]`` of a known value code v of A_t against an instance of class c whose
-        value is missing, and ``both[c, d, t]`` when both values are missing (c the current
-        instance's class, d the other's); RELIEF-B/C: 1 - 1/#values throughout."""
+    @cached_property
+    def missing_diffs(self):
+        """The diffs against a missing value (kononenko-relieff-1994.txt §3): ``other[t, v, c]``
+        of a known value code v of A_t against an instance of class c whose value is missing
+        (RELIEF-D: 1 - P(v | c)), and ``both[c, d, t]`` when both values are missing, c the
+        current instance's class and d the other's (RELIEF-D: 1 - sum_v P(v | c) P(v | d), or
+        with ``both_missing="current"`` d = c); RELIEF-B/C: 1 - 1/#values throughout."""
         a, C = self.data.n_attributes, self.n_cls
         if not self.has_missing.any():
             return np.zeros((1, 1, 1)), np.zeros((1, 1, 1))
@@ -295,14 +298,36 @@ class DiffModel:
                 both = np.broadcast_to(same[:, None, :], (C, C, a))
             else:
                 both = 1.0 - np.einsum("tvc,tvd->cdt", p, p)
-        square = self.options.distance == "euclidean"
-        return tuple(np.ascontiguousarray(d * d if square else d) for d in (other, both))
+        return np.ascontiguousarray(other), np.ascontiguousarray(both)
 
 
 @njit(cache=True, inline="always")
-def _diff(t, i, j, X, inv_span, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes, variant,
-          both_current):
-    """diff(A_t, I_i, I_j) for the estimate: RELIEF-C's excluded contributions are NaN."""
+def _code(x, t, shift, inv_span, factor, n_codes):
+    """The value code of A_t's value x, by which RELIEF-D's probabilities are looked up: a
+    discrete value as it is, a numeric one's bin of ``bins`` equal-width bins of the range
+    (``factor``: ``bins``, or 1 for a discrete column), clipped to 0..#values - 1. A missing x
+    gives 0 (such a code is never used), so the tile loader selects instead of branching."""
+    c = np.floor((x - shift[t]) * inv_span[t] * factor[t])
+    c = c if c >= 0.0 else 0.0                          # NaN compares false: 0
+    top = n_codes[t] - 1
+    return int(c if c <= top else top)
+
+
+@njit(cache=True)
+def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
+    """out[i, u] = the code (:func:`_code`) of X[i, first + u], -1 where it is missing."""
+    for i in range(out.shape[0]):
+        for u in range(out.shape[1]):
+            x = X[i, first + u]
+            out[i, u] = _code(x, first + u, shift, inv_span, factor, n_codes) if x == x else -1
+
+
+@njit(cache=True, inline="always")
+def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, ramp, t_equal, inv_w, other,
+          both, leave_out):
+    """diff(A_t, I_i, I_j) for the estimate, I_i the current instance: RELIEF-C's excluded
+    contributions (``leave_out``) are NaN; a missing value's diff is looked up in the tables of
+    :attr:`DiffModel.missing_diffs`."""
     k = kind[t]
     if k == _UNUSABLE:
         return np.nan
@@ -315,32 +340,25 @@ def _diff(t, i, j, X, inv_span, codes, cls, kind, ramp, t_equal, inv_w, prob, n_
         if ramp:
             d = min(max((d - t_equal) * inv_w, 0.0), 1.0)
         return d
-    if variant == 1:
+    if leave_out:
         return np.nan
-    if variant == 0:
-        return 1.0 - 1.0 / n_codes[t]
-    ci = cls[i]
     if a != a and b != b:
-        cj = ci if both_current else cls[j]
-        s = 0.0
-        for v in range(n_codes[t]):
-            s += prob[t, v, ci] * prob[t, v, cj]
-        return 1.0 - s
+        return both[cls[i], cls[j], t]
     if a != a:
-        return 1.0 - prob[t, codes[j, t], ci]
-    return 1.0 - prob[t, codes[i, t], cls[j]]
+        return other[t, _code(b, t, shift, inv_span, factor, n_codes), cls[i]]
+    return other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
 
 
 @njit(cache=True, parallel=True)
-def _pair_diffs(rows, others, X, inv_span, codes, cls, kind, ramp, t_equal, inv_w, prob, n_codes,
-                variant, both_current, out):
+def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, ramp, t_equal,
+                inv_w, other, both, leave_out, out):
     n_attr = X.shape[1]
     for p in prange(rows.size):
         i = rows[p]
         j = others[p]
         for t in range(n_attr):
-            out[p, t] = _diff(t, i, j, X, inv_span, codes, cls, kind, ramp, t_equal, inv_w, prob,
-                              n_codes, variant, both_current)
+            out[p, t] = _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, ramp,
+                              t_equal, inv_w, other, both, leave_out)
 
 
 #: candidates per tile of the distance kernels
@@ -368,21 +386,22 @@ def _load_tile(buf, tiles, tile, group):
     (x / span; a discrete column's scale is 1; NaN where missing), and for a column with
     missing values, for each query class c, the diff of a query of class c whose value is
     missing to each candidate. Return (start, width, class) of the tile."""
-    X, _, order, ranges, columns, first_row, groups, partial, _, inv_span, codes, other, both, \
-        _ = tiles
+    X, _, order, ranges, columns, first_row, groups, partial, _, shift, inv_span, factor, \
+        n_codes, other, both, _ = tiles
     lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
     n_cls = both.shape[0]
     base = first_row[groups[group]]
-    for j in range(width):              # a candidate's values lie together in X and codes
+    for j in range(width):              # a candidate's values lie together in X
         i = order[lo + j]
         for u in range(groups[group], groups[group + 1]):
             t = columns[u]
             row = first_row[u] - base
-            buf[row, j] = X[i, t] * inv_span[t]
+            x = X[i, t]
+            buf[row, j] = x * inv_span[t]
             if partial[t]:
-                code = codes[i, t]
+                code = _code(x, t, shift, inv_span, factor, n_codes)
                 for c in range(n_cls):
-                    buf[row + 1 + c, j] = other[t, code, c] if code >= 0 else both[c, c_tile, t]
+                    buf[row + 1 + c, j] = other[t, code, c] if x == x else both[c, c_tile, t]
     return lo, width, c_tile
 
 
@@ -434,8 +453,8 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
     candidate j of a tile of class ``c_tile`` loaded by :func:`_load_tile`: g (:func:`_g`)
     where both values are known, else the RELIEF-B/D diff against a missing value (squared for
     the Euclidean distance). Summed over the groups, acc is the distance."""
-    X, cls, _, _, columns, first_row, groups, partial, discrete, inv_span, codes, other, both, \
-        options = tiles
+    X, cls, _, _, columns, first_row, groups, partial, discrete, shift, inv_span, factor, \
+        n_codes, other, both, options = tiles
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
     base = first_row[groups[group]]
     for u in range(groups[group], groups[group + 1]):
@@ -444,9 +463,10 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
         if not partial[t]:
             _add_column(acc, buf[row], X[r, t] * inv_span[t], 0.0, width, discrete[t], ramp,
                         t_equal, inv_w, euclid, False)
-        elif codes[r, t] >= 0:
-            _add_column(acc, buf[row], X[r, t] * inv_span[t], other[t, codes[r, t], c_tile],
-                        width, discrete[t], ramp, t_equal, inv_w, euclid, True)
+        elif X[r, t] == X[r, t]:
+            code = _code(X[r, t], t, shift, inv_span, factor, n_codes)
+            _add_column(acc, buf[row], X[r, t] * inv_span[t], other[t, code, c_tile], width,
+                        discrete[t], ramp, t_equal, inv_w, euclid, True)
         else:               # the query's value is missing: its diffs were loaded with the tile
             diffs = buf[row + 1 + cls[r]]
             for j in range(width):
