@@ -113,9 +113,10 @@ def _column_blocks(shape, cells=2 ** 22):
 
 class DiffModel:
     """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min),
-    and, where values are missing, value codes (numeric values binned) and the conditional
-    probabilities P(v | c). The attribute values are read as they are (never copied when none
-    is missing), so the model costs little memory beyond the data."""
+    and, where values are missing, the conditional probabilities P(v | c) of the value codes
+    (numeric values binned; :func:`_code`) and the diffs against a missing value. The
+    attribute values are read as they are (a C-ordered X is never copied) and codes are
+    computed where they are needed, so the model costs little memory beyond the data."""
 
     def __init__(self, data, options=DiffOptions(), reference=None):
         """``reference``: a model of the training instances whose ranges, bins, usable columns
