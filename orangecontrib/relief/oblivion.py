@@ -28,13 +28,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numba import njit, prange
 
-from .estimators.base import Parameters, check_data, random_generator
+from .estimators.base import BLOCK_BYTES, Parameters, check_data, random_generator, row_blocks
 from .estimators.diffs import DiffModel, DiffOptions
 
 __all__ = ["ObliviousTree", "ObliviousTreeModel"]
 
-#: bytes of the per-attribute diff contributions held for one block of rows
-BLOCK_BYTES = 64 * 2 ** 20
 #: the largest N x N distance matrix kept between steps (updated by subtraction); above it the
 #: distances are recomputed block by block at every step
 MATRIX_BYTES = 256 * 2 ** 20
@@ -146,9 +144,8 @@ def _distances(data, options, columns):
     n = data.n_instances
     model = DiffModel(data.columns(columns), options)
     out = np.empty((n, n))
-    block = int(max(1, BLOCK_BYTES // (8 * n)))
-    for start in range(0, n, block):
-        out[start:start + block] = model.distances(np.arange(start, min(n, start + block)))
+    for rows in row_blocks(n, 8 * n):
+        out[rows] = model.distances(np.arange(rows.start, rows.stop))
     return out
 
 
@@ -168,10 +165,9 @@ def _candidate_errors(data, options, kept, fold, progress, dist=None):
     errors = np.zeros(m + 1, dtype=np.int64)
     tol = _tolerance(m)
     model = DiffModel(data.columns(kept), options) if m else None
-    block = int(max(1, BLOCK_BYTES // (8 * n)))
     pair_limit = int(max(1, BLOCK_BYTES // (8 * max(m, 1))))
-    for start in range(0, n, block):
-        rows = np.arange(start, min(n, start + block))
+    for block in row_blocks(n, 8 * n):
+        rows = np.arange(block.start, block.stop)
         if dist is not None:
             block_dist = dist[rows]
         else:
@@ -293,10 +289,8 @@ class ObliviousTreeModel:
         n_train, n_q = train.n_instances, X.shape[0]
         y = train.y.astype(np.intp)
         out = np.empty((n_q, self.data.n_classes))
-        block = int(max(1, BLOCK_BYTES // (8 * (n_train + 25))))
         tol = _tolerance(self.retained.size)
-        for start in range(0, n_q, block):
-            rows = slice(start, min(n_q, start + block))
+        for rows in row_blocks(n_q, 8 * (n_train + 25)):
             if self.retained.size:
                 dist = query_distances(train, X[rows][:, self.retained], self.options)
             else:

@@ -15,7 +15,10 @@ raised from it cancels the computation and propagates.
 """
 import numpy as np
 
-__all__ = ["Parameters", "Estimator", "check_data", "random_generator"]
+__all__ = ["Parameters", "Estimator", "check_data", "random_generator", "row_blocks"]
+
+#: bytes of the per-row arrays (such as rows x N distances) of one block of rows
+BLOCK_BYTES = 64 * 2 ** 20
 
 
 class Parameters:
@@ -77,3 +80,9 @@ def random_generator(random_state):
         return np.random.default_rng(random_state)
     raise ValueError(f"random_state must be None, an int or a numpy Generator, "
                      f"got {random_state!r}")
+
+
+def row_blocks(n_rows, bytes_per_row, budget=BLOCK_BYTES):
+    """Consecutive slices of ``range(n_rows)`` whose per-row arrays fit in ``budget`` bytes."""
+    step = max(1, int(budget // max(bytes_per_row, 1)))
+    return [slice(lo, min(lo + step, n_rows)) for lo in range(0, n_rows, step)]

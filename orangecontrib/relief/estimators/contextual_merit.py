@@ -31,22 +31,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Estimator, check_data
+from .base import Estimator, check_data, row_blocks
 from .diffs import DiffModel, DiffOptions
 from .encoding import EncodedData
 from .neighbours import nearest_neighbours
 
-__all__ = ["ContextualMerit", "MeritContext", "PairwiseClassEstimator", "row_blocks"]
+__all__ = ["ContextualMerit", "MeritContext", "PairwiseClassEstimator"]
 
 NEIGHBOURS = ("nearest", "all")
-#: bytes of the per-row arrays (such as rows x N distances) of one block of rows
-BLOCK_BYTES = 64 * 2 ** 20
-
-
-def row_blocks(n_rows, bytes_per_row, budget=BLOCK_BYTES):
-    """Consecutive slices of ``range(n_rows)`` whose per-row arrays fit in ``budget`` bytes."""
-    step = max(1, int(budget // max(bytes_per_row, 1)))
-    return [slice(lo, min(lo + step, n_rows)) for lo in range(0, n_rows, step)]
 
 
 class PairwiseClassEstimator(Estimator):

@@ -44,6 +44,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from .base import row_blocks
+
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
 MISSING_VARIANTS = ("B", "C", "D")
@@ -102,13 +104,6 @@ def _threads_for(work):
 
 def _bins_for(n, numeric_bins):
     return int(numeric_bins) if n >= 25 else max(2, n // 5)
-
-
-def _column_blocks(shape, cells=2 ** 22):
-    """Slices of columns of an (n, a) array with about ``cells`` cells each (for temporaries)."""
-    n, a = shape
-    step = max(1, cells // max(n, 1))
-    return [slice(lo, min(lo + step, a)) for lo in range(0, a, step)]
 
 
 class DiffModel:
@@ -172,7 +167,7 @@ class DiffModel:
         a = self.data.n_attributes
         vmax, C = (int(self.n_codes.max()) if a else 1), self.n_cls
         counts = np.zeros((a, vmax, C))
-        for cols in _column_blocks(self.values.shape):
+        for cols in row_blocks(a, 24 * self.data.n_instances):   # codes, cells, mask per column
             sub = self.codes(cols)
             cell = (np.arange(sub.shape[1]) * vmax + sub) * C + self.cls[:, None]
             counts[cols] = np.bincount(cell[sub >= 0], minlength=sub.shape[1] * vmax * C

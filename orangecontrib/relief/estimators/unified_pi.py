@@ -58,8 +58,8 @@ import numpy as np
 from scipy import sparse
 
 from . import impurity
-from .base import check_data, random_generator
-from .contextual_merit import PairwiseClassEstimator, row_blocks
+from .base import check_data, random_generator, row_blocks
+from .contextual_merit import PairwiseClassEstimator
 from .diffs import DiffModel
 from .encoding import EncodedData
 
