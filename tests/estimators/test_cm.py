@@ -11,6 +11,7 @@ import pytest
 
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
+from orangecontrib.relief.estimators.unified_pi import UnifiedPi
 
 
 def reference_diff(X, discrete, k, i, j, ramp=None):
@@ -146,21 +147,25 @@ def test_callback_progress_and_cancel():
             ContextualMerit(neighbours=neighbours)(data, callback=cancel)
 
 
-def test_regression_data_is_rejected_with_a_clear_error():
+# the bad-input checks of PairwiseClassEstimator, for both of its estimators
+
+@pytest.mark.parametrize("estimator", [ContextualMerit, UnifiedPi])
+def test_regression_data_is_rejected_with_a_clear_error(estimator):
     data = encode(np.eye(4), [0.1, 0.5, 0.2, 0.9])
     with pytest.raises(ValueError, match="classification"):
-        ContextualMerit()(data)
+        estimator()(data)
 
 
+@pytest.mark.parametrize("estimator", [ContextualMerit, UnifiedPi])
 @pytest.mark.parametrize("X, y, message", [
     (np.zeros((1, 2)), [0], "at least 2 instances"),
     (np.zeros((3, 2)), [1, 1, 1], "two classes"),
     (np.zeros((3, 0)), [0, 1, 0], "no attributes"),
 ])
-def test_degenerate_data_is_rejected(X, y, message):
+def test_degenerate_data_is_rejected(estimator, X, y, message):
     data = encode(X, y, discrete=True, n_values=1, n_classes=2)
     with pytest.raises(ValueError, match=message):
-        ContextualMerit()(data)
+        estimator()(data)
 
 
 @pytest.mark.parametrize("kwargs, name", [

@@ -381,24 +381,7 @@ def test_all_missing_column_scores_nan_and_constant_column_is_finite():
 
 
 # ------------------------------------------------------------------------------------------
-# bad input
-
-def test_regression_data_is_rejected_with_a_clear_error():
-    data = encode(np.eye(4), [0.1, 0.5, 0.2, 0.9])
-    with pytest.raises(ValueError, match="classification"):
-        UnifiedPi()(data)
-
-
-@pytest.mark.parametrize("X, y, message", [
-    (np.zeros((1, 2)), [0], "at least 2 instances"),
-    (np.zeros((3, 2)), [1, 1, 1], "two classes"),
-    (np.zeros((3, 0)), [0, 1, 0], "no attributes"),
-])
-def test_degenerate_data_is_rejected(X, y, message):
-    data = encode(X, y, discrete=True, n_values=1, n_classes=2)
-    with pytest.raises(ValueError, match=message):
-        UnifiedPi()(data)
-
+# bad input (regression and degenerate data: test_cm.py, for both pairwise estimators)
 
 @pytest.mark.parametrize("kwargs, name", [
     (dict(theta=(1, 1, 1)), "theta"), (dict(theta=(1, 1, 2, 1)), "theta"),
