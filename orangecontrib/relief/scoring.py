@@ -33,13 +33,19 @@ class _Name:
 
 
 class EstimatorScorer(Scorer):
-    """Base of the adapters: ``class X(EstimatorScorer, engine.X)``."""
+    """Base of the adapters: ``class X(EstimatorScorer, engine.X)``, documented by the engine
+    class's docstring unless they have their own."""
     feature_type = Variable
     class_type = Variable
     supports_sparse_data = False
     preprocessors = []
 
     __hash__ = object.__hash__   # Rank caches results by scorer: keep identity hashing
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__doc__ is None:
+            cls.__doc__ = cls.engine().__doc__
 
     @classmethod
     def engine(cls):
@@ -115,57 +121,54 @@ def _attribute_index(domain, feature):
 
 
 class Relief(EstimatorScorer, relieff.Relief):
-    __doc__ = relieff.Relief.__doc__
+    pass
 
 
 class ReliefF(EstimatorScorer, relieff.ReliefF):
-    __doc__ = relieff.ReliefF.__doc__
+    pass
 
 
 class ReliefFbestK(EstimatorScorer, relieff.ReliefFbestK):
-    __doc__ = relieff.ReliefFbestK.__doc__
+    pass
 
 
 class RReliefF(EstimatorScorer, rrelieff.RReliefF):
-    __doc__ = rrelieff.RReliefF.__doc__
+    pass
 
 
 class InfGain(EstimatorScorer, impurity.InfGain):
-    __doc__ = impurity.InfGain.__doc__
+    pass
 
 
 class GainRatio(EstimatorScorer, impurity.GainRatio):
-    __doc__ = impurity.GainRatio.__doc__
+    pass
 
 
 class Gini(EstimatorScorer, impurity.Gini):
-    __doc__ = impurity.Gini.__doc__
     label = "Gini gain"
 
 
 class MDL(EstimatorScorer, impurity.MDL):
-    __doc__ = impurity.MDL.__doc__
+    pass
 
 
 class Accuracy(EstimatorScorer, impurity.Accuracy):
-    __doc__ = impurity.Accuracy.__doc__
+    pass
 
 
 class MSE(EstimatorScorer, impurity.MSE):
-    __doc__ = impurity.MSE.__doc__
+    pass
 
 
 class MyopicReliefF(EstimatorScorer, impurity.MyopicReliefF):
-    __doc__ = impurity.MyopicReliefF.__doc__
+    pass
 
 
 class ContextualMerit(EstimatorScorer, contextual_merit.ContextualMerit):
-    __doc__ = contextual_merit.ContextualMerit.__doc__
+    pass
 
 
 class UnifiedPi(EstimatorScorer, unified_pi.UnifiedPi):
-    __doc__ = unified_pi.UnifiedPi.__doc__
-
     def case_counts(self, data, callback=None):
         """The count matrices {R_m} of every attribute of the table ``data``: a list of arrays
         (n_values, n_classes, 4), as :meth:`.unified_pi.UnifiedPi.case_counts`."""
