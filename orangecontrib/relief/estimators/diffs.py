@@ -144,7 +144,7 @@ class DiffModel:
             self.n_cls = 1
         self.values = np.ascontiguousarray(X)
 
-    @property
+    @cached_property
     def _code_args(self):
         """What :func:`_code` reads: per column the shift, scale, bin factor and #codes."""
         factor = np.where(self.data.discrete, 1.0, float(self.bins))
