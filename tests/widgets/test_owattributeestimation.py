@@ -13,6 +13,9 @@ from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import Cancelled
 from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation, estimate
 
+#: generous: the first estimate compiles the engine's kernels (slow on a loaded machine)
+TIMEOUT = 60000
+
 
 class TestOWAttributeEstimation(WidgetTest):
     @classmethod
@@ -32,7 +35,7 @@ class TestOWAttributeEstimation(WidgetTest):
         for key, value in params.items():
             control = editor.controls[key]
             control.setValue(value)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
 
     def scores(self):
         table = self.get_output(self.widget.Outputs.scores)
@@ -42,7 +45,7 @@ class TestOWAttributeEstimation(WidgetTest):
         self.choose("ReliefF")
         self.widget.n_selected = 2
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         scores = self.scores()
         self.assertEqual(set(sorted(scores, key=scores.get)[-2:]), {"I1", "I2"})
         self.widget.set_selection_method(self.widget.SelectNBest)
@@ -54,7 +57,7 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_scores_equal_the_engine_estimates_for_the_chosen_parameters(self):
         self.choose("ReliefF", k=5)
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         expected = ReliefF(k=5)(encode_table(self.parity)[0])
         table = self.get_output(self.widget.Outputs.scores)
         np.testing.assert_allclose(table.X[:, 0], expected)
@@ -72,7 +75,7 @@ class TestOWAttributeEstimation(WidgetTest):
 
     def test_table_is_sorted_descending_with_bars(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         model = self.widget.ranks_model
         shown = [model.data(model.index(r, 2)) for r in range(model.rowCount())]
         self.assertEqual(shown, sorted(shown, reverse=True))
@@ -82,7 +85,7 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_threshold_selects_attributes_above_tau_of_alpha_and_m(self):
         self.choose("ReliefF")
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.widget.alpha = 0.5
         self.widget.set_selection_method(self.widget.SelectThreshold)
         tau = 1 / np.sqrt(0.5 * len(self.parity))      # 1/sqrt(alpha * m), m = 200
@@ -94,7 +97,7 @@ class TestOWAttributeEstimation(WidgetTest):
 
     def test_manual_selection_is_restored_from_context_settings(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         attrs = self.parity.domain.attributes
         self.widget.selected_attrs = [attrs[5], attrs[7]]
         self.widget.set_selection_method(self.widget.SelectManual)
@@ -104,7 +107,7 @@ class TestOWAttributeEstimation(WidgetTest):
 
         widget = self.create_widget(OWAttributeEstimation, stored_settings=settings)
         self.send_signal(widget.Inputs.data, self.parity, widget=widget)
-        self.wait_until_finished(widget=widget)
+        self.wait_until_finished(widget=widget, timeout=TIMEOUT)
         self.assertEqual(widget.selection_method, widget.SelectManual)
         self.assertEqual(self.get_output(widget.Outputs.features, widget=widget),
                          [attrs[5], attrs[7]])
@@ -126,7 +129,7 @@ class TestOWAttributeEstimation(WidgetTest):
         housing = Table("housing")[:100]
         self.choose("ReliefF", k=4)
         self.send_signal(w.Inputs.data, housing)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Error.active)
         self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
         self.assertIsInstance(self.get_output(w.Outputs.scorer), scoring.RReliefF)
@@ -140,11 +143,11 @@ class TestOWAttributeEstimation(WidgetTest):
         self.assertTrue(model.item(names.index("MSE")).isEnabled())
         self.choose("MSE")
         self.send_signal(w.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.estimator_combo.currentText(), "ReliefF")
         self.assertEqual(self.get_output(w.Outputs.scorer).k, 4)
         self.send_signal(w.Inputs.data, housing)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.estimator_combo.currentText(), "MSE")
         self.assertFalse(w.Error.active)
 
@@ -211,7 +214,7 @@ class TestOWAttributeEstimation(WidgetTest):
         self.assertNotIn("no_such_parameter", w.estimator_params["ReliefF"])
         self.assertEqual(w.estimator_params["ReliefF"]["sigma"], 20.0)
         self.send_signal(w.Inputs.data, self.parity, widget=w)
-        self.wait_until_finished(widget=w)
+        self.wait_until_finished(widget=w, timeout=TIMEOUT)
         self.assertFalse(w.Error.active)
         w.estimator_combo.setCurrentText("ReliefF")
         w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
@@ -227,7 +230,7 @@ class TestOWAttributeEstimation(WidgetTest):
         w = self.widget
         self.choose("Unified Π")
         self.send_signal(w.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertTrue(w.counts_box.isVisibleTo(w))
         # the best attribute's counts are shown first
         best = w.data.domain.attributes[int(np.argmax(w.result.scores))]
@@ -249,7 +252,7 @@ class TestOWAttributeEstimation(WidgetTest):
         w.auto_apply = False
         self.choose("ReliefF")
         self.send_signal(w.Inputs.data, self.parity)        # new data are sent at once
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         first = self.get_output(w.Outputs.scores).X[:, 0].copy()
         self.choose("ReliefF", k=2)
         np.testing.assert_array_equal(self.get_output(w.Outputs.scores).X[:, 0], first)
@@ -260,7 +263,7 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_the_table_is_wide_enough_for_the_score_column(self):
         w = self.widget
         self.send_signal(w.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         view = w.ranks_view
         columns = sum(view.columnWidth(c) for c in range(w.ranks_model.columnCount()))
         self.assertGreaterEqual(view.minimumWidth(), columns)
@@ -270,10 +273,10 @@ class TestOWAttributeEstimation(WidgetTest):
         self.choose("ReliefF")
         one_class = self.parity[self.parity.Y == 0]
         self.send_signal(w.Inputs.data, one_class)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertTrue(w.Error.unsuitable.is_shown())
         self.send_signal(w.Inputs.data, self.parity[:1])
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertTrue(w.Error.unsuitable.is_shown())
 
     def test_missing_class_values_are_ignored_with_a_warning(self):
@@ -281,7 +284,7 @@ class TestOWAttributeEstimation(WidgetTest):
         with data.unlocked(data.Y):
             data.Y[:10] = np.nan
         self.send_signal(self.widget.Inputs.data, data)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertTrue(self.widget.Warning.missing_class.is_shown())
         self.assertIn("10", self.widget.Warning.missing_class.formatted)
 
@@ -306,7 +309,7 @@ class TestOWAttributeEstimation(WidgetTest):
             self.choose(cls.stem())
             data = self.parity if "classification" in cls.tasks else Table("housing")[:80]
             self.send_signal(self.widget.Inputs.data, data)
-            self.wait_until_finished(timeout=20000)
+            self.wait_until_finished(timeout=TIMEOUT)
             self.assertFalse(self.widget.Error.active, cls.stem())
             scores = self.get_output(self.widget.Outputs.scores)
             self.assertEqual(scores.domain.attributes[0].name, cls.stem())
@@ -314,5 +317,5 @@ class TestOWAttributeEstimation(WidgetTest):
 
     def test_report(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.widget.send_report()

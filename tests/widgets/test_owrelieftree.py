@@ -102,7 +102,8 @@ class TestOWReliefTree(WidgetTest, WidgetLearnerTestMixin):
         w.regression_stack.editors["RReliefF"].controls["k"].setValue(15)
         self.click_apply()
         kwargs = self.get_output(w.Outputs.learner).kwargs
-        self.assertEqual((kwargs["estimator"].k, kwargs["estimator"].weighting), (4, "exp-rank"))
+        estimator = kwargs["estimator"]
+        self.assertEqual((estimator.k, estimator.weighting), (4, "exp-rank"))
         self.assertEqual(kwargs["regression_estimator"].k, 15)
         # saved with the widget's settings
         settings = w.settingsHandler.pack_data(w)

@@ -69,11 +69,11 @@ PARAMETERS = {
         "Counter-examples:", "choice",
         choices=(("nearest", "K nearest (Hong)"), ("all", "all (Prop. 2)")),
         tooltip="Contextual Merit: the counter-examples (instances of another class) each "
-                "example is compared with — its K nearest (Hong) or all of them."),
+                "example is compared with — its K nearest (Hong 1997) or all of them."),
     "K": Parameter(
         "Counter-examples K:", "int", 1, 10000, none_text="⌈log₂⌉",
         tooltip="Contextual Merit: nearest counter-examples per example; ⌈log₂⌉ = the "
-                "logarithm of the number of counter-examples, rounded up (Hong).",
+                "logarithm of the number of counter-examples, rounded up (Hong 1997).",
         applies=_equals("neighbours", "nearest")),
     "k_max": Parameter(
         "Largest k:", "int", 1, 10000, none_text="default",
@@ -89,8 +89,8 @@ PARAMETERS = {
         choices=(("equal", "equal"), ("exp-rank", "exp(-(rank/σ)²)"), ("1/d", "1/d"),
                  ("1/d2", "1/d²")),
         tooltip="Influence of each of the k neighbours: equal, decreasing exponentially with "
-                "its rank, exp(-(rank/σ)²) (Robnik-Šikonja & Kononenko, eq. 14), or inversely "
-                "proportional to its distance (1/d, 1/d²)."),
+                "its rank, exp(-(rank/σ)²) (Robnik-Šikonja & Kononenko 1999, eq. 14), or "
+                "inversely proportional to its distance (1/d, 1/d²)."),
     "sigma": Parameter(
         "σ:", "float", 0.1, 1000.0, step=1.0, decimals=1,
         tooltip="σ of the exp-rank weighting: the rank at which a neighbour's influence has "
@@ -101,13 +101,13 @@ PARAMETERS = {
         choices=(("per-class", "per class (RELIEF-F)"), ("pooled", "pooled (RELIEF-E)")),
         tooltip="RELIEF-F: k nearest misses from each other class, weighted by the class's "
                 "prior probability; RELIEF-E: k nearest misses from all other classes together "
-                "(Kononenko, 'Estimating attributes')."),
+                "(Kononenko 1994)."),
     "distance": Parameter(
         "Distance:", "choice", advanced=True,
         choices=(("manhattan", "Manhattan"), ("euclidean", "Euclidean")),
         tooltip="Distance that finds the nearest neighbours: the sum of the attributes' diffs "
                 "(Manhattan, as in the ReliefF papers) or the sum of their squares (Euclidean, "
-                "Kira & Rendell's Relief)."),
+                "Kira & Rendell 1992)."),
     "numeric_diff": Parameter(
         "Numeric diff:", "choice", advanced=True,
         choices=(("linear", "linear |x−y|/range"), ("ramp", "ramp")),
@@ -126,7 +126,7 @@ PARAMETERS = {
     "missing": Parameter(
         "Missing values:", "choice", advanced=True,
         choices=(("B", "RELIEF-B"), ("C", "RELIEF-C"), ("D", "RELIEF-D")),
-        tooltip="diff with a missing value (Kononenko, 'Estimating attributes'): RELIEF-B "
+        tooltip="diff with a missing value (Kononenko 1994): RELIEF-B "
                 "1 − 1/#values; RELIEF-C the same in distances, but such diffs are left out of "
                 "the estimate; RELIEF-D 1 − P(value | class), from the class-conditional "
                 "probabilities."),
@@ -153,8 +153,8 @@ PARAMETERS = {
     "theta": Parameter(
         "θ1…θ4:", "floats", 0.0, 1.0, step=0.1, decimals=2,
         tooltip="Weights of the four cases of a pair of examples in the counts {R_m} "
-                "(Vilalta et al., eq. 10): same value/same class, same value/different class, "
-                "different value/same class, different value/different class."),
+                "(Vilalta et al. 2001, eq. 10): same value/same class, same value/different "
+                "class, different value/same class, different value/different class."),
     "alpha": Parameter(
         "α:", "float", 0.0, 100.0, step=0.1, decimals=3,
         tooltip="α of the locality function f_α (eq. 11): how fast the weight of a pair of "

@@ -35,8 +35,8 @@ def _scorer_or_none(name):
     except ValueError:
         return None
 
-#: the four cases of the Π framework (Vilalta et al., "A unified framework for evaluating
-#: feature relevance", §4), in column order
+
+#: the four cases of the Π framework (Vilalta et al. 2001 §4), in column order
 CASES = ("same value,\nsame class", "same value,\ndiff. class",
          "diff. value,\nsame class", "diff. value,\ndiff. class")
 

@@ -1,7 +1,7 @@
-"""Oblivious Tree: OBLIVION (Langley, "Pruning of Oblivious Decision Trees"), backward
-elimination of attributes from an oblivious decision tree with a leave-one-out or k-fold
-accuracy estimate; fitted in the background. Outputs the learner, the model, the retained
-attributes and the data reduced to them, and shows the elimination path."""
+"""Oblivious Tree: OBLIVION (Langley 1994), backward elimination of attributes from an oblivious
+decision tree with a leave-one-out or k-fold accuracy estimate; fitted in the background.
+Outputs the learner, the model, the retained attributes and the data reduced to them, and shows
+the elimination path."""
 import inspect
 
 from AnyQt.QtCore import Qt

@@ -1,6 +1,5 @@
 """Relief Tree: CORE decision and regression trees whose binary splits are chosen by any
-estimator of the add-on (Robnik-Šikonja & Kononenko,
-"Theoretical and empirical analysis of ReliefF and RReliefF", §4), with the estimator
+estimator of the add-on (Robnik-Šikonja & Kononenko 1999 §4), with the estimator
 switch, stopping rules, pruning, leaf models and pre-discretisation; fitted in the background."""
 from AnyQt.QtCore import Qt
 from AnyQt.QtWidgets import QComboBox
@@ -108,7 +107,7 @@ class OWReliefTree(BackgroundLearnerWidget):
             box, "Classification:", "estimator_name",
             [(name, name) for name in CLASSIFICATION_ESTIMATORS],
             "The estimator that chooses the split in every node of a classification tree, "
-            "re-estimated on the node's instances (Robnik-Šikonja & Kononenko, §4)")
+            "re-estimated on the node's instances (Robnik-Šikonja & Kononenko 1999, §4)")
         self.class_stack = self._estimator_editors(
             box, CLASSIFICATION_ESTIMATORS)
         self.regression_estimator_combo = self._combo(
@@ -135,11 +134,11 @@ class OWReliefTree(BackgroundLearnerWidget):
                        tooltip="In the subtree of a node where the correlation ρ of the "
                                "estimator's estimates with accuracy (MSE) reaches this, the "
                                "myopic measure chooses the splits: the dependencies there are "
-                               "no longer hidden (Robnik-Šikonja & Kononenko, §4).")
+                               "no longer hidden (Robnik-Šikonja & Kononenko 1999, §4).")
         gui.checkBox(content, self, "discretize", "Discretize numeric attributes first",
                      callback=self._on_discretize_changed,
                      tooltip="Split numeric attributes into equal-width intervals before "
-                             "growing, as the Π framework does (Vilalta et al., §5.1).")
+                             "growing, as the Π framework does (Vilalta et al. 2001, §5.1).")
         self.intervals_spin = gui.spin(
             gui.indentedBox(content), self, "n_intervals", 2, 100,
             label="Equal-width intervals: ", callback=self.settings_changed, controlWidth=70,
