@@ -152,3 +152,15 @@ class TestOWLocalityProfile(WidgetTest):
     def test_report(self):
         self.run_on(self.parity, k_max=5)
         self.widget.send_report()
+
+    def test_a_myopic_measure_refusing_the_data_leaves_the_profile_with_a_warning(self):
+        # a target near the largest float: MSE cannot be held by a float, RReliefF can
+        data = Table("housing")[:60].copy()
+        with data.unlocked(data.Y):
+            data.Y[:] = data.Y * 2.0 ** 990
+        result = self.run_on(data, k_max=5)
+        self.assertFalse(self.widget.Error.active)
+        self.assertTrue(np.all(np.isfinite(result.profile)))
+        self.assertTrue(np.isnan(result.correlations["MSE (eq. 17)"]).all())
+        self.assertTrue(self.widget.Warning.no_reference.is_shown())
+        self.assertIn("MSE", self.widget.Warning.no_reference.formatted)

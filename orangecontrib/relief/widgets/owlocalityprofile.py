@@ -55,7 +55,8 @@ def locality_profile(data, k_max, iterations, random_state, state):
     myopic estimators of :data:`REFERENCES` for every k.
 
     Returns a namespace with ``ks`` (K,), ``profile`` (K, n_attributes), ``correlations``
-    ({label: (K,)}) and ``n_ignored`` (instances dropped for a missing class)."""
+    ({label: (K,)}; NaN where a myopic measure refuses the data, with its reason in
+    ``failures`` {label: message}) and ``n_ignored`` (instances dropped for a missing class)."""
     callback = progress_callback(state, 0, 90)
     encoded, rows = encode_table(data)
     task = "classification" if encoded.is_classification else "regression"
@@ -64,13 +65,17 @@ def locality_profile(data, k_max, iterations, random_state, state):
     context = estimator.context(encoded, callback)
     ks = np.arange(1, context.neighbours.shape[2] + 1)
     profile = estimator.profile(context, ks)
-    correlations = {}
+    correlations, failures = {}, {}
     for label, reference in REFERENCES[task]:
         callback(0.95)
-        myopic = np.asarray(reference()(encoded), dtype=float)
+        try:
+            myopic = np.asarray(reference()(encoded), dtype=float)
+        except ValueError as error:     # data the myopic measure cannot take: no correlation
+            failures[label] = str(error)
+            myopic = np.full(profile.shape[1], np.nan)
         correlations[label] = np.array([correlation(row, myopic) for row in profile])
     return SimpleNamespace(ks=ks, profile=profile, correlations=correlations,
-                           n_ignored=len(data) - len(rows))
+                           failures=failures, n_ignored=len(data) - len(rows))
 
 
 class OWLocalityProfile(BackgroundEstimationWidget):
@@ -100,6 +105,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
     class Warning(BackgroundEstimationWidget.Warning):
         no_correlation = Msg("Correlations are undefined: fewer than two attributes with "
                              "varying estimates.")
+        no_reference = Msg("No correlation with {}")
 
     class Information(BackgroundEstimationWidget.Information):
         k_capped = Msg("k is limited to {} by the size of the classes.")
@@ -178,8 +184,12 @@ class OWLocalityProfile(BackgroundEstimationWidget):
     def on_done(self, result):
         self.Information.k_capped(len(result.ks), shown=len(result.ks) < self.k_max)
         self.Warning.no_correlation(
-            shown=all(np.isnan(c).all() for c in result.correlations.values()))
+            shown=not result.failures
+            and all(np.isnan(c).all() for c in result.correlations.values()))
         super().on_done(result)
+        self.Warning.no_reference(
+            "; ".join(f"{label}: {reason}" for label, reason in result.failures.items()),
+            shown=bool(result.failures))
 
     # --- plots
     def show_result(self):
@@ -225,8 +235,8 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         if selected:
             shown = sorted(selected)
         else:
-            best = np.nan_to_num(np.nanmax(self.result.profile, axis=0), nan=-np.inf) \
-                if len(self.result.ks) else np.zeros(len(attrs))
+            profile = self.result.profile
+            best = np.where(np.isnan(profile), -np.inf, profile).max(axis=0, initial=-np.inf)
             shown = np.argsort(-best, kind="stable")[:LEGEND_SIZE]
         for i in shown:
             self.profile_legend.addItem(self.curves[i], attrs[i].name)
