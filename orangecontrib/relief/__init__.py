@@ -1,10 +1,10 @@
 """Orange3-Relief: non-myopic attribute estimation for Orange — the public scripting API.
 
-Scorers (Orange ``Scorer``s: ``ReliefF(k=10)(table)`` -> one estimate per attribute)::
+Scorers (Orange ``Scorer`` objects: ``ReliefF(k=10)(table)`` -> one estimate per attribute)::
 
     from orangecontrib.relief import ReliefF, RReliefF, ContextualMerit, UnifiedPi
 
-Learners (Orange ``Learner``s: ``CoreTreeLearner(estimator=ReliefF())(table)`` -> a model)::
+Learners (Orange ``Learner`` objects: ``CoreTreeLearner(estimator=ReliefF())(table)`` -> a model)::
 
     from orangecontrib.relief import CoreTreeLearner, ObliviousTreeLearner
 
