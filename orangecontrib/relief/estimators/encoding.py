@@ -138,6 +138,15 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
     Raises ``ValueError`` on non-finite attributes, a missing or non-finite target, codes out of
     range, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
     estimator uses it.
+
+    Examples
+    --------
+    A discrete column with values 0, 1 and a numeric one, and two classes:
+
+    >>> data = encode([[0, 1.5], [1, 0.5], [1, 2.5]], [0, 1, 1],
+    ...               discrete=[True, False], n_classes=2)
+    >>> data.n_values, data.minimum, data.span     # numeric diffs are relative to the span
+    (array([2, 0]), array([0. , 0.5]), array([1., 2.]))
     """
     X = _as_matrix(X)
     y = np.array(y, dtype=np.float64, copy=True).ravel()
