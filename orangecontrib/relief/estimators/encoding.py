@@ -119,7 +119,7 @@ def _ranges(X, discrete):
 
 
 def power_of_two_scale(magnitude):
-    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to |e| <= 1022 so
+    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to ``|e| <= 1022`` so
     that the factor is a float: multiplying by it is exact and brings values of that magnitude
     into [0.5, 1) (subnormal ones at least to 2^-52)."""
     magnitude = np.nan_to_num(np.asarray(magnitude, dtype=float), nan=0.0, posinf=0.0)
