@@ -1,6 +1,7 @@
 """The documentation: the Sphinx build (Markdown pages and the API reference from the docstrings)
 succeeds without a warning, every page of doc/ is reachable from the index, and no user-facing
 text refers to files or a process users do not have."""
+import pkgutil
 import re
 import subprocess
 import sys
@@ -15,6 +16,7 @@ DOC = ROOT / "doc"
 INTERNAL = re.compile(r"REFERENCE\.md|DESIGN\.md|ORANGE-INTEGRATION|orange-notes|shared/"
                       r"|\b[Ii]ssues? #?[0-9]|[a-z]-[0-9]{4}\.txt|\.txt\b|\b[Ss]ession \d"
                       r"|this session|[Ss]ession-\d")
+AUTOMODULE = re.compile(r"^\.\. automodule:: (\S+)", re.MULTILINE)
 TOCTREE = re.compile(r"^```\{toctree\}\n(.*?)^```", re.DOTALL | re.MULTILINE)
 MD_LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
 
@@ -73,6 +75,24 @@ def test_every_page_is_reachable_from_the_index():
     pages = {p.relative_to(DOC).as_posix() for p in DOC.rglob("*.md")}
     assert {"index.md", "scripting.md", "api/index.md", "changelog.md"} <= pages
     assert pages - reachable_pages() == set()
+
+
+def test_every_api_module_is_in_the_api_reference():
+    """Each module of the scripting API (all but the widgets and the command line) has an
+    ``automodule`` directive in a page of doc/api/."""
+    import orangecontrib.relief     # pylint: disable=import-outside-toplevel
+    package = orangecontrib.relief
+    modules = {package.__name__} | {
+        info.name for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")}
+    modules = {name for name in modules
+               if not name.startswith(("orangecontrib.relief.widgets",
+                                       "orangecontrib.relief.workflows"))
+               and name != "orangecontrib.relief.cli"}
+    documented = {name for page in (DOC / "api").glob("*.md")
+                  for name in AUTOMODULE.findall(page.read_text(encoding="utf-8"))}
+    missing = sorted(modules - documented)
+    assert not missing, ("add an automodule block for each of these to a page of doc/api/ "
+                         f"(e.g. doc/api/estimators.md): {missing}")
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
