@@ -2,12 +2,15 @@
 
     QT_QPA_PLATFORM=offscreen python doc/widget_screenshots.py   # then: python doc/build_help.py
 
-Each widget is created headless with the data of its help page, left to finish its computation
-and grabbed with ``QWidget.grab``. The data are the add-on's parity problems
+Each widget is created headless with its default settings (not those a canvas stored), given the
+data of its help page, left to finish its computation and grabbed with ``QWidget.grab``. The data are the add-on's parity problems
 (:func:`orangecontrib.relief.datasets.parity`), so the pictures match the numbers in the text.
 """
+import tempfile
 import time
 from pathlib import Path
+
+import orangewidget.settings
 
 from AnyQt.QtWidgets import QApplication
 
@@ -46,6 +49,9 @@ def shoot(app, widget, data, name, prepare=None, size=None):
 
 def main():
     app = QApplication.instance() or QApplication([])
+    # the widgets' defaults, not the settings a canvas stored for them
+    defaults = tempfile.mkdtemp()
+    orangewidget.settings.widget_settings_dir = lambda versioned=True: defaults
     from orangecontrib.relief.datasets import parity
     from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation
     from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
