@@ -44,7 +44,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import row_blocks
+from .base import check_memory, row_blocks
 from .encoding import power_of_two_scale, unit_scales
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
@@ -172,6 +172,8 @@ class DiffModel:
             return self._reference.prob
         a = self.data.n_attributes
         vmax, C = (int(self.n_codes.max()) if a else 1), self.n_cls
+        check_memory(3 * 8 * a * vmax * C, f"the probabilities P(value | class) of {a} "
+                     f"attributes with up to {vmax} values", "merge rare values")
         counts = np.zeros((a, vmax, C))
         for cols in row_blocks(a, 24 * self.data.n_instances):   # codes, cells, mask per column
             sub = self.codes(cols)

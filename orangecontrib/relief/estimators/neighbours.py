@@ -29,6 +29,7 @@ from numba import njit, prange
 
 from scipy.spatial import cKDTree
 
+from .base import check_memory
 from .encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _tile_buffers, _tile_distances
 
@@ -76,6 +77,9 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     else:
         n_groups, size = 1, n
     K = max(0, min(k, size))
+    check_memory(16 * n_groups * K * (m + min(m, SEARCH_BLOCK)),
+                 f"the nearest neighbours ({K} in each of {n_groups} group(s) of {m} instances)",
+                 "use a smaller k or fewer iterations")
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
     todo, done = np.arange(m), 0.0

@@ -13,7 +13,7 @@ prefix sums over the sorted neighbours, so one neighbour search gives the estima
 """
 import numpy as np
 
-from .base import Estimator, check_data, random_generator
+from .base import Estimator, check_data, check_memory, random_generator
 from .diffs import DiffModel, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
 
@@ -146,6 +146,10 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     S, F = coef.shape[0], factors.shape[0]
     weights = neighbour_weights(context, weighting, sigma)
     available = context.available
+    row_bytes = 8 * max(G * K * a, 1) * (F + 2)
+    check_memory(8 * ks.size * a * (S * F + S) + row_bytes * min(m, max(
+        1, BLOCK_BYTES // row_bytes)), f"the sums of diffs for {ks.size} values of k over "
+                 f"{G * K} neighbours and {a} attributes", "use a smaller k")
     sums = np.zeros((S, F, ks.size, a))
     known = np.zeros((S, ks.size, a))
     totals = np.zeros((S, F, ks.size))

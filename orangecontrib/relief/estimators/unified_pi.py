@@ -58,7 +58,7 @@ import numpy as np
 from scipy import sparse
 
 from . import impurity
-from .base import check_data, random_generator, row_blocks
+from .base import check_data, check_memory, random_generator, row_blocks
 from .contextual_merit import PairwiseClassEstimator
 from .diffs import DiffModel
 from .encoding import EncodedData, unit_scales
@@ -252,6 +252,10 @@ class UnifiedPi(PairwiseClassEstimator):
                               shape=(n, offsets[-1]))
         if n * offsets[-1] * 8 <= DENSE_ONE_HOT_BYTES:
             Z = Z.toarray()        # BLAS is faster while the dense one-hot matrix is small
+        check_memory(8 * (int(np.sum(widths.astype(float) ** 2)) + n * offsets[-1] * (
+            1 if sparse.issparse(Z) else 0)), f"the pair counts of {widths.size - 1} features "
+                     f"(up to {n_values.max()} values x {p} classes each)",
+                     "merge rare values or use fewer bins")
         pair_sums = [np.zeros((w, w)) for w in widths]
         blocks = row_blocks(n, 8 * (2 * n + offsets[-1]))
         for b, sl in enumerate(blocks):
