@@ -59,7 +59,7 @@ class ReliefF(ReliefFamily):
             prior = data.class_priors()
             hit = (np.arange(G) == y[:, None]).astype(float)
             miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
-        return np.stack([miss, hit])
+        return np.stack([miss, hit]) * self.update_weights(context)[None, :, None]
 
     def profile(self, context, ks, columns=None):
         sums, known, totals = weighted_diff_sums(
@@ -70,7 +70,7 @@ class ReliefF(ReliefFamily):
         # no neighbour in the group at all (a class of one instance has no hits): no
         # contribution, where RELIEF-C's "none of the diffs known" stays NaN
         renorm[np.broadcast_to(totals[:, 0, :, None] == 0, renorm.shape)] = 0.0
-        return (renorm[0] - renorm[1]) / context.instances.size
+        return (renorm[0] - renorm[1]) / self.update_weights(context).sum()
 
 
 class Relief(ReliefF):
@@ -119,5 +119,8 @@ class ReliefFbestK(ReliefF):
         return self.k_max if self.k_max is not None else DEFAULT_K_MAX
 
     def estimate(self, context, columns=None):
-        ks = np.arange(1, context.neighbours.shape[2] + 1)
+        K = context.neighbours.shape[2]
+        if context.mass is not None:     # the places the neighbours fill, at most k_max
+            K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
+        ks = np.arange(1, K + 1)
         return np.max(self.profile(context, ks, columns), axis=0)
