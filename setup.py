@@ -34,7 +34,8 @@ setup(
         "numba>=0.59",
     ],
     extras_require={
-        "test": ["pytest"],
+        "test": ["pytest", "sphinx", "numpydoc", "myst-parser"],  # the docs build is a test
+        "doc": ["sphinx", "numpydoc", "myst-parser"],
         "bench": ["skrebate"],
     },
     entry_points={
