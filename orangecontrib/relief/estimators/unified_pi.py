@@ -42,7 +42,7 @@ value scores NaN.
 
 Instance weights: an instance of weight w stands for w copies of it, so a pair (i, j) adds
 w_i w_j f_alpha(D) (the pairs among the copies of one instance included, as Algorithm 2 visits
-them) and |T_m| sums weights; integer weights give the counts of the data with each instance
+them) and ``|T_m|`` sums weights; integer weights give the counts of the data with each instance
 repeated w times.
 
 ``sample=s`` fills the matrices from s instances drawn without replacement with
