@@ -11,6 +11,12 @@ Learners (Orange ``Learner``s: ``CoreTreeLearner(estimator=ReliefF())(table)`` -
 The numpy engine behind them is :mod:`orangecontrib.relief.estimators`; generators of the papers'
 artificial problems are in :mod:`orangecontrib.relief.datasets`.
 """
+__version__ = "0.1.0"
+
+# before any numba kernel is defined: a writable cache location or none
+from .compilation import configure_cache
+configure_cache()
+
 from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGain, MDL, MSE,
                       MyopicReliefF, Relief, ReliefF, ReliefFbestK, RReliefF, UnifiedPi,
                       scorer_by_name)
