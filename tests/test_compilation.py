@@ -38,12 +38,10 @@ def run_import(tmp_path, **env):
     return result.stdout.splitlines()
 
 
-def test_unwritable_cache_falls_back_to_the_users_cache_directory(tmp_path):
-    user_cache = tmp_path / "xdg"
+def test_unwritable_cache_falls_back_to_a_private_temporary_directory(tmp_path):
     chosen, cache_kind, path = run_import(
-        tmp_path, NUMBA_CACHE_LOCATOR_CLASSES="UserProvidedCacheLocator",
-        XDG_CACHE_HOME=str(user_cache))
-    expected = str(user_cache / "orange3-relief" / "numba")
+        tmp_path, NUMBA_CACHE_LOCATOR_CLASSES="UserProvidedCacheLocator", TMPDIR=str(tmp_path))
+    expected = str(tmp_path / f"orange3-relief-numba-{os.getuid()}")
     assert chosen == repr(expected)
     assert cache_kind == "FunctionCache"
     assert path.startswith(expected)
@@ -53,7 +51,7 @@ def test_unwritable_cache_falls_back_to_the_users_cache_directory(tmp_path):
 def test_without_any_usable_cache_location_kernels_are_not_cached(tmp_path):
     # a locator list that never serves a package file: no directory can help
     chosen, cache_kind, path = run_import(
-        tmp_path, NUMBA_CACHE_LOCATOR_CLASSES="IPythonCacheLocator")
+        tmp_path, NUMBA_CACHE_LOCATOR_CLASSES="IPythonCacheLocator", TMPDIR=str(tmp_path))
     assert chosen == "''"
     assert cache_kind == "NullCache"
 

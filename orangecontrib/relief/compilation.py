@@ -9,10 +9,10 @@ seconds to tens of seconds.
 defined. Numba keeps its cache next to the source files (in ``__pycache__``) or, where that is
 not writable, in the user's cache directory; where neither is writable (a system-wide install
 used from an account without a writable home), numba would refuse to define the kernels. The
-cache then goes to a per-user directory (``$XDG_CACHE_HOME/orange3-relief/numba``, else a
-private directory in the system's temporary directory), and if there is none, kernels are
-compiled in every session without a disk cache. A cache directory set with ``NUMBA_CACHE_DIR``
-is used whenever it is writable.
+cache then goes to a private per-user directory in the system's temporary directory
+(``orange3-relief-numba-<uid>``), and if there is none, kernels are compiled in every session
+without a disk cache. A cache directory set with ``NUMBA_CACHE_DIR`` is used whenever it is
+writable.
 
 :func:`compile_notices` tells a caller when a call starts compiling, so that it can say so
 (the command line prints a line on stderr; a widget can show it in its status bar)::
@@ -80,15 +80,13 @@ def _private_dir(path):
 
 def _fallback_dirs():
     """Candidate cache directories, in order of preference."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    yield os.path.join(base, "orange3-relief", "numba")
     try:
         user = str(os.getuid()) if hasattr(os, "getuid") else os.getlogin()
     except OSError:
         user = "user"
     try:
         yield os.path.join(tempfile.gettempdir(), f"orange3-relief-numba-{user}")
-    except (FileNotFoundError, OSError):  # no usable temporary directory at all
+    except OSError:  # no usable temporary directory at all
         return
 
 
