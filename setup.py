@@ -54,8 +54,8 @@ setup(
         "tqdm",                 # the command line's progress bar
     ],
     extras_require={
-        "test": ["pytest"],
-        "doc": ["sphinx", "numpydoc"],
+        "test": ["pytest", "sphinx", "numpydoc", "myst-parser"],  # the docs build is a test
+        "doc": ["sphinx", "numpydoc", "myst-parser"],
         "bench": ["skrebate", "fast-select"],
         "dask": ["dask[distributed]"],
     },

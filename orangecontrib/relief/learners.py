@@ -6,7 +6,7 @@
   Orange's stock node classes, so Tree Viewer, Pythagorean Tree, Predictions, Test and Score,
   cross-validation and pickling take it. Each inner node's ``split_estimator`` and ``rho`` say
   which estimator chose its split (``model.print_tree()`` shows them).
-* The learners are also ``LearnerScorer``s: on Rank's Scorer input the score of each attribute is
+* The learners are also ``LearnerScorer`` objects: on Rank's Scorer input the score of each attribute is
   the selection estimator's estimate at the root, i.e. on the whole training data.
 
 ``discretize=N`` pre-discretises numeric attributes into N equal-width intervals (Π paper §5.1)

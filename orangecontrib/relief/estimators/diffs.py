@@ -3,8 +3,8 @@
 diff(A, I1, I2) for one attribute (Robnik-Šikonja & Kononenko 1999, eqs. 1-2):
 
 * discrete: 0 if the values are equal, 1 otherwise (eq. 1);
-* numeric, ``numeric="linear"``: |x - y| / (max - min) (eq. 2, the default);
-* numeric, ``numeric="ramp"``: with d = |x - y| / (max - min), 0 if d <= t_equal, 1 if
+* numeric, ``numeric="linear"``: ``|x - y| / (max - min)`` (eq. 2, the default);
+* numeric, ``numeric="ramp"``: with ``d = |x - y| / (max - min)``, 0 if d <= t_equal, 1 if
   d >= t_different, linear in between (CORElearn's default, t_equal = 0.04, t_different = 0.1,
   as fractions of the range).
 
@@ -14,7 +14,7 @@ Missing values (Kononenko 1994, section 3):
   both missing, diff = 1 - sum_v P(v | class(I1)) P(v | class(I2)). With ``both_missing="current"``
   the class of the current instance (the one whose neighbours are sought) is used for both factors,
   as CORElearn does. P(v | c) is the relative frequency among the instances of class c with a
-  known value, or with ``laplace=True`` (n_vc + 1) / (n_c + |V|) (CORElearn). For a regression
+  known value, or with ``laplace=True`` ``(n_vc + 1) / (n_c + |V|)`` (CORElearn). For a regression
   target the class conditioning is dropped (P(v)). A numeric attribute's known values are put into
   ``numeric_bins`` equal-width bins (max(2, N // 5) when N < 25) for these probabilities, and no
   ramp is applied to such diffs (CORElearn's rule; the papers define only the discrete case).
@@ -502,7 +502,7 @@ def _distances(rows, tiles, out):
 
 
 def target_diffs(data, rows, others, options=DiffOptions()):
-    """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): |y_i - y_j|
+    """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): ``|y_i - y_j|``
     divided by the target's range, with the same ramp as numeric attributes when
     ``options.numeric == "ramp"`` (as CORElearn)."""
     scale = power_of_two_scale(np.max(np.abs(data.y)))   # exact, and nothing below overflows

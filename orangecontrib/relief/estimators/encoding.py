@@ -119,7 +119,7 @@ def _ranges(X, discrete):
 
 
 def power_of_two_scale(magnitude):
-    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to |e| <= 1022 so
+    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to ``|e| <= 1022`` so
     that the factor is a float: multiplying by it is exact and brings values of that magnitude
     into [0.5, 1) (subnormal ones at least to 2^-52)."""
     magnitude = np.nan_to_num(np.asarray(magnitude, dtype=float), nan=0.0, posinf=0.0)
@@ -170,6 +170,15 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
     Raises ``ValueError`` on non-finite attributes, a missing or non-finite target, codes out of
     range, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
     estimator uses it.
+
+    Examples
+    --------
+    A discrete column with values 0, 1 and a numeric one, and two classes:
+
+    >>> data = encode([[0, 1.5], [1, 0.5], [1, 2.5]], [0, 1, 1],
+    ...               discrete=[True, False], n_classes=2)
+    >>> data.n_values, data.minimum, data.span     # numeric diffs are relative to the span
+    (array([2, 0]), array([0. , 0.5]), array([1., 2.]))
     """
     X = _as_matrix(X)
     y = np.array(y, dtype=np.float64, copy=True).ravel()

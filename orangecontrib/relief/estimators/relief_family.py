@@ -28,15 +28,22 @@ DIRECT_KS = 4
 class ReliefFamily(Estimator):
     """Parameters shared by the Relief family.
 
-    k: neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
-       group's size (CORElearn).
-    iterations: None = every instance once, in data order (deterministic; CORElearn's default);
-       an int m < N = m instances sampled without replacement with ``random_state``.
-    weighting, sigma: neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
-    distance: "manhattan" (sum of diffs, the papers) or "euclidean" (Kira & Rendell).
-    skip_zero_distance: never use an instance at distance 0 as a neighbour (CORElearn).
-    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins: the diff
-       function; see :mod:`.diffs`.
+    Parameters
+    ----------
+    k
+        Neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
+        group's size (CORElearn).
+    iterations
+        None = every instance once, in data order (deterministic; CORElearn's default); an int
+        m < N = m instances sampled without replacement with ``random_state``.
+    weighting, sigma
+        Neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
+    distance
+        "manhattan" (sum of diffs, the papers) or "euclidean" (Kira & Rendell).
+    skip_zero_distance
+        Never use an instance at distance 0 as a neighbour (CORElearn).
+    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins
+        The diff function; see :mod:`.diffs`.
     """
     default_k = 10
     default_weighting = "equal"

@@ -25,7 +25,7 @@ columns 3 and 4 are 0.
 
 The score is M(X_k) = F(R, {R_m}) (eqs. 12-13):
 
-* ``F="default"``: eqs. 14-15, sum_m |T_m|/|T| sum_r (R_m[r,1] + R_m[r,4] - R_m[r,2] - R_m[r,3]);
+* ``F="default"``: eqs. 14-15, ``sum_m |T_m|/|T| sum_r (R_m[r,1] + R_m[r,4] - R_m[r,2] - R_m[r,3])``;
 * ``F="gini"``, ``F="infgain"``: Gini gain sum_m p_m sum_c p(c|m)^2 - sum_c p(c)^2 and
   information gain H(C) - sum_m p_m H(C|m) (bits, eqs. 1-3), computed from column 1 of the R_m
   taken as class counts. With Prop. 1's setting (theta = (1,0,0,0), f = "zero") and no two
@@ -37,7 +37,7 @@ The score is M(X_k) = F(R, {R_m}) (eqs. 12-13):
 Numeric features are partitioned into ``bins`` equal-width intervals of their range (§5.1) for
 the T_m; D still uses their numeric diffs. An instance whose value of X_k is missing is in no
 T_m, and pairs with a missing value of X_k are not counted for X_k (they are neither "same value"
-nor "different value"); |T| counts the instances with a known value. A feature with no known
+nor "different value"); ``|T|`` counts the instances with a known value. A feature with no known
 value scores NaN.
 
 ``sample=s`` fills the matrices from s instances drawn without replacement with
@@ -125,7 +125,7 @@ class PiContext:
 
     data: the (sampled) instances S; rows: their indices in the input data; diff_model: the
     diff model of ``data`` (distances D); case_counts: per feature an array (n_values, p, 4),
-    the R_m of eq. 10; total: R, the (p, 4) matrix of the whole T; sizes: per feature |T_m|;
+    the R_m of eq. 10; total: R, the (p, 4) matrix of the whole T; sizes: per feature ``|T_m|``;
     n_input: the number of instances of the input data.
     """
     data: EncodedData

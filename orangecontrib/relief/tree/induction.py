@@ -61,17 +61,25 @@ def _is_relief_family(estimator):
 class CoreTree(Parameters):
     """Grows a CORE tree on :class:`EncodedData`; see the module docstring.
 
-    estimator: the split selector (an engine estimator); None = ReliefF() for classification,
+    Parameters
+    ----------
+    estimator
+        The split selector (an engine estimator); None = ReliefF() for classification,
         RReliefF() for regression.
-    min_leaf, min_majority, max_depth, min_estimate: stopping (None disables max_depth /
-        min_estimate).
-    leaf_model: "mean" or "linear" (regression).
-    pruning: "m-estimate", "pessimistic" (classification) or None; m, confidence their parameters.
-    switch, switch_threshold: the estimator switch and its ρ threshold.
-    discretize: None, or the number of equal-width intervals for numeric attributes.
-    thresholds_per_pass: candidate thresholds of a numeric attribute a column-scoring
-        (Relief-family, CM, Π) estimator scores per pass of its coarse-to-fine search
-        (:mod:`.candidates`; None = all in one pass).
+    min_leaf, min_majority, max_depth, min_estimate
+        Stopping (None disables max_depth / min_estimate).
+    leaf_model
+        "mean" or "linear" (regression).
+    pruning, m, confidence
+        "m-estimate", "pessimistic" (classification) or None; m, confidence their parameters.
+    switch, switch_threshold
+        The estimator switch and its ρ threshold.
+    discretize
+        None, or the number of equal-width intervals for numeric attributes.
+    thresholds_per_pass
+        Candidate thresholds of a numeric attribute a column-scoring (Relief-family, CM, Π)
+        estimator scores per pass of its coarse-to-fine search (:mod:`.candidates`; None = all
+        in one pass).
     """
 
     def __init__(self, estimator=None, min_leaf=5, min_majority=0.97, max_depth=None,
