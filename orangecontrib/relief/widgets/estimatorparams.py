@@ -76,9 +76,10 @@ PARAMETERS = {
                 "logarithm of the number of counter-examples, rounded up (Hong 1997).",
         applies=_equals("neighbours", "nearest")),
     "k_max": Parameter(
-        "Largest k:", "int", 1, 10000, none_text="default",
+        "Largest k:", "int", 1, 10000, none_text="100",
         tooltip="ReliefFbestK: ReliefF is computed for every k = 1 … k_max from one neighbour "
-                "search, and each attribute gets its best estimate over k."),
+                "search, and each attribute gets its best estimate over k (time and memory grow "
+                "with k_max)."),
     "iterations": Parameter(
         "Iterations m:", "int", 1, 1000000, none_text="all instances",
         tooltip="m, the number of instances R sampled at random whose neighbours update the "
