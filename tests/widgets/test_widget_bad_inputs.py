@@ -16,7 +16,7 @@ from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
 from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
 from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
 
-from bad_inputs import TASKS, bad_inputs
+from bad_inputs import TASKS, bad_inputs, weighted_inputs
 
 WIDGETS = (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree)
 TIMEOUT = 60000
@@ -27,7 +27,7 @@ TRACEBACK = re.compile(r"Traceback|\b\w+(Error|Exception)\b|File \"")
 def _cases():
     return [pytest.param(cls, task, case, id=f"{cls.__name__}-{task}-{case.name}")
             for cls in WIDGETS for task in TASKS
-            for case in bad_inputs(task)]
+            for case in bad_inputs(task) + weighted_inputs(task)]
 
 
 def _output(widget):
