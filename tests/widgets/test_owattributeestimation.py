@@ -316,6 +316,10 @@ class TestOWAttributeEstimation(WidgetTest):
             self.assertEqual(len(scores), len(data.domain.attributes))
 
     def test_report(self):
+        self.choose("ReliefF", k=6)
         self.send_signal(self.widget.Inputs.data, self.parity)
         self.wait_until_finished(timeout=TIMEOUT)
         self.widget.send_report()
+        html = self.widget.report_html
+        self.assertIn("Nearest neighbours k", html)
+        self.assertIn("I1", html)

@@ -152,6 +152,7 @@ class TestOWLocalityProfile(WidgetTest):
     def test_report(self):
         self.run_on(self.parity, k_max=5)
         self.widget.send_report()
+        self.assertIn("Largest k", self.widget.report_html)
 
     def test_a_myopic_measure_refusing_the_data_leaves_the_profile_with_a_warning(self):
         # a target near the largest float: MSE cannot be held by a float, RReliefF can

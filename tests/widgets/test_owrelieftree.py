@@ -135,3 +135,11 @@ class TestOWReliefTree(WidgetTest, WidgetLearnerTestMixin):
         self.assertEqual(type(kwargs["estimator"]).__name__, "Gini")
         self.assertEqual(kwargs["regression_estimator"].name, "RReliefF")
         self.assertEqual(kwargs["pruning"], "m-estimate")
+
+    def test_report_names_the_estimators_and_their_parameters(self):
+        w = self.widget
+        w.class_stack.editors["ReliefF"].controls["k"].setValue(4)
+        self.fit(self.parity3)
+        w.send_report()
+        self.assertIn("ReliefF, Nearest neighbours k 4", w.report_html)
+        self.assertIn("RReliefF", w.report_html)
