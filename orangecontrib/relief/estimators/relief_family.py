@@ -11,16 +11,20 @@ with k' = min(k, neighbours found) and w^(k) the neighbour influences normalised
 prefix sums over the sorted neighbours, so one neighbour search gives the estimates for all k
 (ReliefFbestK, the papers' Fig. 2 "estimate versus k").
 """
+from dataclasses import replace
+
 import numpy as np
 
 from .base import Estimator, check_data, random_generator
 from .diffs import DiffModel, DiffOptions
-from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
+from .neighbours import nearest_neighbours, neighbour_weights, regroup, WEIGHTINGS
 
-__all__ = ["ReliefFamily", "weighted_diff_sums"]
+__all__ = ["ReliefFamily", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair diffs
 BLOCK_BYTES = 128 * 2 ** 20
+#: a permutation test keeps every instance's neighbours sorted (16 bytes each) up to this size
+ORDER_BYTES = 256 * 2 ** 20
 #: up to this many k, the sums are matrix products per k; beyond, prefix sums over the ranks
 DIRECT_KS = 4
 
@@ -97,12 +101,33 @@ class ReliefFamily(Estimator):
 
     def context(self, data, callback=None):
         """The nearest neighbours of the sampled instances (the expensive part, done once)."""
+        return self._search(data, self.k_, self.groups, callback)
+
+    def _search(self, data, k, groups, callback):
         check_data(data, self)
         self._check_parameters()
         model = DiffModel(data, self.diff_options())
-        return nearest_neighbours(model, self.sample(data.n_instances), self.k_,
-                                  groups=self.groups, skip_zero_distance=self.skip_zero_distance,
-                                  callback=callback)
+        return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
+                                  skip_zero_distance=self.skip_zero_distance, callback=callback)
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test: a function from ``data`` with another target (the same
+        instances and attributes) to its context, all from one neighbour search. A numeric
+        target does not change the neighbours (one group of all instances); for classes, the
+        search sorts all instances by distance from each sampled one and the groups are read
+        off in that order (:func:`.neighbours.regroup`). None (search again for each target)
+        when RELIEF-D's distances depend on the class (missing values) or the sorted
+        neighbours would exceed ``ORDER_BYTES``."""
+        if self.groups == "all":
+            context = self.context(data, callback)
+            return lambda target: replace(context, data=target)
+        n = data.n_instances
+        if (self.missing == "D" and np.isnan(data.X).any()) \
+                or 16 * self.sample(n).size * n > ORDER_BYTES:
+            return None
+        ordered = self._search(data, n, "all", callback)
+        k, groups = self.k_, self.groups
+        return lambda target: regroup(ordered, target, k, groups)
 
     def estimate(self, context, columns=None):
         """Estimates of ``columns`` (default: the context's data) with k neighbours."""
@@ -172,17 +197,22 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     return sums, known, totals
 
 
+def first_k_weights(weights, available, k):
+    """The influences ``weights`` (..., G, K) of the first k' = min(k, ``available``) neighbours
+    of each group normalised to sum 1 (eq. 13), 0 beyond k' and in a group without neighbours."""
+    K = weights.shape[-1]
+    wk = weights * (np.arange(K) < np.minimum(k, available)[..., None])
+    total = wk.sum(axis=-1, keepdims=True)
+    return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
+
+
 def _direct_sums(ks, available, w, c, f, diffs, is_known, all_known, sums, known, totals):
     """:func:`weighted_diff_sums` for a few k: the pair coefficients of each k times the pair
     diffs, one matrix product per k."""
-    S, F, K, a = c.shape[0], f.shape[0], f.shape[-1], diffs.shape[-1]
+    S, F, a = c.shape[0], f.shape[0], diffs.shape[-1]
     flat_diffs = diffs.reshape(-1, a)
     for q, k in enumerate(ks):
-        first = np.arange(K) < np.minimum(k, available)[..., None]          # (b, G, K)
-        wk = w * first
-        total = wk.sum(axis=2, keepdims=True)
-        wk = np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
-        pair = c[..., None] * wk                                          # (S, b, G, K)
+        pair = c[..., None] * first_k_weights(w, available, k)            # (S, b, G, K)
         pair_f = (pair[:, None] * f).reshape(S * F, -1)                   # (S*F, b*G*K)
         sums[:, :, q] += (pair_f @ flat_diffs).reshape(S, F, a)
         totals[:, :, q] += pair_f.sum(axis=1).reshape(S, F)

@@ -17,7 +17,9 @@ whose hit (or miss) diffs is known then gets NaN.
 """
 import numpy as np
 
-from .relief_family import ReliefFamily, weighted_diff_sums
+from .neighbours import neighbour_weights
+from .relief_family import ReliefFamily, first_k_weights, weighted_diff_sums
+from .significance import HitMissPairs
 
 __all__ = ["Relief", "ReliefF", "ReliefFbestK"]
 
@@ -60,6 +62,20 @@ class ReliefF(ReliefFamily):
             hit = (np.arange(G) == y[:, None]).astype(float)
             miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
         return np.stack([miss, hit])
+
+    def hit_miss_pairs(self, context):
+        """The (instance, neighbour) pairs of the estimate with their weights in the hit and the
+        miss mean (STIR, :mod:`.significance`): each instance's first k' neighbours of a group
+        with their normalised influences times the group's coefficient."""
+        coef = self.coefficients(context)
+        w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma),
+                            context.available, self.k_)
+        miss, hit = coef[0][..., None] * w, coef[1][..., None] * w
+        nb = context.neighbours
+        keep = (nb >= 0) & (miss + hit > 0)
+        rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
+        return HitMissPairs(rows=rows[keep], others=nb[keep], weights=(miss + hit)[keep],
+                            miss=(miss > 0)[keep])
 
     def profile(self, context, ks, columns=None):
         sums, known, totals = weighted_diff_sums(
@@ -107,6 +123,10 @@ class ReliefFbestK(ReliefF):
     @property
     def k_(self):
         return self.k_max if self.k_max is not None else np.iinfo(np.int32).max
+
+    def hit_miss_pairs(self, context):
+        raise ValueError("STIR tests the estimate of one neighbourhood, but ReliefFbestK takes "
+                         "the best over k: use permutation p-values")
 
     def estimate(self, context, columns=None):
         ks = np.arange(1, context.neighbours.shape[2] + 1)
