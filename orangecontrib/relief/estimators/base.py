@@ -1,4 +1,4 @@
-"""The protocol every attribute estimator follows (DESIGN.md, "context once, columns cheap").
+"""The protocol every attribute estimator follows: a context computed once, columns cheap.
 
 An estimator is configured by keyword arguments stored unchanged in ``__init__`` and validated
 when it runs. Running it has two parts:

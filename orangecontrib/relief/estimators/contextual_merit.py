@@ -1,4 +1,4 @@
-"""Contextual Merit (Hong 1997), as eq. 9 of vilalta-unified-framework-pi.txt defines it.
+"""Contextual Merit (Hong 1997), as eq. 9 of Vilalta et al. 2001 defines it.
 
 For every example X_i and each of its counter-examples X_j (examples of another class) every
 feature X_k gains

@@ -1,11 +1,11 @@
-"""The one encoded data form that every estimator reads (DESIGN.md, "Data encoding").
+"""The one encoded data form that every estimator reads.
 
 A float64 matrix ``X`` (NaN = missing; discrete values as integer codes 0..V-1), a boolean mask of
 the discrete columns, the number of values of each discrete column, the minimum and the span
 (max - min) of each numeric column, and the target: class codes 0..C-1 for classification or the
 real values for regression. Ranges are kept from the data the encoding was built on, so a subset
 (a tree node) still measures numeric differences against the whole training data, as
-REFERENCE.md requires.
+CORElearn does.
 
 Nothing here knows about Orange: ``orangecontrib.relief.orange_data`` builds this form from a
 ``Table``; scripts build it from numpy arrays with :func:`encode`.

@@ -1,5 +1,5 @@
-"""Impurity ("myopic") attribute measures, computed as REFERENCE.md describes the reference
-(CORElearn's ``attrEval``) computing them.
+"""Impurity ("myopic") attribute measures, computed as CORElearn's ``attrEval`` (the R package by
+the ReliefF/RReliefF authors) computes them.
 
 * A **discrete** attribute is used as it is, multi-valued (classification); for regression (MSE)
   through its best binary partition, found by sorting its values by mean target.
@@ -61,7 +61,7 @@ def _nan_where_empty(score, n):
 
 
 def information_gain(table):
-    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (kononenko-relieff-1994.txt, eq. 1), computed as
+    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (Kononenko 1994, eq. 1), computed as
     (n log₂ n − Σ_c n_c log₂ n_c − Σ_v n_v log₂ n_v + Σ_vc n_vc log₂ n_vc) / n."""
     table = np.asarray(table, dtype=np.float64)
     n_v, n_c, n = _margins(table)
@@ -86,7 +86,7 @@ def gain_ratio(table, unused_value_rule="ignore"):
 
 
 def gini_gain(table):
-    """Gini gain = Σ_v p(v) Σ_c p(c|v)² − Σ_c p(c)² (Breiman et al. 1984; REFERENCE.md)."""
+    """Gini gain = Σ_v p(v) Σ_c p(c|v)² − Σ_c p(c)² (Breiman et al. 1984; as CORElearn)."""
     table = np.asarray(table, dtype=np.float64)
     n_v, n_c, n = _margins(table)
     after = np.sum(_ratio(np.sum(table ** 2, axis=-1), n_v), axis=-1)
@@ -97,8 +97,8 @@ def gini_gain(table):
 def accuracy_gain(table):
     """Accuracy = Σ_v p(v) max_c p(c|v) − max_c p(c) = (Σ_v max_c n_vc − max_c n_c) / n.
 
-    Eq. 16 of robnik-kononenko-relieff-rrelieff-trees.txt is the first term; like CORElearn we
-    subtract the majority-class prior (REFERENCE.md), which leaves rankings within a node as they
+    Eq. 16 of Robnik-Šikonja & Kononenko 1999 is the first term; like CORElearn we
+    subtract the majority-class prior, which leaves rankings within a node as they
     are and makes a useless attribute score 0."""
     table = np.asarray(table, dtype=np.float64)
     _, n_c, n = _margins(table)
@@ -117,7 +117,7 @@ def _code_length(counts, n_classes):
 
 
 def mdl_gain(table):
-    """MDL (Kononenko 1995, as CORElearn computes it; REFERENCE.md), with C classes::
+    """MDL (Kononenko 1995, as CORElearn computes it), with C classes::
 
         L(m_1..m_C) = log₂( m! / (m_1!·…·m_C!) ) + log₂ C(m + C − 1, C − 1),   m = Σ_c m_c
         MDL(A)      = ( L(n_1..n_C) − Σ_v L(n_v1..n_vC) ) / n
@@ -131,7 +131,7 @@ def mdl_gain(table):
 
 
 def myopic_relieff(table):
-    """Myopic ReliefF, eq. 5 of robnik-kononenko-relieff-rrelieff-trees.txt::
+    """Myopic ReliefF, eq. 5 of Robnik-Šikonja & Kononenko 1999::
 
         W'(A)  = P_equal · Gini'(A) / (P_samecl · (1 − P_samecl))
         Gini'  = Σ_v (p(v)² / Σ_v p(v)²) Σ_c p(c|v)² − Σ_c p(c)²          (eq. 6)
@@ -150,7 +150,7 @@ def myopic_relieff(table):
 
 
 def mse_of_mean(table):
-    """MSEofMean = −Σ_b p_b · R_b, eq. 17 of robnik-kononenko-relieff-rrelieff-trees.txt with the
+    """MSEofMean = −Σ_b p_b · R_b, eq. 17 of Robnik-Šikonja & Kononenko 1999 with the
     mean as predictor: R_b = (1/w_b) Σ_{i∈b} w_i (y_i − ȳ_b)², p_b = w_b / w (CORElearn's
     MSEofMean, negated so that higher = better).
 
@@ -241,7 +241,7 @@ class ImpurityEstimator(Estimator):
 
 
 class InfGain(ImpurityEstimator):
-    """Information gain in bits (kononenko-relieff-1994.txt, eq. 1): :func:`information_gain`."""
+    """Information gain in bits (Kononenko 1994, eq. 1): :func:`information_gain`."""
     name = "InfGain"
 
     def criterion(self, table):

@@ -1,6 +1,6 @@
 """Relief (Kira & Rendell), ReliefF (RELIEF-A/E/F) and ReliefFbestK for a discrete class.
 
-ReliefF (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3; kononenko-relieff-1994.txt §2, §4):
+ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3; Kononenko 1994 §2, §4):
 for each sampled instance R with class y, its k nearest hits H_j and, per other class C, its
 k nearest misses M_j(C):
 
@@ -106,7 +106,7 @@ class Relief(ReliefF):
 class ReliefFbestK(ReliefF):
     """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
     one neighbour search; each attribute takes its best estimate over k (CORElearn's
-    ReliefFbestK, REFERENCE.md)."""
+    ReliefFbestK)."""
     name = "ReliefFbestK"
 
     def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,

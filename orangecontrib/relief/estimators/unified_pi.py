@@ -1,4 +1,4 @@
-"""The unified framework Π of evaluation metrics (vilalta-unified-framework-pi.txt, §4).
+"""The unified framework Π of evaluation metrics (Vilalta et al. 2001, §4).
 
 Feature X_k splits the examples T into subsets T_m, one per value V_m. Each T_m has a p x 4 count
 matrix R_m (p = number of classes; row r = class r; columns = the four cases of Fig. 3a for an
