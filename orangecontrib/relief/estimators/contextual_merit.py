@@ -155,7 +155,11 @@ class ContextualMerit(PairwiseClassEstimator):
             merit += weights @ np.where(np.isnan(diffs), 0.0, diffs)
             if callback is not None:
                 callback(done)
-        merit[_unknown_columns(columns)] = np.nan
+        unknown = _unknown_columns(columns)
+        if not np.isfinite(merit[~unknown]).all():
+            raise ValueError(f"{self.name} exceeds the largest float: examples of different "
+                             "classes lie so close (distance D near 0) that 1/D^2 overflows")
+        merit[unknown] = np.nan
         return merit
 
     @staticmethod

@@ -45,6 +45,7 @@ import numpy as np
 from numba import njit, prange
 
 from .base import row_blocks
+from .encoding import power_of_two_scale, unit_scales
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
@@ -107,7 +108,9 @@ def _bins_for(n, numeric_bins):
 
 
 class DiffModel:
-    """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min),
+    """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min)
+    (:func:`.encoding.unit_scales`: a column whose span is no finite float is read exactly
+    rescaled by a power of two),
     and, where values are missing, the conditional probabilities P(v | c) of the value codes
     (numeric values binned; :func:`_code`) and the diffs against a missing value. The
     attribute values are read as they are (a C-ordered X is never copied) and codes are
@@ -128,10 +131,12 @@ class DiffModel:
             usable = ~missing.all(axis=0) if n else np.zeros(a, bool)
         self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
         self.kind[~usable] = _UNUSABLE
-        plain = data.discrete | ~usable
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.inv_span = np.where(plain, 1.0, np.where(data.span > 0, 1.0 / data.span, 0.0))
-        self.shift = np.where(plain, 0.0, data.minimum)
+        if reference is not None:
+            self.scale, self.shift, self.inv_span = (reference.scale, reference.shift,
+                                                     reference.inv_span)
+        else:
+            self.scale, self.shift, self.inv_span = unit_scales(
+                X, ~data.discrete & usable, data.minimum, data.span)
         self.has_missing = missing.any(axis=0) & usable
         self.bins = reference.bins if reference is not None else _bins_for(n, options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
@@ -142,7 +147,8 @@ class DiffModel:
         else:
             self.cls = np.zeros(n, dtype=np.int32)
             self.n_cls = 1
-        self.values = np.ascontiguousarray(X)
+        # columns whose span or its reciprocal is no finite float are read scaled (exactly)
+        self.values = np.ascontiguousarray(X if np.all(self.scale == 1) else X * self.scale)
 
     @cached_property
     def _code_args(self):
@@ -499,8 +505,11 @@ def target_diffs(data, rows, others, options=DiffOptions()):
     """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): |y_i - y_j|
     divided by the target's range, with the same ramp as numeric attributes when
     ``options.numeric == "ramp"`` (as CORElearn)."""
-    span = data.y_span if data.y_span > 0 else 1.0
-    d = np.abs(data.y[rows] - data.y[others]) / span
+    scale = power_of_two_scale(np.max(np.abs(data.y)))   # exact, and nothing below overflows
+    span = data.y_span * scale
+    if not np.isfinite(span):                 # a range beyond the largest float
+        span = np.ptp(data.y * scale)
+    d = np.abs(data.y[rows] * scale - data.y[others] * scale) / (span if span > 0 else 1.0)
     if options.numeric == "ramp":
         d = np.clip((d - options.t_equal) / (options.t_different - options.t_equal), 0.0, 1.0)
     return d

@@ -22,6 +22,7 @@ import numpy as np
 from scipy.special import gammaln, xlogy
 
 from .base import Estimator
+from .encoding import power_of_two_scale
 from .splits import best_partition, best_threshold, target_statistics, value_table
 
 __all__ = ["information_gain", "gain_ratio", "gini_gain", "accuracy_gain", "mdl_gain",
@@ -203,13 +204,22 @@ class ImpurityEstimator(Estimator):
         if columns.n_instances != context.n_instances:
             raise ValueError(f"columns have {columns.n_instances} instances, "
                              f"the context {context.n_instances}")
-        stats = target_statistics(context.y, context.n_classes)
+        # a regression target is measured in units of a power of two near its magnitude (an
+        # exact change of unit), so that its squares neither overflow nor underflow
+        scale = 1.0 if context.is_classification else power_of_two_scale(np.max(np.abs(
+            context.y)))
+        stats = target_statistics(context.y * scale, context.n_classes)
         scores = np.empty(columns.n_attributes)
         for j in range(columns.n_attributes):
             scores[j] = self.estimate_column(columns.X[:, j], columns.discrete[j],
                                              columns.n_values[j], stats)
             if callback is not None:
                 callback((j + 1) / columns.n_attributes)
+        with np.errstate(over="ignore"):
+            scores = np.ldexp(scores, -self.target_unit_power * (np.frexp(scale)[1] - 1))
+        if np.isinf(scores).any():
+            raise ValueError(f"{self.name}: the estimates exceed the largest float; the "
+                             f"target's range ({context.y_span:.3g}) is too large, rescale it")
         return scores
 
     def estimate_column(self, column, discrete, n_values, stats):
@@ -311,6 +321,7 @@ class MSE(ImpurityEstimator):
     eq. 17 (the minimum over all splits) and CORElearn's MSEofMean do."""
     name = "MSE"
     tasks = frozenset({"regression"})
+    target_unit_power = 2
     multivalued = False
 
     def __init__(self, min_lower=1, min_upper=1):

@@ -83,6 +83,9 @@ class ReliefF(ReliefFamily):
             weighting=self.weighting_, sigma=self.sigma)
         with np.errstate(invalid="ignore", divide="ignore"):
             renorm = sums[:, 0] * totals[:, 0, :, None] / known
+        # no neighbour in the group at all (a class of one instance has no hits): no
+        # contribution, where RELIEF-C's "none of the diffs known" stays NaN
+        renorm[np.broadcast_to(totals[:, 0, :, None] == 0, renorm.shape)] = 0.0
         return (renorm[0] - renorm[1]) / context.instances.size
 
 

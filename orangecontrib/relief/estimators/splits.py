@@ -124,7 +124,7 @@ def candidate_thresholds(x, min_lower=2, min_upper=3):
     n = values.size
     n_lower = np.flatnonzero(values[1:] != values[:-1]) + 1
     n_lower = n_lower[(n_lower >= min_lower) & (n - n_lower >= min_upper)]
-    thresholds = (values[n_lower - 1] + values[n_lower]) / 2
+    thresholds = values[n_lower - 1] / 2 + values[n_lower] / 2     # no overflow near the float max
     return thresholds, n_lower, order
 
 
