@@ -101,7 +101,7 @@ class TestShippedHelp(unittest.TestCase):
 
     def test_every_link_and_image_of_the_pages_exists(self):
         pages = sorted(HELP.rglob("*.html"))
-        self.assertEqual(len(pages), 6)    # index, scripting, four widgets
+        self.assertEqual(len(pages), 8)    # index, scripting, significance, sklearn, 4 widgets
         images = 0
         for page in pages:
             refs = references(page)
