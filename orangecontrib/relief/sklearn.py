@@ -77,7 +77,7 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         cls._engine_params = tuple(p.name for p in engine_params)
         if cls.__doc__ is None:
             cls.__doc__ = (f"Feature selection by {cls.engine.name} (scikit-learn selector).\n\n"
-                           + (cls.engine.__doc__ or ""))
+                           + inspect.cleandoc(cls.engine.__doc__ or ""))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -249,3 +249,23 @@ def test_permutation_false_discoveries_among_null_attributes_beside_relevant_one
         assert (result.qvalues[:2] < 0.05).all()
         shares.append(np.mean(result.qvalues[2:] < 0.05))
     assert np.mean(shares) <= 0.05
+
+
+def test_stir_with_instance_weights_tests_the_weighted_estimate():
+    # the weighted hit and miss means differ by the weighted ReliefF estimate; permutations
+    # search again for each class
+    X, y, discrete = binary_table()
+    weights = np.random.default_rng(6).integers(1, 4, len(y)).astype(float)
+    data = encode(X, y, discrete=discrete, n_classes=2, weights=weights)
+    estimator = ReliefF(k=4)
+    result = stir(estimator, data)
+    assert np.isfinite(result.pvalues).all()
+    context = estimator.context(data)
+    pairs = estimator.hit_miss_pairs(context)
+    diffs = context.diff_model.pair_diffs(pairs.rows, pairs.others)
+    means = [np.average(diffs[pairs.miss == g], axis=0, weights=pairs.weights[pairs.miss == g])
+             for g in (True, False)]
+    np.testing.assert_allclose(means[0] - means[1], estimator(data), atol=1e-12)
+    assert estimator.target_contexts(data) is None
+    perm = permutation_test(estimator, data, 9, random_state=0)
+    assert perm.pvalues[0] == 0.1

@@ -4,12 +4,12 @@ permutation p-values for any estimator, and Benjamini-Hochberg q-values.
 **STIR** (Le, Urbanowicz, Moore & McKinney, "STatistical Inference Relief (STIR) feature
 selection", Bioinformatics 35(8), 2019) reads a Relief estimate as the difference of two means:
 the mean diff of attribute A over the (instance, miss) pairs minus its mean over the (instance,
-hit) pairs, W[A] = M̄_A - H̄_A, and tests it with a pseudo two-sample t-test of pooled variance:
+hit) pairs, W[A] = M̄_A - H̄_A, and tests it with a pseudo two-sample t-test of pooled variance::
 
     S_p² = ((|M| - 1) S_M² + (|H| - 1) S_H²) / (|M| + |H| - 2),
     t_A  = (M̄_A - H̄_A) / (S_p * sqrt(1/|M| + 1/|H|)),   df = |M| + |H| - 2,
 
-with |M|, |H| the numbers of miss and hit pairs and the one-sided p-value P(T_df >= t_A)
+with ``|M|``, ``|H|`` the numbers of miss and hit pairs and the one-sided p-value P(T_df >= t_A)
 (only a positive estimate is evidence of relevance). "Pseudo", because pairs that share an
 instance are not independent. The means are weighted by each pair's weight in the estimate
 (1/k for ReliefF's k nearest, P(C)/(1 - P(class(R))) for the misses of class C, the influences of
