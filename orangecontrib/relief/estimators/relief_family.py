@@ -17,20 +17,16 @@ update is weighted. :func:`weighted_diff_sums` computes these sums for every k o
 prefix sums over the sorted neighbours, so one neighbour search gives the estimates for all k
 (ReliefFbestK, the papers' Fig. 2 "estimate versus k").
 """
-from dataclasses import replace
-
 import numpy as np
 
 from .base import Estimator, check_data, check_memory, random_generator
 from .diffs import DiffModel, DiffOptions
-from .neighbours import nearest_neighbours, neighbour_weights, regroup, WEIGHTINGS
+from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
 
 __all__ = ["ReliefFamily", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair diffs
 BLOCK_BYTES = 128 * 2 ** 20
-#: a permutation test keeps every instance's neighbours sorted (16 bytes each) up to this size
-ORDER_BYTES = 256 * 2 ** 20
 #: up to this many k, the sums are matrix products per k; beyond, prefix sums over the ranks
 DIRECT_KS = 4
 
@@ -122,25 +118,6 @@ class ReliefFamily(Estimator):
         model = DiffModel(data, self.diff_options())
         return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
                                   skip_zero_distance=self.skip_zero_distance, callback=callback)
-
-    def target_contexts(self, data, callback=None):
-        """For a permutation test: a function from ``data`` with another target (the same
-        instances and attributes) to its context, all from one neighbour search. A numeric
-        target does not change the neighbours (one group of all instances); for classes, the
-        search sorts all instances by distance from each sampled one and the groups are read
-        off in that order (:func:`.neighbours.regroup`). None (search again for each target)
-        with instance weights, when RELIEF-D's distances depend on the class (missing values)
-        or when the sorted neighbours would exceed ``ORDER_BYTES``."""
-        if self.groups == "all":
-            context = self.context(data, callback)
-            return lambda target: replace(context, data=target)
-        n = data.n_instances
-        if data.weights is not None or (self.missing == "D" and np.isnan(data.X).any()) \
-                or 16 * self.sample(n).size * n > ORDER_BYTES:
-            return None
-        ordered = self._search(data, n, "all", callback)
-        k, groups = self.k_, self.groups
-        return lambda target: regroup(ordered, target, k, groups)
 
     @staticmethod
     def update_weights(context):

@@ -17,11 +17,14 @@ whose hit (or miss) diffs is known then gets NaN.
 """
 import numpy as np
 
-from .neighbours import neighbour_weights
+from .neighbours import neighbour_weights, regroup
 from .relief_family import ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
 
 __all__ = ["Relief", "ReliefF", "ReliefFbestK"]
+
+#: a permutation test keeps every instance's neighbours sorted (16 bytes each) up to this size
+ORDER_BYTES = 256 * 2 ** 20
 
 
 class ReliefF(ReliefFamily):
@@ -62,6 +65,21 @@ class ReliefF(ReliefFamily):
             hit = (np.arange(G) == y[:, None]).astype(float)
             miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
         return np.stack([miss, hit]) * self.update_weights(context)[None, :, None]
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test: a function from ``data`` with other classes (the same
+        instances and attributes) to its context, all from one search that sorts all instances
+        by distance from each sampled one; the groups are read off in that order
+        (:func:`.neighbours.regroup`). None (search again for each class) with instance weights,
+        when RELIEF-D's distances depend on the class (missing values) or when the sorted
+        neighbours would exceed ``ORDER_BYTES``."""
+        n = data.n_instances
+        if data.weights is not None or (self.missing == "D" and np.isnan(data.X).any()) \
+                or 16 * self.sample(n).size * n > ORDER_BYTES:
+            return None
+        ordered = self._search(data, n, "all", callback)
+        k, groups = self.k_, self.groups
+        return lambda target: regroup(ordered, target, k, groups)
 
     def hit_miss_pairs(self, context):
         """The (instance, neighbour) pairs of the estimate with their weights in the hit and the

@@ -24,8 +24,8 @@ MultiSURF's give a varying number of pairs per instance).
 **Permutation p-values** (any estimator, any target): the estimates of R copies of the data with
 the target randomly permuted; p = (b + 1) / (R + 1), b being the number of permuted estimates at
 least as large as the observed one (Phipson & Smyth, "Permutation p-values should never be zero").
-An estimator with ``target_contexts(data, callback)`` (the Relief family) gives the contexts of
-the permuted targets from one neighbour search.
+An estimator with ``target_contexts(data, callback)`` (ReliefF, Relief, RReliefF) gives the
+contexts of the permuted targets from one neighbour search.
 
 **q-values** (Benjamini & Hochberg, "Controlling the false discovery rate", 1995): selecting the
 attributes with q <= alpha keeps the expected share of false discoveries among them at most alpha
@@ -80,7 +80,11 @@ class Significance:
 
 def benjamini_hochberg(pvalues):
     """Benjamini-Hochberg adjusted p-values (q-values): q_(i) = min_{j >= i} p_(j) * n / j over
-    the p-values sorted increasingly, at most 1. NaN p-values stay NaN and do not count in n."""
+    the p-values sorted increasingly, at most 1. NaN p-values stay NaN and do not count in n.
+
+    >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.005])
+    array([0.02, 0.04, 0.04, 0.02])
+    """
     p = np.asarray(pvalues, dtype=float)
     if p.ndim != 1:
         raise ValueError(f"p-values must be a 1-D array, got {p.ndim} dimension(s)")
