@@ -241,6 +241,31 @@ def test_many_valued_attribute_is_partitioned_greedily_into_the_known_groups(est
     assert tree.node_count() == 3
 
 
+def thousand_valued_data(regression=False, seed=4):
+    """x0 has 1,000 values (4 instances each); the target is decided by whether x0 lies in a
+    random set S of 300 values; x1 is binary noise. The right split is S against the rest."""
+    rng = np.random.default_rng(seed)
+    x0 = np.tile(np.arange(1000), 4).astype(float)
+    chosen = rng.choice(1000, 300, replace=False)
+    inside = np.isin(x0, chosen)
+    X = np.column_stack([x0, rng.integers(0, 2, x0.size)])
+    if regression:
+        return encode(X, np.where(inside, 10.0, 0.0) + rng.uniform(0, 1, x0.size),
+                      discrete=True), set(chosen.tolist())
+    return encode(X, inside.astype(float), discrete=True, n_classes=2), set(chosen.tolist())
+
+
+@pytest.mark.parametrize("estimator", [ReliefF(), Gini(), InfGain(), RReliefF(), MSE()],
+                         ids=lambda e: type(e).__name__)
+def test_thousand_valued_attribute_is_split_into_the_known_groups(estimator):
+    # 1,000 values: far beyond exhaustive (7) and greedy (30) search; the ordered search ranks
+    # the values by their class distribution (mean target) and splits that rank
+    data, chosen = thousand_valued_data(regression=isinstance(estimator, (RReliefF, MSE)))
+    tree = CoreTree(estimator, pruning=None, max_depth=1).fit(data)
+    assert tree.root.attribute == 0
+    assert set(tree.root.split.left_values) in (chosen, set(range(1000)) - chosen)
+
+
 def test_coarse_to_fine_threshold_search_finds_the_exact_threshold():
     # 200 distinct values, class boundary between 137 and 138: with 5 candidates per pass the
     # search needs several passes and must still land on 137.5, like scoring all candidates
