@@ -30,6 +30,12 @@ A CORE tree split by ReliefF learns the parity concept:
 >>> bool((model(data) == data.Y).all())
 True
 """
+__version__ = "0.1.0"
+
+# before any numba kernel is defined: a writable cache location or none
+from .compilation import configure_cache
+configure_cache()
+
 from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGain, MDL, MSE,
                       MyopicReliefF, Relief, ReliefF, ReliefFbestK, RReliefF, UnifiedPi,
                       scorer_by_name)
