@@ -59,7 +59,7 @@ class ReliefF(ReliefFamily):
             prior = data.class_priors()
             hit = (np.arange(G) == y[:, None]).astype(float)
             miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
-        return np.stack([miss, hit])
+        return np.stack([miss, hit]) * self.update_weights(context)[None, :, None]
 
     def profile(self, context, ks, columns=None):
         sums, known, totals = weighted_diff_sums(
@@ -70,7 +70,7 @@ class ReliefF(ReliefFamily):
         # no neighbour in the group at all (a class of one instance has no hits): no
         # contribution, where RELIEF-C's "none of the diffs known" stays NaN
         renorm[np.broadcast_to(totals[:, 0, :, None] == 0, renorm.shape)] = 0.0
-        return (renorm[0] - renorm[1]) / context.instances.size
+        return (renorm[0] - renorm[1]) / self.update_weights(context).sum()
 
 
 class Relief(ReliefF):
@@ -90,10 +90,17 @@ class Relief(ReliefF):
                          laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
 
 
+#: ReliefFbestK's default k_max: the estimates of Robnik-Šikonja & Kononenko 1999 (Fig. 2,
+#: 200 instances) have turned myopic well before k = 100, and k_max neighbours of every instance
+#: cost time and memory in proportion to k_max (the largest class made them quadratic)
+DEFAULT_K_MAX = 100
+
+
 class ReliefFbestK(ReliefF):
-    """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
-    one neighbour search; each attribute takes its best estimate over k (CORElearn's
-    ReliefFbestK)."""
+    """ReliefF evaluated for every k from 1 to ``k_max`` (default 100, capped by the class
+    sizes) from one neighbour search; each attribute takes its best estimate over k
+    (CORElearn's ReliefFbestK goes up to the largest class, which makes time and memory grow
+    with the square of the number of instances; give ``k_max`` to go further)."""
     name = "ReliefFbestK"
 
     def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
@@ -109,8 +116,11 @@ class ReliefFbestK(ReliefF):
 
     @property
     def k_(self):
-        return self.k_max if self.k_max is not None else np.iinfo(np.int32).max
+        return self.k_max if self.k_max is not None else DEFAULT_K_MAX
 
     def estimate(self, context, columns=None):
-        ks = np.arange(1, context.neighbours.shape[2] + 1)
+        K = context.neighbours.shape[2]
+        if context.mass is not None:     # the places the neighbours fill, at most k_max
+            K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
+        ks = np.arange(1, K + 1)
         return np.max(self.profile(context, ks, columns), axis=0)

@@ -42,7 +42,7 @@ class RReliefF(ReliefFamily):
         tau[found] = target_diffs(context.data, rows[found], nb[found],
                                   context.diff_model.options)
         factors = np.stack([np.ones(nb.shape), tau])
-        coef = np.ones((1,) + nb.shape[:2])
+        coef = np.broadcast_to(self.update_weights(context)[None, :, None], (1,) + nb.shape[:2])
         sums, known, totals = weighted_diff_sums(
             context, ks, coef, factors=factors, columns=columns,
             weighting=self.weighting_, sigma=self.sigma)
