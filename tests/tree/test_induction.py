@@ -180,7 +180,7 @@ def test_bad_inputs_raise_value_errors_naming_the_problem():
     data = numeric_step_data()
     with pytest.raises(ValueError, match="without instances"):
         CoreTree().fit(encode(np.empty((0, 2)), [], n_classes=2))
-    with pytest.raises(ValueError, match="without attributes"):
+    with pytest.raises(ValueError, match="no attributes"):
         CoreTree().fit(encode(np.empty((5, 0)), np.arange(5) % 2, n_classes=2))
     with pytest.raises(ValueError, match="RReliefF.*classification"):
         CoreTree(RReliefF()).fit(data)
@@ -276,3 +276,24 @@ def test_coarse_to_fine_threshold_search_finds_the_exact_threshold():
     for per_pass in (5, None):
         tree = CoreTree(ReliefF(), pruning=None, thresholds_per_pass=per_pass).fit(data)
         assert tree.root.attribute == 0 and tree.root.split.threshold == 137.5
+
+
+@pytest.mark.parametrize("estimator", [ReliefF(), Gini(), RReliefF(), MSE()],
+                         ids=lambda e: type(e).__name__)
+def test_integer_weights_grow_the_tree_of_repeated_instances(estimator):
+    # 80 instances, weights 1..3, 10 % missing values: every node statistic, split, leaf and
+    # the pruning must be those of the data with each instance repeated w times
+    rng = np.random.default_rng(5)
+    X = rng.uniform(size=(80, 3))
+    regression = isinstance(estimator, (RReliefF, MSE))
+    y = X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
+    X[rng.uniform(size=X.shape) < 0.1] = np.nan
+    counts = 1 + np.arange(80) % 3
+    kind = {} if regression else {"n_classes": 2}
+    weighted = encode(X, y, weights=counts.astype(float), **kind)
+    repeated = encode(np.repeat(X, counts, axis=0), np.repeat(y, counts), **kind)
+    a = CoreTree(estimator, min_leaf=3).fit(weighted)
+    b = CoreTree(estimator, min_leaf=3).fit(repeated)
+    assert a.node_count() > 3
+    assert a.describe() == b.describe()
+    np.testing.assert_allclose(a.predict(X), b.predict(X), rtol=1e-12)
