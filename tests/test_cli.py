@@ -163,14 +163,26 @@ def test_module_entry_point_reports_a_missing_file_without_traceback(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # plain files: --class, --class-type; --output and --format; progress, --quiet, --version
 
-def write_plain_csv(path, table, class_labels):
-    """``table`` as a plain CSV (a header of names, no Orange flags), the class last as
-    ``label`` with ``class_labels[code]`` as its values."""
+def plain_rows(table, class_labels):
+    """A header of names (no Orange flags), then the rows; the class last as ``label`` with
+    ``class_labels[code]`` as its values."""
+    yield [a.name for a in table.domain.attributes] + ["label"]
+    for x, y in zip(table.X, table.Y):
+        yield [float(v) for v in x] + [class_labels[int(y)]]
+
+
+def write_plain_csv(path, table, class_labels, delimiter=","):
     with open(path, "w", newline="") as file:
-        writer = csv.writer(file)
-        writer.writerow([a.name for a in table.domain.attributes] + ["label"])
-        for x, y in zip(table.X, table.Y):
-            writer.writerow([repr(float(v)) for v in x] + [class_labels[int(y)]])
+        csv.writer(file, delimiter=delimiter).writerows(plain_rows(table, class_labels))
+    return str(path)
+
+
+def write_plain_xlsx(path, table, class_labels):
+    from openpyxl import Workbook
+    book = Workbook()
+    for row in plain_rows(table, class_labels):
+        book.active.append(row)
+    book.save(path)
     return str(path)
 
 
@@ -211,6 +223,21 @@ def test_plain_csv_ranked_into_a_csv_file_as_by_the_scripting_api(plain_csv, tmp
     for row in rows:
         assert float(row["score"]) == pytest.approx(scores[row["attribute"]], abs=1e-12)
     assert set(names[:2]) == {"I1", "I2"}
+
+
+@pytest.mark.parametrize("extension", ["tsv", "xlsx"])
+def test_plain_tsv_and_xlsx_name_their_class_as_csv_does(extension, tmp_path, capsys):
+    table = datasets.parity(order=2, n_irrelevant=6, n_instances=150)
+    path = tmp_path / f"data.{extension}"
+    if extension == "xlsx":
+        write_plain_xlsx(path, table, ["no", "yes"])
+    else:
+        write_plain_csv(path, table, ["no", "yes"], delimiter="\t")
+    status, out, err = run(["rank", str(path), "--class", "label", "-f", "csv"], capsys)
+    assert status == 0, err
+    same_as_csv = write_plain_csv(tmp_path / "data.csv", table, ["no", "yes"])
+    assert [row[1] for row in csv.reader(io.StringIO(out))][1:] == \
+        scripting_ranking(same_as_csv, "label")[0]
 
 
 def test_json_output_file_and_stdout_formats_hold_the_same_ranking(plain_csv, tmp_path,
