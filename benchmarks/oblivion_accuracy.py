@@ -1,4 +1,4 @@
-"""OBLIVION's artificial experiment (langley-oblivion-1994.txt, "Experimental Results"):
+"""OBLIVION's artificial experiment (Langley 1994, "Experimental Results"):
 10-fold CV accuracy versus the number of irrelevant Boolean attributes for OBLIVION (full-path
 search, the default, and Langley's greedy stopping rule, as in the paper), 1-NN (Orange's KNNLearner, n_neighbors=1) and a decision
 tree (Orange's TreeLearner), on parity-2 and parity-3 with 500 instances; plus the time of one

@@ -9,7 +9,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from orangecontrib.relief import __version__  # noqa: E402  pylint: disable=wrong-import-position
+
 project = "Orange3-Relief"
+version = release = __version__
 author = "Orange3-Relief contributors"
 copyright = "Orange3-Relief contributors, GPL-3.0-or-later"   # pylint: disable=redefined-builtin
 

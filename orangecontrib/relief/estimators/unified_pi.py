@@ -40,6 +40,11 @@ T_m, and pairs with a missing value of X_k are not counted for X_k (they are nei
 nor "different value"); ``|T|`` counts the instances with a known value. A feature with no known
 value scores NaN.
 
+Instance weights: an instance of weight w stands for w copies of it, so a pair (i, j) adds
+w_i w_j f_alpha(D) (the pairs among the copies of one instance included, as Algorithm 2 visits
+them) and ``|T_m|`` sums weights; integer weights give the counts of the data with each instance
+repeated w times.
+
 ``sample=s`` fills the matrices from s instances drawn without replacement with
 ``random_state`` (§4, complexity O(n s^2)); the missing-value probabilities of the diffs then come
 from the sample too, the numeric ranges from the whole data.
@@ -58,7 +63,7 @@ import numpy as np
 from scipy import sparse
 
 from . import impurity
-from .base import check_data, random_generator, row_blocks
+from .base import check_data, check_memory, random_generator, row_blocks
 from .contextual_merit import PairwiseClassEstimator
 from .diffs import DiffModel
 from .encoding import EncodedData, unit_scales
@@ -248,10 +253,15 @@ class UnifiedPi(PairwiseClassEstimator):
         # cell[i, k]: the (value, class) cell of instance i for feature k, -1 if missing
         cell = np.where(known, codes * p + cls[:, None], -1)
         r, k = np.nonzero(known)
-        Z = sparse.csr_matrix((np.ones(r.size), (r, offsets[k] + cell[r, k])),
+        w_inst = columns.instance_weights      # an instance of weight w stands for w copies
+        Z = sparse.csr_matrix((w_inst[r], (r, offsets[k] + cell[r, k])),
                               shape=(n, offsets[-1]))
         if n * offsets[-1] * 8 <= DENSE_ONE_HOT_BYTES:
             Z = Z.toarray()        # BLAS is faster while the dense one-hot matrix is small
+        check_memory(8 * (int(np.sum(widths.astype(float) ** 2)) + n * offsets[-1] * (
+            1 if sparse.issparse(Z) else 0)), f"the pair counts of {widths.size - 1} features "
+                     f"(up to {n_values.max()} values x {p} classes each)",
+                     "merge rare values or use fewer bins")
         pair_sums = [np.zeros((w, w)) for w in widths]
         blocks = row_blocks(n, 8 * (2 * n + offsets[-1]))
         for b, sl in enumerate(blocks):
@@ -261,7 +271,7 @@ class UnifiedPi(PairwiseClassEstimator):
                 G = np.asarray(W @ Z)
             del W
             for k, (P, w) in enumerate(zip(pair_sums, widths)):
-                one_hot = (cell[sl, k, None] == np.arange(w)).astype(float)
+                one_hot = (cell[sl, k, None] == np.arange(w)) * w_inst[sl, None]
                 P += one_hot.T @ G[:, offsets[k]:offsets[k + 1]]
             if callback is not None:
                 callback((b + 1) / len(blocks))
@@ -269,7 +279,7 @@ class UnifiedPi(PairwiseClassEstimator):
             raise ValueError(f"{self.name}: the weights f_alpha(D) exceed the largest float "
                              f"(f={self.f!r}, alpha={self.alpha!r}); choose a smaller alpha")
         counts = [_cases(P.reshape(v, p, v, p)) * theta for P, v in zip(pair_sums, n_values)]
-        sizes = [np.bincount(codes[known[:, k], k], minlength=v)
+        sizes = [np.bincount(codes[known[:, k], k], weights=w_inst[known[:, k]], minlength=v)
                  for k, v in enumerate(n_values[:-1])]
         return counts[:-1], counts[-1][0], sizes
 
