@@ -14,6 +14,8 @@ from Orange.data import ContinuousVariable, Domain, Table
 from orangecontrib.relief import datasets
 from orangecontrib.relief.cli import main
 
+from bad_inputs import TASKS, bad_inputs
+
 
 @pytest.fixture(scope="module")
 def parity_file(tmp_path_factory):
@@ -359,3 +361,37 @@ def test_quiet_run_writes_only_the_result(plain_csv, capsys):
     status, out, err = run(["rank", plain_csv, "-c", "label", "--quiet", "--top", "2"], capsys)
     assert status == 0 and err == ""
     assert len(ranking(out)) == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# the bad-input battery through the command line: what the scripting API answers, or one line
+# on stderr and status 2 where it refuses
+
+BATTERY = [pytest.param(task, case, id=f"{task}-{case.name}")
+           for task in TASKS for case in bad_inputs(task)]
+
+
+@pytest.mark.parametrize("task,case", BATTERY)
+def test_bad_input_ranked_as_by_the_scripting_api_or_refused_in_one_line(task, case, tmp_path,
+                                                                         capsys):
+    from orangecontrib.relief import scoring
+    path = str(tmp_path / "data.pkl")        # Orange's pickle keeps weights, sparsity, metas
+    case.table.save(path)
+    scorer = scoring.ReliefF if task == "classification" else scoring.RReliefF
+    try:
+        want = np.asarray(scorer()(case.table), dtype=float)
+    except ValueError:
+        want = None
+    status, out, err = run(["rank", path, "--quiet", "--format", "json"], capsys)
+    assert "Traceback" not in err
+    if want is None:
+        assert status == 2 and out == ""
+        assert err.startswith("orange-relief rank: error: ") and err.count("\n") == 1
+        return
+    assert status == 0, err
+    got = {row["attribute"]: row["score"] for row in json.loads(out)["ranking"]}
+    for var, score in zip(case.table.domain.attributes, want):
+        if np.isnan(score):
+            assert got[var.name] is None
+        else:
+            assert got[var.name] == pytest.approx(score, rel=1e-12, abs=0)

@@ -170,6 +170,10 @@ def load_table(spec, class_name=None, class_type=None):
            else find_column(table.domain, class_name, spec))
     if var is not None and (class_name or class_type) is not None:
         table = with_class(table, var, class_type, spec)
+    if len(table.domain.class_vars) > 1:
+        raise CliError(f"data {spec!r} have {len(table.domain.class_vars)} target variables "
+                       f"({', '.join(repr(v.name) for v in table.domain.class_vars)}): name "
+                       "the one to estimate against with --class NAME")
     if table.domain.class_var is None:
         raise CliError(f"data {spec!r} have no class (target) variable: ranking needs one; "
                        "name the class column with --class NAME")
