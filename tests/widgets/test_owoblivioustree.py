@@ -43,6 +43,9 @@ class TestOWObliviousTree(base.WidgetTest):
         self.assertEqual(sorted(removed[:5]), ["R1", "R2", "R3", "R4", "R5"])
         self.assertEqual(accuracies[4], "1.000")
         self.assertEqual(accuracies, [f"{acc:.3f}" for _, acc in model.path])
+        # the kept tree (after the five removals) is in bold, no other step
+        bold = [r for r in range(table.rowCount()) if table.item(r, 1).font().bold()]
+        self.assertEqual(bold, [5])
 
     def test_regression_data_shows_error_and_clears_outputs(self):
         self.fit(self.parity)

@@ -141,11 +141,18 @@ class OWObliviousTree(BackgroundLearnerWidget):
         tree = model.tree
         rows = [("0", "(all attributes)", tree.initial_accuracy)]
         rows += [(str(step), var.name, acc) for step, (var, acc) in enumerate(model.path, 1)]
-        for step, name, acc in rows:
+        chosen = len(model.eliminated_attributes)   # the step of the tree that is kept
+        for row, (step, name, acc) in enumerate(rows):
             items = [QStandardItem(step), QStandardItem(name), QStandardItem(f"{acc:.3f}")]
             for item in (items[0], items[2]):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                       | Qt.AlignmentFlag.AlignVCenter)
+            if row == chosen:
+                for item in items:
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                    item.setToolTip("The tree that is kept")
             self.path_model.appendRow(items)
         self.path_view.resizeColumnsToContents()
         retained = model.retained_attributes
