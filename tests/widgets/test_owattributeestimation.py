@@ -404,3 +404,11 @@ class TestSignificance(WidgetTest):
         table = self.run_with(None)
         self.assertEqual(len(table.domain.attributes), 1)
         self.assertFalse(self.widget.permutations_spin.isEnabled())
+
+    def test_small_p_values_show_their_magnitude(self):
+        self.run_with("stir")
+        view = self.widget.ranks_view
+        index = self.widget.ranks_model.index(0, 3)          # the best attribute's p
+        text = view.itemDelegateForIndex(index).displayText(
+            self.widget.ranks_model.data(index), view.locale())
+        self.assertIn("e-", text)
