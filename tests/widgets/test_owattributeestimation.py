@@ -189,6 +189,12 @@ class TestOWAttributeEstimation(WidgetTest):
         combo.activated.emit(combo.currentIndex())
         self.assertTrue(controls["t_equal"].isEnabled())
         self.assertTrue(controls["t_different"].isEnabled())
+        # Relief's threshold τ needs iterations m: not offered for Π
+        self.assertTrue(self.widget.alpha_spin.isEnabled())
+        self.choose("Unified Π")
+        self.assertFalse(self.widget.alpha_spin.isEnabled())
+        self.assertFalse(
+            self.widget.select_buttons.button(self.widget.SelectThreshold).isEnabled())
         pi = self.widget.editors["Unified Π"].controls
         self.assertFalse(pi["random_state"].isEnabled())
         pi["sample"].setValue(30)

@@ -190,10 +190,16 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             "Attributes whose estimate exceeds τ = 1/√(α·m) (Kira & Rendell): by Chebyshev's "
             "inequality an irrelevant attribute exceeds τ with a probability of at most α.")
         grid.addWidget(gui.spin(None, self, "n_selected", 1, 10000, addToLayout=False,
-                                callback=lambda: self.set_selection_method(self.SelectNBest)),
-                       1, 1)
-        grid.addWidget(gui.doubleSpin(None, self, "alpha", 0.001, 1.0, 0.01, addToLayout=False,
-                                      decimals=3, callback=self._on_alpha_changed), 2, 1)
+                                callback=lambda: self.set_selection_method(self.SelectNBest),
+                                tooltip="The number of attributes with the highest estimates "
+                                        "that are output."), 1, 1)
+        self.alpha_spin = gui.doubleSpin(
+            None, self, "alpha", 0.001, 1.0, 0.01, addToLayout=False, decimals=3,
+            callback=self._on_alpha_changed,
+            tooltip="α of Relief's threshold τ = 1/√(α·m): the largest probability that an "
+                    "irrelevant attribute's estimate exceeds τ (Kira & Rendell 1992; for "
+                    "estimators with iterations m).")
+        grid.addWidget(self.alpha_spin, 2, 1)
         self.select_buttons.button(self.SelectFDR).setToolTip(
             "Attributes whose Benjamini-Hochberg q-value is below the level: the expected share "
             "of false discoveries among them is at most that level (needs a significance "
@@ -282,6 +288,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         for row, cls in enumerate(self.scorer_classes.values()):
             model.item(row).setEnabled(self.data is None or self.target_type in cls.tasks)
         self.params_stack.show_editor(name)
+        relief = "iterations" in self.editors[name].defaults     # τ needs the iterations m
+        self.select_buttons.button(self.SelectThreshold).setEnabled(relief)
+        self.alpha_spin.setEnabled(relief)
         self.counts_box.setVisible(hasattr(self.scorer_classes[name], "case_counts"))
         self.Outputs.scorer.send(self.create_scorer())
 
