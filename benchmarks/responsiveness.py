@@ -11,10 +11,12 @@ Profile, Relief Tree, Oblivious Tree) three runs on the same table:
   or ``--limit`` seconds pass, with a ``QTimer`` ticking every 5 ms; the longest gap between two
   ticks is the longest time the canvas would not respond (target <= 100 ms). The number of
   distinct progress-bar values seen tells whether progress moves.
-* close: data are sent, after ``--delay`` seconds the widget is closed (``onDeleteWidget``,
-  which cancels the task and joins the worker); the time until it returns (target <= 1 s).
-* new data: data are sent, after ``--delay`` seconds the same table is sent again; the time from
-  that until the old task's worker has stopped (target <= 1 s).
+* close: data are sent, after ``--delay`` seconds and again half-way through the computation
+  (half its time in the stall run, or of ``--limit``) the widget is closed (``onDeleteWidget``,
+  which cancels the task and joins the worker); the longer time until it returns (target
+  <= 1 s), so both an early and a late phase of the computation are interrupted.
+* new data: the same, sending the table again instead of closing; the longer time from that
+  until the old task's worker has stopped (target <= 1 s).
 
 Data: ``orangecontrib.relief.datasets.parity`` (order 2, 10 random binary attributes) for the
 classification widgets, uniform [0, 1) attributes with y = x0 + 2 x1 + noise for regression, and
@@ -147,6 +149,12 @@ def new_data_time(app, make, data, delay):
     return stopped
 
 
+def _worst(times):
+    """The longest of ``times`` (None where the computation had ended: None if all had)."""
+    times = [t for t in times if t is not None]
+    return max(times) if times else None
+
+
 def estimation(target):
     def make():
         widget = OWAttributeEstimation()
@@ -194,19 +202,20 @@ def main():
         stall(app, make, data[:200], 120)
     Ticker.diagnose = args.diagnose
 
-    print(f"{args.rows:,} rows; close / new data {args.delay:g} s into the computation; "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"{args.rows:,} rows; close / new data {args.delay:g} s into the computation and "
+          f"half-way through it (the longer time); load average {os.getloadavg()[0]:.1f}")
     header = (f"{'widget':46} {'stall ms':>9} {'compute s':>10} {'progress':>9} "
               f"{'close s':>8} {'new data s':>10}")
     print(header)
     print("-" * len(header))
     for make, data in runs:
         longest, elapsed, steps = stall(app, make, data, args.limit)
-        closed = close_time(app, make, data, args.delay)
-        renewed = new_data_time(app, make, data, args.delay)
+        delays = (args.delay, (elapsed or args.limit) / 2)
+        closed = _worst(close_time(app, make, data, delay) for delay in delays)
+        renewed = _worst(new_data_time(app, make, data, delay) for delay in delays)
 
-        def fmt(value, scale=1.0, digits=2):
-            return "done" if value is None else f"{value * scale:.{digits}f}"
+        def fmt(value):
+            return "done" if value is None else f"{value:.2f}"
         compute = f"> {args.limit:g}" if elapsed is None else f"{elapsed:.1f}"
         print(f"{make.label:46} {longest * 1000:9.0f} {compute:>10} {steps:9d} "
               f"{fmt(closed):>8} {fmt(renewed):>10}", flush=True)
