@@ -24,9 +24,11 @@ from ..estimators.splits import (GREEDY_MAX, Split, best_partition, best_thresho
 
 __all__ = ["best_split", "estimate_in_blocks", "BLOCK_ELEMENTS"]
 
-#: largest number of values (instances x columns) in one estimator call: about 0.25 s of
-#: ReliefF's estimate between two cancel points
+#: largest number of values (instances x columns) in one estimator call
 BLOCK_ELEMENTS = 2 ** 18
+#: largest number of neighbour pairs x columns in one call of a neighbour-based estimate (the
+#: Relief family's time is proportional to it): about 0.2 s between two cancel points
+BLOCK_PAIRS = 2 ** 22
 
 
 def best_split(estimator, context, node_data, weights, attribute, min_leaf,
@@ -70,9 +72,11 @@ def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
 def estimate_in_blocks(estimator, context, n_rows, n_columns, block, check=None):
     """Estimates of ``n_columns`` columns over ``context``, ``block(lo, hi)`` giving the
     EncodedData of columns lo..hi-1 (None for the context's own data when it is one block), in
-    blocks of at most ``BLOCK_ELEMENTS`` values; ``check()`` is called before each block (a cancel
-    point between estimator calls of bounded time)."""
-    step = max(1, BLOCK_ELEMENTS // max(n_rows, 1))
+    blocks of at most ``BLOCK_ELEMENTS`` values and ``BLOCK_PAIRS`` neighbour pairs x columns;
+    ``check()`` is called before each block (a cancel point between estimator calls of bounded
+    time)."""
+    pairs = getattr(getattr(context, "neighbours", None), "size", 0)
+    step = max(1, min(BLOCK_ELEMENTS // max(n_rows, 1), BLOCK_PAIRS // max(pairs, 1)))
     out = np.empty(n_columns)
     for lo in range(0, n_columns, step):
         if check is not None:
