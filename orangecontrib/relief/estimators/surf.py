@@ -1,0 +1,371 @@
+"""SURF, SURF*, MultiSURF and MultiSURF*: Relief with neighbourhoods defined by a distance radius.
+
+Urbanowicz, Meeker, La Cava, Olson & Moore, "Relief-based feature selection: introduction and
+review" (J Biomed Inform 85, 2018) §4.2 and "Benchmarking relief-based feature selection
+methods for bioinformatics data mining" (J Biomed Inform 85, 2018) §2.1; Greene et al. (SURF,
+SURF*); Granizo-Mackenzie & Moore, "Multiple threshold spatially uniform ReliefF for the
+genetic analysis of complex human diseases" (EvoBIO 2013; MultiSURF*). With d(i, j) the
+distance of :class:`~.diffs.DiffModel` (the sum of the attributes' diffs), each sampled
+instance R_i has a *near* band and, in the starred variants, a *far* band of other instances:
+
+* ``SURF``: near = {j : d(i, j) < T}, T the mean distance over all pairs (i, j), i != j
+  (with ``iterations`` = m < N: over the pairs of the m sampled instances and all others);
+* ``SURFstar``: as SURF, and far = {j : d(i, j) > T};
+* ``MultiSURF``: near = {j : d(i, j) < T_i - sigma_i / 2}, T_i and sigma_i the mean and the
+  (population) standard deviation of the distances from R_i to the N - 1 other instances;
+* ``MultiSURFstar``: as MultiSURF, and far = {j : d(i, j) > T_i + sigma_i / 2} (the instances
+  in between, the dead band, are not used).
+
+The update over a band is ReliefF's (Fig. 3 of Robnik-Sikonja & Kononenko, "Theoretical and
+empirical analysis of ReliefF and RReliefF") with all the band's hits and misses as neighbours,
+each class's neighbours equally weighted: for a discrete class
+
+    W_band[A] = 1/m sum_i [ sum_{C != y_i} P(C) / (1 - P(y_i)) mean_{j in band, y_j = C} diff(A, R_i, I_j)
+                            - mean_{j in band, y_j = y_i} diff(A, R_i, I_j) ],
+
+a class absent from R_i's band contributing nothing; and for a numeric target RReliefF's
+probability estimate (its Fig. 4 and eq. 12) with equal influence 1/|band_i| of each band member.
+The estimate is W = W_near - W_far (the far band scored with the opposite sign; W = W_near
+without a far band). On two classes without missing values this is scikit-rebate's SURF*,
+MultiSURF and (where a far band holds both hits and misses) MultiSURF*; scikit-rebate's SURF
+threshold instead averages the N x N distance matrix diagonal included, i.e. T (N - 1) / N.
+Missing values, mixed attribute types and the numeric diff follow :mod:`.diffs` (RELIEF-D by
+default), as in our ReliefF; under RELIEF-C the hit and miss sums of each band are renormalised
+as in :mod:`.relieff`.
+
+Speed and memory: distances come from the tiled kernel of :meth:`.DiffModel.distances` a block of
+rows at a time (never an N x N matrix of distances); the context keeps only each sampled
+instance's band of every instance (one byte per pair; more than ``MAX_BAND_BYTES`` is refused,
+with the largest ``iterations`` that fits). The update sums the diffs of attributes without
+missing values over each row's band in one compiled pass (no list of pairs), those of the
+others from :meth:`.DiffModel.pair_diffs` of the band's pairs.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from .base import BLOCK_BYTES, check_data
+from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
+from .relief_family import ReliefFamily
+from .rrelieff import N_DC_CLAMP
+
+__all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext"]
+
+#: the band codes of :attr:`BandContext.bands`
+NONE, NEAR, FAR = 0, 1, 2
+#: the context's band matrix (one byte per sampled instance and instance) may take this many bytes
+MAX_BAND_BYTES = 2 ** 30
+#: distance cells (rows x instances x attributes) per block: a block takes well under a second
+BLOCK_WORK = 100_000_000
+
+
+@dataclass(eq=False)
+class BandContext:
+    """The bands of the sampled instances: ``bands[q, j]`` is NEAR (1), FAR (2) or NONE (0) for
+    instance j seen from ``instances[q]`` (an instance is never in its own bands); ``near`` and
+    ``far`` are the thresholds used (per sampled instance)."""
+    data: object
+    diff_model: DiffModel
+    instances: np.ndarray    # (m,)
+    bands: np.ndarray        # (m, N) int8
+    near: np.ndarray         # (m,) d < near[q] is near
+    far: np.ndarray          # (m,) d > far[q] is far (inf: no far band)
+
+
+def _row_blocks(m, n, a):
+    step = max(1, min(BLOCK_WORK // max(n * a, 1), BLOCK_BYTES // (8 * 8 * max(n, 1))))
+    return [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
+
+
+class SURF(ReliefFamily):
+    """SURF; see the module docstring. Parameters as :class:`.ReliefFamily` (no k: the band
+    is given by the distance threshold): ``iterations``, ``random_state``, ``distance`` and the
+    diff options."""
+    name = "SURF"
+    #: the near and far thresholds are each instance's own (MultiSURF) or global (SURF)
+    per_instance = False
+    #: scores the far band with the opposite sign (the starred variants)
+    far_band = False
+
+    def __init__(self, iterations=None, random_state=None, distance="manhattan",
+                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
+                 laplace=False, both_missing="both", numeric_bins=5):
+        self.iterations = iterations
+        self.random_state = random_state
+        self.distance = distance
+        self.numeric_diff = numeric_diff
+        self.t_equal = t_equal
+        self.t_different = t_different
+        self.missing = missing
+        self.laplace = laplace
+        self.both_missing = both_missing
+        self.numeric_bins = numeric_bins
+
+    def _check_parameters(self):
+        self.diff_options()
+
+    def context(self, data, callback=None):
+        """The near (and far) band of every sampled instance, from the distances of one block of
+        rows at a time."""
+        check_data(data, self)
+        self._check_parameters()
+        n = data.n_instances
+        instances = self.sample(n)
+        m = instances.size
+        if m * n > MAX_BAND_BYTES:
+            raise ValueError(f"{self.name}: the bands of {m} sampled instances among {n} take "
+                             f"{m * n / 2 ** 30:.1f} GB; set iterations to at most "
+                             f"{MAX_BAND_BYTES // n}")
+        model = DiffModel(data, self.diff_options())
+        blocks = _row_blocks(m, n, data.n_attributes)
+        keep = not self.per_instance and m * n * 8 <= BLOCK_BYTES
+        mean, spread, kept = np.empty(m), np.empty(m), []
+        passes = 1 if self.per_instance or keep else 2
+        step, steps = 0, passes * len(blocks)
+
+        def distances(blk):
+            nonlocal step
+            d = model.distances(instances[blk])
+            if model.options.distance == "euclidean":   # the kernel sums squared diffs
+                d = np.sqrt(d, out=d)
+            step += 1
+            if callback is not None:
+                callback(step / steps)
+            return d
+
+        bands = np.zeros((m, n), np.int8)
+        for blk in blocks:
+            d = distances(blk)
+            mean[blk], spread[blk] = _others_mean_std(d, instances[blk])
+            if self.per_instance:
+                _fill_bands(bands[blk], d, instances[blk], mean[blk] - spread[blk] / 2,
+                            mean[blk] + spread[blk] / 2 if self.far_band else None)
+            elif keep:
+                kept.append(d)
+        if self.per_instance:
+            near = mean - spread / 2
+            far = mean + spread / 2 if self.far_band else np.full(m, np.inf)
+        else:
+            threshold = mean.mean()
+            near = np.full(m, threshold)
+            far = near if self.far_band else np.full(m, np.inf)
+            for b, blk in enumerate(blocks):
+                d = kept[b] if keep else distances(blk)
+                _fill_bands(bands[blk], d, instances[blk], near[blk],
+                            far[blk] if self.far_band else None)
+        return BandContext(data, model, instances, bands, near, far)
+
+    def estimate(self, context, columns=None):
+        """W_near - W_far of ``columns`` (default: the context's data) over the bands."""
+        data = context.data if columns is None else columns
+        model = context.diff_model if columns is None else DiffModel(
+            data, context.diff_model.options)
+        m, n = context.bands.shape
+        a = data.n_attributes
+        bands = (NEAR, FAR) if self.far_band else (NEAR,)
+        update = _BandUpdate(model)
+        S, F = (2, 1) if data.is_classification else (1, 2)
+        sums = np.zeros((len(bands), S, F, a))
+        known = np.zeros((len(bands), S, a))
+        totals = np.zeros((len(bands), S, F))
+        for blk in _row_blocks(m, n, max(a, 1)):
+            rows = context.instances[blk]
+            for b, band in enumerate(bands):
+                member = context.bands[blk] == band
+                if data.is_classification:
+                    coef, factors = _class_coefficients(data, rows, member), None
+                else:
+                    coef, factors = _target_coefficients(data, model, rows, member)
+                s, k, t = update(rows, member, coef, factors)
+                sums[b] += s
+                known[b] += k
+                totals[b] += t
+        renorm = model.options.missing == "C" and model.has_missing.any()
+        result = np.zeros(a)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for b, band in enumerate(bands):
+                sign = 1.0 if band == NEAR else -1.0
+                # RELIEF-C: each set's sums over its known diffs, scaled to its total weight
+                scale = np.where(known[b] > 0, totals[b, :, :1] / known[b],
+                                 np.where(totals[b, :, :1] > 0, np.nan, 0.0)) if renorm else 1.0
+                if data.is_classification:
+                    miss, hit = sums[b, :, 0] * scale
+                    result += sign * (miss - hit) / m
+                    continue
+                n_da, n_dcda = sums[b, 0] * scale
+                m_band = totals[b, 0, 0]
+                if m_band > 0:
+                    n_dc = np.clip(totals[b, 0, 1], N_DC_CLAMP, m_band - N_DC_CLAMP)
+                    result += sign * (n_dcda / n_dc - (n_da - n_dcda) / (m_band - n_dc))
+        result[model.kind == _UNUSABLE] = np.nan            # no known value
+        return result
+
+
+def _class_coefficients(data, rows, member):
+    """(b, 2, C): the misses' (set 0) and the hits' (set 1) weight of a band member of class
+    c: P(c) / (1 - P(y_i)) / |band_i of class c| for a miss, 1 / |band_i of class y_i| for a
+    hit; 0 for a class absent from the band."""
+    y = data.y.astype(np.intp)
+    prior = data.class_priors()
+    C = data.n_classes
+    counts = np.stack([member[:, y == c].sum(axis=1) for c in range(C)], axis=1)  # (b, C)
+    per_class = np.where(counts > 0, 1.0 / np.maximum(counts, 1), 0.0)
+    own = np.arange(C)[None, :] == y[rows][:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        miss = np.where(own, 0.0, prior[None, :] / (1.0 - prior[y[rows]])[:, None] * per_class)
+    return np.stack([miss, np.where(own, per_class, 0.0)], axis=1)
+
+
+def _target_coefficients(data, model, rows, member):
+    """RReliefF's weights of a band: coefficients (b, 1, 1) = 1/|band_i| and per-pair factors
+    (2, b, N): 1 and diff(tau, R_i, I_j)."""
+    size = member.sum(axis=1)
+    coef = np.where(size > 0, 1.0 / np.maximum(size, 1), 0.0)[:, None, None]
+    n = data.n_instances
+    tau = target_diffs(data, np.repeat(rows, n), np.tile(np.arange(n), rows.size),
+                       model.options).reshape(rows.size, n)
+    return coef, np.stack([np.ones_like(tau), tau])
+
+
+def _others_mean_std(d, rows):
+    """Mean and population standard deviation of each row of ``d`` without its own column."""
+    n = d.shape[1]
+    q = np.arange(rows.size)
+    own = d[q, rows]
+    mean = (d.sum(axis=1) - own) / max(n - 1, 1)
+    dev = d - mean[:, None]
+    var = ((dev * dev).sum(axis=1) - (own - mean) ** 2) / max(n - 1, 1)
+    return mean, np.sqrt(np.maximum(var, 0.0))
+
+
+def _fill_bands(out, d, rows, near, far):
+    """Band codes of a block of rows: NEAR where d < near, FAR where d > far (if given)."""
+    out[...] = np.where(d < near[:, None], NEAR, NONE)
+    if far is not None:
+        out[d > far[:, None]] = FAR
+    out[np.arange(rows.size), rows] = NONE
+
+
+class _BandUpdate:
+    """The weighted diff sums of a block of rows over a band, as
+    :func:`.relief_family.weighted_diff_sums` over a neighbour context: with ``member`` (b, N)
+    the band, ``coef`` (b, S, G) the weight of set s for a band member of group g (its class;
+    one group for a numeric target) and optional per-pair ``factors`` (F, b, N),
+
+        sums[s, f, A] = sum_i sum_{j in band_i} coef[i, s, g_j] factor[f, i, j] diff(A, R_i, I_j),
+
+    ``known[s, A]`` the same with factor 1 and "the diff is known" for the diff, and ``totals[s,
+    f]`` the same with 1 for the diff. Attributes without missing values are summed per row
+    and group by :func:`_band_sums` (the diff of :func:`.diffs._g`, over the whole band with
+    no list of pairs); the others from :meth:`.DiffModel.pair_diffs` of the band's pairs."""
+
+    def __init__(self, model):
+        data = model.data
+        o = model.options
+        self.groups = data.y.astype(np.intp) if data.is_classification \
+            else np.zeros(data.n_instances, np.intp)
+        self.n_groups = max(data.n_classes, 1)
+        plain = (model.kind != _UNUSABLE) & ~model.has_missing
+        self.discrete = np.flatnonzero(plain & data.discrete)
+        self.numeric = np.flatnonzero(plain & ~data.discrete)
+        self.other = np.flatnonzero(~plain)
+        self.other_model = None
+        if self.other.size:
+            self.other_model = model if not plain.any() else DiffModel(
+                data.columns(self.other), o)
+        X = model.values
+        self.codes = np.ascontiguousarray(X[:, self.discrete], dtype=np.int32)
+        self.scaled = np.ascontiguousarray(X[:, self.numeric] * model.inv_span[self.numeric])
+        self.ramp = (o.numeric == "ramp", o.t_equal, model._inv_w)
+
+    def __call__(self, rows, member, coef, factors=None):
+        b, S, G = coef.shape
+        F = 1 if factors is None else factors.shape[0]
+        a = self.discrete.size + self.numeric.size + self.other.size
+        sums, known, totals = np.zeros((S, F, a)), np.zeros((S, a)), np.zeros((S, F))
+        member = np.ascontiguousarray(member)
+        weights = np.ones((1, 1, 1)) if factors is None else np.ascontiguousarray(factors)
+        ones = factors is None
+        count = np.stack([member[:, self.groups == g].sum(axis=1) for g in range(G)], axis=1)
+        for f in range(F):
+            total = count if ones else np.stack(
+                [np.where(member[:, self.groups == g], weights[f], 0.0).sum(axis=1)
+                 for g in range(G)], axis=1)
+            totals[:, f] = np.einsum("bsg,bg->s", coef, total)
+        known_plain = np.einsum("bsg,bg->s", coef, count)
+        for cols, values, is_discrete in ((self.discrete, self.codes, True),
+                                          (self.numeric, self.scaled, False)):
+            if not cols.size:
+                continue
+            out = np.zeros((b, F, G, cols.size))
+            _band_sums(values, np.ascontiguousarray(rows, dtype=np.intp), member, self.groups,
+                       weights, ones, is_discrete, *self.ramp, out)
+            sums[:, :, cols] = np.einsum("bsg,bfga->sfa", coef, out)
+            known[:, cols] = known_plain[:, None]
+        if self.other.size:
+            q, j = np.nonzero(member)
+            step = max(1, BLOCK_BYTES // (16 * self.other.size))
+            for lo in range(0, q.size, step):
+                qq, jj = q[lo:lo + step], j[lo:lo + step]
+                diffs = self.other_model.pair_diffs(rows[qq], jj)
+                ok = ~np.isnan(diffs)
+                diffs[~ok] = 0.0
+                w = coef[qq, :, self.groups[jj]].T                            # (S, P)
+                known[:, self.other] += w @ ok
+                for f in range(F):
+                    wf = w if ones else w * weights[f][qq, jj]
+                    sums[:, f, self.other] += wf @ diffs
+        return sums, known, totals
+
+
+@njit(cache=True, parallel=True)
+def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_equal, inv_w,
+               out):
+    """out[q, f, g, t] += sum over the band members j of group g of row q of
+    weights[f, q, j] (1 if ``ones``) times diff(A_t, R_rows[q], I_j), for columns without
+    missing values: ``values`` are discrete codes or numeric values divided by their span, and
+    the diff is :func:`.diffs._g` (Manhattan terms). Parallel over the rows."""
+    n, a = values.shape
+    F = out.shape[1]
+    for q in prange(rows.size):
+        x = values[rows[q]]
+        for j in range(n):
+            if not member[q, j]:
+                continue
+            g = groups[j]
+            z = values[j]
+            for f in range(F):
+                w = 1.0 if ones else weights[f, q, j]
+                acc = out[q, f, g]
+                if discrete:
+                    for t in range(a):
+                        acc[t] += w * _g(x[t], z[t], True, False, t_equal, inv_w, False)
+                elif ramp:
+                    for t in range(a):
+                        acc[t] += w * _g(x[t], z[t], False, True, t_equal, inv_w, False)
+                else:
+                    for t in range(a):
+                        acc[t] += w * _g(x[t], z[t], False, False, t_equal, inv_w, False)
+
+
+class SURFstar(SURF):
+    """SURF*: SURF with the instances farther than the mean distance scored with the opposite
+    sign; see the module docstring."""
+    name = "SURF*"
+    far_band = True
+
+
+class MultiSURF(SURF):
+    """MultiSURF: each instance's near band is the instances closer than its mean distance
+    less half the standard deviation of its distances; see the module docstring."""
+    name = "MultiSURF"
+    per_instance = True
+
+
+class MultiSURFstar(MultiSURF):
+    """MultiSURF*: MultiSURF with the instances farther than the mean distance plus half the
+    standard deviation scored with the opposite sign (a dead band between); see the module
+    docstring."""
+    name = "MultiSURF*"
+    far_band = True
