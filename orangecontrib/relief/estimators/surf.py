@@ -156,8 +156,14 @@ class SURF(ReliefFamily):
                             far[blk] if self.far_band else None)
         return BandContext(data, model, instances, bands, near, far)
 
-    def estimate(self, context, columns=None):
-        """W_near - W_far of ``columns`` (default: the context's data) over the bands."""
+    def __call__(self, data, callback=None):
+        def part(lo, hi):
+            return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
+        return self.estimate(self.context(data, part(0.0, 0.6)), callback=part(0.6, 1.0))
+
+    def estimate(self, context, columns=None, callback=None):
+        """W_near - W_far of ``columns`` (default: the context's data) over the bands;
+        ``callback(fraction)`` after each block of rows."""
         data = context.data if columns is None else columns
         model = context.diff_model if columns is None else DiffModel(
             data, context.diff_model.options)
@@ -169,7 +175,8 @@ class SURF(ReliefFamily):
         sums = np.zeros((len(bands), S, F, a))
         known = np.zeros((len(bands), S, a))
         totals = np.zeros((len(bands), S, F))
-        for blk in _row_blocks(m, n, max(a, 1)):
+        blocks = _row_blocks(m, n, max(a, 1))
+        for step, blk in enumerate(blocks):
             rows = context.instances[blk]
             for b, band in enumerate(bands):
                 member = context.bands[blk] == band
@@ -181,6 +188,8 @@ class SURF(ReliefFamily):
                 sums[b] += s
                 known[b] += k
                 totals[b] += t
+            if callback is not None:
+                callback((step + 1) / len(blocks))
         renorm = model.options.missing == "C" and model.has_missing.any()
         result = np.zeros(a)
         with np.errstate(invalid="ignore", divide="ignore"):

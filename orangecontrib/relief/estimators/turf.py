@@ -62,14 +62,6 @@ class TuRF(Estimator):
             raise ValueError(f"estimator must be an attribute estimator, got {self.estimator!r}")
         return self.estimator
 
-    @property
-    def tasks(self):
-        return self.estimator_.tasks
-
-    @property
-    def min_instances(self):
-        return self.estimator_.min_instances
-
     def _check_parameters(self):
         if isinstance(self.remove, bool) or not isinstance(self.remove, (int, float)) \
                 or not 0 < self.remove < 1:
@@ -86,6 +78,7 @@ class TuRF(Estimator):
         check_data(data, self)
         self._check_parameters()
         base = self.estimator_
+        check_data(data, base)
         rounds = int(round(1 / self.remove)) if self.rounds is None else self.rounds
         keep = 1 if self.keep is None else self.keep
         survivors = np.arange(data.n_attributes)
