@@ -1,4 +1,4 @@
-"""Orange learners (DESIGN.md "Orange integration facts"; ORANGE-INTEGRATION.md §3-4).
+"""Orange learners: CORE trees and OBLIVION.
 
 * :class:`CoreTreeClassificationLearner`, :class:`CoreTreeRegressionLearner` and the
   :class:`CoreTreeLearner` fitter grow CORE trees (:mod:`.tree`) whose splits are chosen by any
@@ -155,7 +155,7 @@ class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
 
 
 # ---------------------------------------------------------------------------------------------
-# OBLIVION (langley-oblivion-1994.txt; the numpy core is orangecontrib.relief.oblivion)
+# OBLIVION (Langley 1994; the numpy core is orangecontrib.relief.oblivion)
 
 from Orange.base import Model  # noqa: E402  (kept with the OBLIVION section it serves)
 from Orange.data import DiscreteVariable  # noqa: E402
@@ -192,7 +192,7 @@ class ObliviousTreeClassifier(Model):
 
 
 class ObliviousTreeLearner(Learner, LearnerScorer):
-    """OBLIVION (langley-oblivion-1994.txt): backward elimination of attributes from an
+    """OBLIVION (Langley 1994): backward elimination of attributes from an
     oblivious decision tree, accuracy estimated by leave-one-out (``folds=None``) or k-fold
     cross-validation; parameters are those of :class:`.oblivion.ObliviousTree`.
 

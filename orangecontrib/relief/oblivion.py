@@ -1,4 +1,4 @@
-"""OBLIVION: pruning irrelevant attributes from oblivious decision trees (langley-oblivion-1994.txt).
+"""OBLIVION: pruning irrelevant attributes from oblivious decision trees (Langley 1994).
 
 An oblivious decision tree tests the same attribute at every node of a level, so it is a set of
 disjoint rules over one attribute set. Langley's OBLIVION ("Pruning of Oblivious Decision Trees")
@@ -42,7 +42,7 @@ SEARCHES = ("greedy", "full-path")
 
 
 class ObliviousTree(Parameters):
-    """OBLIVION's backward elimination (langley-oblivion-1994.txt, "Pruning of Oblivious Decision
+    """OBLIVION's backward elimination (Langley 1994, "Pruning of Oblivious Decision
     Trees").
 
     ``folds=None`` estimates accuracy by leave-one-out; an integer k >= 2 by stratified k-fold

@@ -1,4 +1,4 @@
-"""The protocol every attribute estimator follows (DESIGN.md, "context once, columns cheap").
+"""The protocol every attribute estimator follows: a context computed once, columns cheap.
 
 An estimator is configured by keyword arguments stored unchanged in ``__init__`` and validated
 when it runs. Running it has two parts:
@@ -37,6 +37,9 @@ class Estimator(Parameters):
     tasks = frozenset({"classification", "regression"})
     #: the fewest instances the estimator needs
     min_instances = 2
+    #: estimates scale as (unit of a regression target) ** this: multiplying the target by c
+    #: multiplies them by c ** target_unit_power (0: they do not depend on the target's unit)
+    target_unit_power = 0
 
     def context(self, data, callback=None):
         check_data(data, self)

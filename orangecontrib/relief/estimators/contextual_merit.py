@@ -1,4 +1,4 @@
-"""Contextual Merit (Hong 1997), as eq. 9 of vilalta-unified-framework-pi.txt defines it.
+"""Contextual Merit (Hong 1997), as eq. 9 of Vilalta et al. 2001 defines it.
 
 For every example X_i and each of its counter-examples X_j (examples of another class) every
 feature X_k gains
@@ -155,7 +155,11 @@ class ContextualMerit(PairwiseClassEstimator):
             merit += weights @ np.where(np.isnan(diffs), 0.0, diffs)
             if callback is not None:
                 callback(done)
-        merit[_unknown_columns(columns)] = np.nan
+        unknown = _unknown_columns(columns)
+        if not np.isfinite(merit[~unknown]).all():
+            raise ValueError(f"{self.name} exceeds the largest float: examples of different "
+                             "classes lie so close (distance D near 0) that 1/D^2 overflows")
+        merit[unknown] = np.nan
         return merit
 
     @staticmethod

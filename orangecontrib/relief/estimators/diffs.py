@@ -1,14 +1,14 @@
 """The diff function of the Relief family and the distances built from it.
 
-diff(A, I1, I2) for one attribute (robnik-kononenko-relieff-rrelieff-trees.txt, eqs. 1-2):
+diff(A, I1, I2) for one attribute (Robnik-Šikonja & Kononenko 1999, eqs. 1-2):
 
 * discrete: 0 if the values are equal, 1 otherwise (eq. 1);
 * numeric, ``numeric="linear"``: |x - y| / (max - min) (eq. 2, the default);
 * numeric, ``numeric="ramp"``: with d = |x - y| / (max - min), 0 if d <= t_equal, 1 if
   d >= t_different, linear in between (CORElearn's default, t_equal = 0.04, t_different = 0.1,
-  as fractions of the range; REFERENCE.md).
+  as fractions of the range).
 
-Missing values (kononenko-relieff-1994.txt, section 3):
+Missing values (Kononenko 1994, section 3):
 
 * ``missing="D"`` (RELIEF-D, default): one value missing (I1's), diff = 1 - P(value(I2) | class(I1));
   both missing, diff = 1 - sum_v P(v | class(I1)) P(v | class(I2)). With ``both_missing="current"``
@@ -28,7 +28,7 @@ An attribute with no known value does not take part in distances (diff 0) and ge
 estimate. A constant numeric attribute has diff 0 everywhere.
 
 Distances are the sum of the diffs over the attributes (Manhattan, the papers' choice), or with
-``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original; relief-overview.txt),
+``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original, 1992),
 whose order is that of the Euclidean distance.
 
 The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` and the neighbour
@@ -45,6 +45,7 @@ import numpy as np
 from numba import njit, prange
 
 from .base import row_blocks
+from .encoding import power_of_two_scale, unit_scales
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
@@ -107,7 +108,9 @@ def _bins_for(n, numeric_bins):
 
 
 class DiffModel:
-    """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min),
+    """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min)
+    (:func:`.encoding.unit_scales`: a column whose span is no finite float is read exactly
+    rescaled by a power of two),
     and, where values are missing, the conditional probabilities P(v | c) of the value codes
     (numeric values binned; :func:`_code`) and the diffs against a missing value. The
     attribute values are read as they are (a C-ordered X is never copied) and codes are
@@ -128,10 +131,12 @@ class DiffModel:
             usable = ~missing.all(axis=0) if n else np.zeros(a, bool)
         self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
         self.kind[~usable] = _UNUSABLE
-        plain = data.discrete | ~usable
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.inv_span = np.where(plain, 1.0, np.where(data.span > 0, 1.0 / data.span, 0.0))
-        self.shift = np.where(plain, 0.0, data.minimum)
+        if reference is not None:
+            self.scale, self.shift, self.inv_span = (reference.scale, reference.shift,
+                                                     reference.inv_span)
+        else:
+            self.scale, self.shift, self.inv_span = unit_scales(
+                X, ~data.discrete & usable, data.minimum, data.span)
         self.has_missing = missing.any(axis=0) & usable
         self.bins = reference.bins if reference is not None else _bins_for(n, options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
@@ -142,7 +147,8 @@ class DiffModel:
         else:
             self.cls = np.zeros(n, dtype=np.int32)
             self.n_cls = 1
-        self.values = np.ascontiguousarray(X)
+        # columns whose span or its reciprocal is no finite float are read scaled (exactly)
+        self.values = np.ascontiguousarray(X if np.all(self.scale == 1) else X * self.scale)
 
     @cached_property
     def _code_args(self):
@@ -159,7 +165,7 @@ class DiffModel:
 
     @cached_property
     def prob(self):
-        """P[t, v, c] = P(value v of attribute t | class c), kononenko-relieff-1994.txt §3: the
+        """P[t, v, c] = P(value v of attribute t | class c), Kononenko 1994 §3: the
         relative frequency among the instances of class c with a known value, 1/#values when
         there are none; with ``laplace`` (n_vc + 1) / (n_c + #values)."""
         if self._reference is not None:
@@ -274,7 +280,7 @@ class DiffModel:
 
     @cached_property
     def missing_diffs(self):
-        """The diffs against a missing value (kononenko-relieff-1994.txt §3): ``other[t, v, c]``
+        """The diffs against a missing value (Kononenko 1994 §3): ``other[t, v, c]``
         of a known value code v of A_t against an instance of class c whose value is missing
         (RELIEF-D: 1 - P(v | c)), and ``both[c, d, t]`` when both values are missing, c the
         current instance's class and d the other's (RELIEF-D: 1 - sum_v P(v | c) P(v | d), or
@@ -498,9 +504,12 @@ def _distances(rows, tiles, out):
 def target_diffs(data, rows, others, options=DiffOptions()):
     """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): |y_i - y_j|
     divided by the target's range, with the same ramp as numeric attributes when
-    ``options.numeric == "ramp"`` (REFERENCE.md)."""
-    span = data.y_span if data.y_span > 0 else 1.0
-    d = np.abs(data.y[rows] - data.y[others]) / span
+    ``options.numeric == "ramp"`` (as CORElearn)."""
+    scale = power_of_two_scale(np.max(np.abs(data.y)))   # exact, and nothing below overflows
+    span = data.y_span * scale
+    if not np.isfinite(span):                 # a range beyond the largest float
+        span = np.ptp(data.y * scale)
+    d = np.abs(data.y[rows] * scale - data.y[others] * scale) / (span if span > 0 else 1.0)
     if options.numeric == "ramp":
         d = np.clip((d - options.t_equal) / (options.t_different - options.t_equal), 0.0, 1.0)
     return d

@@ -1,11 +1,11 @@
-"""The one encoded data form that every estimator reads (DESIGN.md, "Data encoding").
+"""The one encoded data form that every estimator reads.
 
 A float64 matrix ``X`` (NaN = missing; discrete values as integer codes 0..V-1), a boolean mask of
 the discrete columns, the number of values of each discrete column, the minimum and the span
 (max - min) of each numeric column, and the target: class codes 0..C-1 for classification or the
 real values for regression. Ranges are kept from the data the encoding was built on, so a subset
 (a tree node) still measures numeric differences against the whole training data, as
-REFERENCE.md requires.
+CORElearn does.
 
 Nothing here knows about Orange: ``orangecontrib.relief.orange_data`` builds this form from a
 ``Table``; scripts build it from numpy arrays with :func:`encode`.
@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-__all__ = ["EncodedData", "encode"]
+__all__ = ["EncodedData", "encode", "unit_scales", "power_of_two_scale"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,13 +107,45 @@ def _n_values(X, discrete, n_values):
 
 
 def _ranges(X, discrete):
+    """Minimum and span (max - min) of each column; a span beyond the largest float (values of
+    both signs near it) is inf, which :func:`unit_scales` handles."""
     with np.errstate(all="ignore"), _quiet_nan_warnings():
         minimum = np.nanmin(X, axis=0) if X.shape[0] else np.full(X.shape[1], np.nan)
         maximum = np.nanmax(X, axis=0) if X.shape[0] else np.full(X.shape[1], np.nan)
-    span = maximum - minimum
+        span = maximum - minimum
     minimum = np.where(discrete, 0.0, minimum)
     span = np.where(discrete, 1.0, span)
     return minimum, span
+
+
+def power_of_two_scale(magnitude):
+    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to |e| <= 1022 so
+    that the factor is a float: multiplying by it is exact and brings values of that magnitude
+    into [0.5, 1) (subnormal ones at least to 2^-52)."""
+    magnitude = np.nan_to_num(np.asarray(magnitude, dtype=float), nan=0.0, posinf=0.0)
+    return np.ldexp(1.0, np.clip(-np.frexp(magnitude)[1], -1022, 1022))
+
+
+def unit_scales(X, numeric, minimum, span):
+    """``(scale, shift, inv_span)`` per column such that ``(X[:, t] * scale[t] - shift[t]) *
+    inv_span[t]`` maps a numeric column's range onto [0, 1] and ``|x - x'| * scale * inv_span``
+    is the diff of two of its values, with every step finite for any finite data.
+
+    ``scale`` is 1 unless the span or its reciprocal is not a finite float (values of both signs
+    near the largest float, or a subnormal span): then it is the power of two
+    (:func:`power_of_two_scale`, exact) that brings the column's largest magnitude into [0.5, 1).
+    Columns not ``numeric`` get (1, 0, 1); a constant numeric column gets inv_span 0."""
+    numeric = np.asarray(numeric, dtype=bool)
+    scale = np.ones(X.shape[1])
+    shift = np.where(numeric, minimum, 0.0)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        inv_span = np.where(~numeric, 1.0, np.where(span > 0, 1.0 / span, 0.0))
+        odd = np.flatnonzero(numeric & (span > 0) & ~(np.isfinite(span) & np.isfinite(inv_span)))
+        for t in odd:
+            scale[t] = power_of_two_scale(max(abs(minimum[t]), np.nanmax(np.abs(X[:, t]))))
+            low, high = minimum[t] * scale[t], np.nanmax(X[:, t]) * scale[t]
+            shift[t], inv_span[t] = low, 1.0 / (high - low)
+    return scale, shift, inv_span
 
 
 class _quiet_nan_warnings:
@@ -157,7 +189,8 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
             raise ValueError(f"class codes must be integers 0..{n_classes - 1}")
         y_span = 1.0
     else:
-        y_span = float(np.ptp(y)) if y.size else 0.0
+        with np.errstate(over="ignore"):      # a range beyond the largest float is inf
+            y_span = float(np.ptp(y)) if y.size else 0.0
     names = tuple(names) if names is not None else tuple(f"x{i}" for i in range(X.shape[1]))
     if len(names) != X.shape[1]:
         raise ValueError(f"{len(names)} names for {X.shape[1]} columns")

@@ -1,5 +1,5 @@
-"""Impurity ("myopic") attribute measures, computed as REFERENCE.md describes the reference
-(CORElearn's ``attrEval``) computing them.
+"""Impurity ("myopic") attribute measures, computed as CORElearn's ``attrEval`` (the R package by
+the ReliefF/RReliefF authors) computes them.
 
 * A **discrete** attribute is used as it is, multi-valued (classification); for regression (MSE)
   through its best binary partition, found by sorting its values by mean target.
@@ -22,6 +22,7 @@ import numpy as np
 from scipy.special import gammaln, xlogy
 
 from .base import Estimator
+from .encoding import power_of_two_scale
 from .splits import best_partition, best_threshold, target_statistics, value_table
 
 __all__ = ["information_gain", "gain_ratio", "gini_gain", "accuracy_gain", "mdl_gain",
@@ -61,7 +62,7 @@ def _nan_where_empty(score, n):
 
 
 def information_gain(table):
-    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (kononenko-relieff-1994.txt, eq. 1), computed as
+    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (Kononenko 1994, eq. 1), computed as
     (n log₂ n − Σ_c n_c log₂ n_c − Σ_v n_v log₂ n_v + Σ_vc n_vc log₂ n_vc) / n."""
     table = np.asarray(table, dtype=np.float64)
     n_v, n_c, n = _margins(table)
@@ -86,7 +87,7 @@ def gain_ratio(table, unused_value_rule="ignore"):
 
 
 def gini_gain(table):
-    """Gini gain = Σ_v p(v) Σ_c p(c|v)² − Σ_c p(c)² (Breiman et al. 1984; REFERENCE.md)."""
+    """Gini gain = Σ_v p(v) Σ_c p(c|v)² − Σ_c p(c)² (Breiman et al. 1984; as CORElearn)."""
     table = np.asarray(table, dtype=np.float64)
     n_v, n_c, n = _margins(table)
     after = np.sum(_ratio(np.sum(table ** 2, axis=-1), n_v), axis=-1)
@@ -97,8 +98,8 @@ def gini_gain(table):
 def accuracy_gain(table):
     """Accuracy = Σ_v p(v) max_c p(c|v) − max_c p(c) = (Σ_v max_c n_vc − max_c n_c) / n.
 
-    Eq. 16 of robnik-kononenko-relieff-rrelieff-trees.txt is the first term; like CORElearn we
-    subtract the majority-class prior (REFERENCE.md), which leaves rankings within a node as they
+    Eq. 16 of Robnik-Šikonja & Kononenko 1999 is the first term; like CORElearn we
+    subtract the majority-class prior, which leaves rankings within a node as they
     are and makes a useless attribute score 0."""
     table = np.asarray(table, dtype=np.float64)
     _, n_c, n = _margins(table)
@@ -117,7 +118,7 @@ def _code_length(counts, n_classes):
 
 
 def mdl_gain(table):
-    """MDL (Kononenko 1995, as CORElearn computes it; REFERENCE.md), with C classes::
+    """MDL (Kononenko 1995, as CORElearn computes it), with C classes::
 
         L(m_1..m_C) = log₂( m! / (m_1!·…·m_C!) ) + log₂ C(m + C − 1, C − 1),   m = Σ_c m_c
         MDL(A)      = ( L(n_1..n_C) − Σ_v L(n_v1..n_vC) ) / n
@@ -131,7 +132,7 @@ def mdl_gain(table):
 
 
 def myopic_relieff(table):
-    """Myopic ReliefF, eq. 5 of robnik-kononenko-relieff-rrelieff-trees.txt::
+    """Myopic ReliefF, eq. 5 of Robnik-Šikonja & Kononenko 1999::
 
         W'(A)  = P_equal · Gini'(A) / (P_samecl · (1 − P_samecl))
         Gini'  = Σ_v (p(v)² / Σ_v p(v)²) Σ_c p(c|v)² − Σ_c p(c)²          (eq. 6)
@@ -150,7 +151,7 @@ def myopic_relieff(table):
 
 
 def mse_of_mean(table):
-    """MSEofMean = −Σ_b p_b · R_b, eq. 17 of robnik-kononenko-relieff-rrelieff-trees.txt with the
+    """MSEofMean = −Σ_b p_b · R_b, eq. 17 of Robnik-Šikonja & Kononenko 1999 with the
     mean as predictor: R_b = (1/w_b) Σ_{i∈b} w_i (y_i − ȳ_b)², p_b = w_b / w (CORElearn's
     MSEofMean, negated so that higher = better).
 
@@ -203,13 +204,22 @@ class ImpurityEstimator(Estimator):
         if columns.n_instances != context.n_instances:
             raise ValueError(f"columns have {columns.n_instances} instances, "
                              f"the context {context.n_instances}")
-        stats = target_statistics(context.y, context.n_classes)
+        # a regression target is measured in units of a power of two near its magnitude (an
+        # exact change of unit), so that its squares neither overflow nor underflow
+        scale = 1.0 if context.is_classification else power_of_two_scale(np.max(np.abs(
+            context.y)))
+        stats = target_statistics(context.y * scale, context.n_classes)
         scores = np.empty(columns.n_attributes)
         for j in range(columns.n_attributes):
             scores[j] = self.estimate_column(columns.X[:, j], columns.discrete[j],
                                              columns.n_values[j], stats)
             if callback is not None:
                 callback((j + 1) / columns.n_attributes)
+        with np.errstate(over="ignore"):
+            scores = np.ldexp(scores, -self.target_unit_power * (np.frexp(scale)[1] - 1))
+        if np.isinf(scores).any():
+            raise ValueError(f"{self.name}: the estimates exceed the largest float; the "
+                             f"target's range ({context.y_span:.3g}) is too large, rescale it")
         return scores
 
     def estimate_column(self, column, discrete, n_values, stats):
@@ -241,7 +251,7 @@ class ImpurityEstimator(Estimator):
 
 
 class InfGain(ImpurityEstimator):
-    """Information gain in bits (kononenko-relieff-1994.txt, eq. 1): :func:`information_gain`."""
+    """Information gain in bits (Kononenko 1994, eq. 1): :func:`information_gain`."""
     name = "InfGain"
 
     def criterion(self, table):
@@ -311,6 +321,7 @@ class MSE(ImpurityEstimator):
     eq. 17 (the minimum over all splits) and CORElearn's MSEofMean do."""
     name = "MSE"
     tasks = frozenset({"regression"})
+    target_unit_power = 2
     multivalued = False
 
     def __init__(self, min_lower=1, min_upper=1):

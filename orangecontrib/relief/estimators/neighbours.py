@@ -1,7 +1,7 @@
 """The Relief family's context: the nearest neighbours of the sampled instances, found once.
 
 For each sampled instance R_i the context keeps its K nearest instances in each of G groups,
-sorted by distance, ties by instance index (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3 lines 4-6, Fig. 4 line 4):
+sorted by distance, ties by instance index (Robnik-Šikonja & Kononenko 1999, Fig. 3 lines 4-6, Fig. 4 line 4):
 
 * ``groups="per-class"``: one group per class (RELIEF-F: hits are the group of R_i's class,
   misses the others);

@@ -1,7 +1,7 @@
 """What the Relief family shares: parameters, sampling of the iterations, the neighbour context,
 and the weighted sums of diffs over that context for any number of neighbours k.
 
-Every update of Relief, ReliefF (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3) and RReliefF
+Every update of Relief, ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3) and RReliefF
 (Fig. 4) is a sum over the sampled instances R_i and their neighbour groups g of
 
     coef[i, g] * sum_{j < k'} w^(k)_igj * factor_igj * diff(A, R_i, N_igj),

@@ -1,6 +1,6 @@
 """Relief (Kira & Rendell), ReliefF (RELIEF-A/E/F) and ReliefFbestK for a discrete class.
 
-ReliefF (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3; kononenko-relieff-1994.txt §2, §4):
+ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3; Kononenko 1994 §2, §4):
 for each sampled instance R with class y, its k nearest hits H_j and, per other class C, its
 k nearest misses M_j(C):
 
@@ -67,6 +67,9 @@ class ReliefF(ReliefFamily):
             weighting=self.weighting_, sigma=self.sigma)
         with np.errstate(invalid="ignore", divide="ignore"):
             renorm = sums[:, 0] * totals[:, 0, :, None] / known
+        # no neighbour in the group at all (a class of one instance has no hits): no
+        # contribution, where RELIEF-C's "none of the diffs known" stays NaN
+        renorm[np.broadcast_to(totals[:, 0, :, None] == 0, renorm.shape)] = 0.0
         return (renorm[0] - renorm[1]) / context.instances.size
 
 
@@ -90,7 +93,7 @@ class Relief(ReliefF):
 class ReliefFbestK(ReliefF):
     """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
     one neighbour search; each attribute takes its best estimate over k (CORElearn's
-    ReliefFbestK, REFERENCE.md)."""
+    ReliefFbestK)."""
     name = "ReliefFbestK"
 
     def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,

@@ -1,7 +1,7 @@
 """Binary splits of one attribute column, shared by the impurity measures and the CORE trees.
 
 A split sends each instance with a known value to the left or the right branch; instances with a
-missing value are left out of the evaluation (REFERENCE.md, "Impurity measures").
+missing value are left out of the evaluation (as in CORElearn).
 
 Target statistics
     Every split criterion is a function of a *table* of summed per-instance target statistics,
@@ -18,7 +18,7 @@ Target statistics
 Numeric attributes (:func:`candidate_thresholds`, :func:`best_threshold`)
     Candidate thresholds are the midpoints between consecutive distinct known values, kept when they
     leave at least ``min_lower`` instances on the lower side and ``min_upper`` on the upper side
-    (CORElearn: 2 and 3, REFERENCE.md). The lower side is ``x <= threshold`` (Orange's
+    (CORElearn: 2 and 3). The lower side is ``x <= threshold`` (Orange's
     ``NumericNode`` convention). All candidates are evaluated at once from cumulative sums of the
     statistics in the sorted order (class counts for classification; sums and sums of squares for
     regression).
@@ -33,7 +33,7 @@ Discrete attributes (:func:`search_partitions`, :func:`best_partition`)
       V − 1 partitions visited wins;
     * regression with ``sorted_by_mean=True``: the values sorted by their mean target, the V − 1
       prefixes of that order are the only candidates; for the weighted variance (eq. 17 of
-      robnik-kononenko-relieff-rrelieff-trees.txt, CORElearn's MSEofMean) the optimum is among them
+      Robnik-Šikonja & Kononenko 1999, CORElearn's MSEofMean) the optimum is among them
       (Breiman et al. 1984, Thm. 4.5), so the search is one pass whatever V is.
 
     :func:`search_partitions` takes any scoring function of partition masks, so a tree can run the
@@ -124,7 +124,7 @@ def candidate_thresholds(x, min_lower=2, min_upper=3):
     n = values.size
     n_lower = np.flatnonzero(values[1:] != values[:-1]) + 1
     n_lower = n_lower[(n_lower >= min_lower) & (n - n_lower >= min_upper)]
-    thresholds = (values[n_lower - 1] + values[n_lower]) / 2
+    thresholds = values[n_lower - 1] / 2 + values[n_lower] / 2     # no overflow near the float max
     return thresholds, n_lower, order
 
 

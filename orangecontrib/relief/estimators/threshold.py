@@ -1,4 +1,4 @@
-"""Relief's relevance threshold tau (relief-overview.txt, after Kira & Rendell): by Chebyshev's
+"""Relief's relevance threshold tau (Kira & Rendell 1992): by Chebyshev's
 inequality, tau = 1/sqrt(alpha * m) keeps the probability of selecting an irrelevant attribute
 below alpha, m being the number of iterations."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""The unified framework Π of evaluation metrics (vilalta-unified-framework-pi.txt, §4).
+"""The unified framework Π of evaluation metrics (Vilalta et al. 2001, §4).
 
 Feature X_k splits the examples T into subsets T_m, one per value V_m. Each T_m has a p x 4 count
 matrix R_m (p = number of classes; row r = class r; columns = the four cases of Fig. 3a for an
@@ -61,7 +61,7 @@ from . import impurity
 from .base import check_data, random_generator, row_blocks
 from .contextual_merit import PairwiseClassEstimator
 from .diffs import DiffModel
-from .encoding import EncodedData
+from .encoding import EncodedData, unit_scales
 
 __all__ = ["UnifiedPi", "PiContext", "value_codes", "distance_weights",
            "gini_gain", "information_gain", "F_FUNCTIONS", "WEIGHT_FUNCTIONS"]
@@ -83,7 +83,7 @@ def distance_weights(distances, f="exp2", alpha=0.1):
             x[...] = 1.0
             return x
         zero = x == 0
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", over="ignore"):     # overflow: refused by the caller
             np.power(x, -float(alpha), out=x)
         x[zero] = 0.0
         return x
@@ -110,10 +110,9 @@ def value_codes(data, bins):
     numeric ones get the index of their equal-width interval of [min, max] (``bins``
     intervals, the maximum in the last); -1 = missing."""
     X = data.X
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scaled = np.where(data.span > 0, (X - data.minimum) / np.where(data.span > 0,
-                                                                       data.span, 1.0), 0.0)
-    numeric = np.clip(np.floor(scaled * bins), 0, bins - 1)
+    scale, shift, inv_span = unit_scales(X, ~data.discrete, data.minimum, data.span)
+    with np.errstate(invalid="ignore"):
+        numeric = np.clip(np.floor((X * scale - shift) * inv_span * bins), 0, bins - 1)
     codes = np.where(data.discrete, X, numeric)
     codes = np.where(np.isnan(X), -1, codes).astype(np.intp)
     n_values = np.where(data.discrete, np.maximum(data.n_values, 1), bins).astype(np.intp)
@@ -258,13 +257,17 @@ class UnifiedPi(PairwiseClassEstimator):
         for b, sl in enumerate(blocks):
             W = distance_weights(model.distances(np.arange(sl.start, sl.stop)), self.f,
                                  self.alpha)
-            G = np.asarray(W @ Z)
+            with np.errstate(invalid="ignore", over="ignore"):
+                G = np.asarray(W @ Z)
             del W
             for k, (P, w) in enumerate(zip(pair_sums, widths)):
                 one_hot = (cell[sl, k, None] == np.arange(w)).astype(float)
                 P += one_hot.T @ G[:, offsets[k]:offsets[k + 1]]
             if callback is not None:
                 callback((b + 1) / len(blocks))
+        if not all(np.isfinite(P).all() for P in pair_sums):
+            raise ValueError(f"{self.name}: the weights f_alpha(D) exceed the largest float "
+                             f"(f={self.f!r}, alpha={self.alpha!r}); choose a smaller alpha")
         counts = [_cases(P.reshape(v, p, v, p)) * theta for P, v in zip(pair_sums, n_values)]
         sizes = [np.bincount(codes[known[:, k], k], minlength=v)
                  for k, v in enumerate(n_values[:-1])]

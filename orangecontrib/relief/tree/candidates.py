@@ -1,5 +1,4 @@
-"""The best binary split of one attribute in a tree node (REFERENCE.md "Trees"; robnik-kononenko-
-relieff-rrelieff-trees.txt §4).
+"""The best binary split of one attribute in a tree node (Robnik-Šikonja & Kononenko 1999 §4).
 
 The search itself is :mod:`..estimators.splits` (candidate thresholds at midpoints between
 consecutive distinct values, ``x <= threshold`` left; value partitions exhaustive up to 7 values,
@@ -10,8 +9,8 @@ greedy beyond). This module only decides how candidates are scored in a node:
   through the measure's own ``best_split``;
 * every other estimator (the Relief family, Contextual Merit, Π) scores each candidate as a
   derived 0/1 column (NaN where the value is missing) with ``estimator.estimate(context,
-  columns)`` over the node's one context (DESIGN.md "context once, columns cheap": one neighbour
-  search evaluates all thresholds of an attribute).
+  columns)`` over the node's one context (one neighbour search evaluates all thresholds of an
+  attribute).
 
 A candidate is *admissible* when each branch receives a weight of at least ``min_leaf``, the
 instances with a missing value counted in proportion to the known ones, as they are sent down.

@@ -1,5 +1,5 @@
 """CORE trees: binary decision and regression trees whose splits are chosen by any attribute
-estimator (robnik-kononenko-relieff-rrelieff-trees.txt §4; REFERENCE.md "Trees").
+estimator (Robnik-Šikonja & Kononenko 1999 §4).
 
 At each node the selection estimator is re-run on the node's instances; the attribute with the
 best estimate is binarised at its best split (:mod:`.candidates`), scored by the same estimator.
@@ -21,7 +21,7 @@ that chose its split and ρ.
 Leaves: class distribution (majority class) or, for regression, the mean or a linear model
 (:mod:`.leaves`). Post-pruning: m-estimate (m = 2), C4.5's pessimistic pruning, or none
 (:mod:`.pruning`). Optional pre-discretisation of numeric attributes into ``discretize``
-equal-width intervals (vilalta-unified-framework-pi.txt §5.1; :mod:`.discretization`).
+equal-width intervals (Vilalta et al. 2001 §5.1; :mod:`.discretization`).
 
 The estimators see every instance that reaches a node once, whatever its fractional weight (the
 encoded data carry no weights); the impurity measures' split search, class distributions, leaf
