@@ -8,7 +8,7 @@ import pytest
 
 from orangecontrib.relief import scoring
 
-from bad_inputs import TASKS, bad_inputs, base_table
+from bad_inputs import TASKS, bad_inputs, base_table, weighted_inputs
 
 
 #: (scorer, case) pairs whose equivalence does not hold by definition: TuRF's removal rounds
@@ -75,3 +75,8 @@ def test_k_larger_than_any_group_equals_k_of_all_instances(scorer_class):
     n = len(data)
     np.testing.assert_allclose(scorer_class(k=10 * n)(data), scorer_class(k=n)(data),
                                rtol=1e-12)
+
+
+@pytest.mark.parametrize("scorer_class,case", _cases(weighted_inputs))
+def test_instance_weights(scorer_class, case):
+    check(scorer_class, case)

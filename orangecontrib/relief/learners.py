@@ -6,7 +6,7 @@
   Orange's stock node classes, so Tree Viewer, Pythagorean Tree, Predictions, Test and Score,
   cross-validation and pickling take it. Each inner node's ``split_estimator`` and ``rho`` say
   which estimator chose its split (``model.print_tree()`` shows them).
-* The learners are also ``LearnerScorer``s: on Rank's Scorer input the score of each attribute is
+* The learners are also ``LearnerScorer`` objects: on Rank's Scorer input the score of each attribute is
   the selection estimator's estimate at the root, i.e. on the whole training data.
 
 ``discretize=N`` pre-discretises numeric attributes into N equal-width intervals (Π paper §5.1)
@@ -194,10 +194,12 @@ class ObliviousTreeClassifier(Model):
 class ObliviousTreeLearner(Learner, LearnerScorer):
     """OBLIVION (Langley 1994): backward elimination of attributes from an
     oblivious decision tree, accuracy estimated by leave-one-out (``folds=None``) or k-fold
-    cross-validation; parameters are those of :class:`.oblivion.ObliviousTree`.
+    cross-validation; parameters are those of :class:`.oblivion.ObliviousTree` (``search``:
+    "full-path", the default, or "greedy" for Langley's stopping rule).
 
     On Rank's Scorer input the score of an attribute is the estimated accuracy lost when it is
-    removed (positive for the retained attributes, <= 0 for eliminated ones in greedy search).
+    removed (positive for the retained attributes; for eliminated ones, at the step that removed
+    them).
     """
     name = "oblivious tree"
     __returns__ = ObliviousTreeClassifier
@@ -206,7 +208,7 @@ class ObliviousTreeLearner(Learner, LearnerScorer):
     class_type = DiscreteVariable
     _progress_callback = None
 
-    def __init__(self, folds=None, search="greedy", random_state=0, numeric_diff="linear",
+    def __init__(self, folds=None, search="full-path", random_state=0, numeric_diff="linear",
                  missing="D", distance="manhattan", preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.folds = folds

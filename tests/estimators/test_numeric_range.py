@@ -3,11 +3,11 @@ singleton classes, and weights f_alpha(D) or 1/D^2 beyond the largest float."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.estimators import DiffModel, encode
+from orangecontrib.relief.estimators import DiffModel, base, encode
 from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
 from orangecontrib.relief.estimators.diffs import target_diffs
 from orangecontrib.relief.estimators.encoding import power_of_two_scale, unit_scales
-from orangecontrib.relief.estimators.relieff import ReliefF
+from orangecontrib.relief.estimators.relieff import ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.unified_pi import UnifiedPi
 
 
@@ -77,3 +77,28 @@ def test_contextual_merit_refuses_pair_weights_that_overflow():
     X = np.array([[0.0, 0.0], [1e-200, 0.0], [1.0, 1.0], [0.5, 1.0]])
     with pytest.raises(ValueError, match="largest float"):
         ContextualMerit()(encode(X, [0, 1, 0, 1], n_classes=2))
+
+
+def test_best_k_default_stops_at_100_neighbours():
+    rng = np.random.default_rng(1)
+    data = encode(rng.random((240, 2)), np.repeat([0, 1], 120), n_classes=2)
+    estimator = ReliefFbestK()
+    assert estimator.context(data).neighbours.shape[2] == 100
+    np.testing.assert_array_equal(estimator(data), ReliefFbestK(k_max=100)(data))
+
+
+def test_a_request_beyond_the_available_memory_is_refused_before_allocating(monkeypatch):
+    monkeypatch.setattr(base, "available_memory", lambda: 10 * 2 ** 20)      # 10 MB
+    rng = np.random.default_rng(2)
+    data = encode(rng.random((400, 3)), np.repeat([0, 1], 200), n_classes=2)
+    ReliefF(k=10)(data)                         # 400 x 2 x 10 neighbours fit
+    with pytest.raises(ValueError, match="needs about .* of memory.*smaller k"):
+        ReliefFbestK(k_max=10 ** 6)(encode(rng.random((4000, 3)), np.repeat([0, 1], 2000),
+                                           n_classes=2))
+    codes = np.arange(2000.0)[:, None] % 1000                 # 1,000 values x 2 classes
+    with pytest.raises(ValueError, match="pair counts .* of memory"):
+        UnifiedPi()(encode(codes, np.arange(2000) % 2, discrete=True, n_classes=2))
+
+
+def test_available_memory_is_a_positive_number_of_bytes():
+    assert base.available_memory() > 2 ** 20

@@ -3,8 +3,8 @@
 diff(A, I1, I2) for one attribute (Robnik-Šikonja & Kononenko 1999, eqs. 1-2):
 
 * discrete: 0 if the values are equal, 1 otherwise (eq. 1);
-* numeric, ``numeric="linear"``: |x - y| / (max - min) (eq. 2, the default);
-* numeric, ``numeric="ramp"``: with d = |x - y| / (max - min), 0 if d <= t_equal, 1 if
+* numeric, ``numeric="linear"``: ``|x - y| / (max - min)`` (eq. 2, the default);
+* numeric, ``numeric="ramp"``: with ``d = |x - y| / (max - min)``, 0 if d <= t_equal, 1 if
   d >= t_different, linear in between (CORElearn's default, t_equal = 0.04, t_different = 0.1,
   as fractions of the range).
 
@@ -14,7 +14,8 @@ Missing values (Kononenko 1994, section 3):
   both missing, diff = 1 - sum_v P(v | class(I1)) P(v | class(I2)). With ``both_missing="current"``
   the class of the current instance (the one whose neighbours are sought) is used for both factors,
   as CORElearn does. P(v | c) is the relative frequency among the instances of class c with a
-  known value, or with ``laplace=True`` (n_vc + 1) / (n_c + |V|) (CORElearn). For a regression
+  known value (counted by their weights), or with ``laplace=True`` ``(n_vc + 1) / (n_c + |V|)``
+  (CORElearn). For a regression
   target the class conditioning is dropped (P(v)). A numeric attribute's known values are put into
   ``numeric_bins`` equal-width bins (max(2, N // 5) when N < 25) for these probabilities, and no
   ramp is applied to such diffs (CORElearn's rule; the papers define only the discrete case).
@@ -44,7 +45,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import row_blocks
+from .base import check_memory, row_blocks
 from .encoding import power_of_two_scale, unit_scales
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
@@ -138,7 +139,8 @@ class DiffModel:
             self.scale, self.shift, self.inv_span = unit_scales(
                 X, ~data.discrete & usable, data.minimum, data.span)
         self.has_missing = missing.any(axis=0) & usable
-        self.bins = reference.bins if reference is not None else _bins_for(n, options.numeric_bins)
+        self.bins = reference.bins if reference is not None else _bins_for(
+            int(round(data.total_weight)), options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
                                 self.bins).astype(np.intp)
         if data.is_classification:
@@ -172,12 +174,17 @@ class DiffModel:
             return self._reference.prob
         a = self.data.n_attributes
         vmax, C = (int(self.n_codes.max()) if a else 1), self.n_cls
+        check_memory(3 * 8 * a * vmax * C, f"the probabilities P(value | class) of {a} "
+                     f"attributes with up to {vmax} values", "merge rare values")
         counts = np.zeros((a, vmax, C))
         for cols in row_blocks(a, 24 * self.data.n_instances):   # codes, cells, mask per column
             sub = self.codes(cols)
             cell = (np.arange(sub.shape[1]) * vmax + sub) * C + self.cls[:, None]
-            counts[cols] = np.bincount(cell[sub >= 0], minlength=sub.shape[1] * vmax * C
-                                       ).reshape(-1, vmax, C)
+            known = sub >= 0
+            weights = None if self.data.weights is None else np.broadcast_to(
+                self.data.weights[:, None], sub.shape)[known]
+            counts[cols] = np.bincount(cell[known], weights=weights,
+                                       minlength=sub.shape[1] * vmax * C).reshape(-1, vmax, C)
         total = counts.sum(axis=1, keepdims=True)
         v_count = self.n_codes[:, None, None].astype(float)
         if self.options.laplace:
@@ -197,7 +204,9 @@ class DiffModel:
         X_query = np.asarray(X_query, dtype=float).reshape(-1, self.data.n_attributes)
         classes = np.zeros(len(X_query)) if classes is None else np.asarray(classes, float)
         data = replace(self.data, X=np.vstack([self.data.X, X_query]),
-                       y=np.concatenate([self.data.y, np.broadcast_to(classes, len(X_query))]))
+                       y=np.concatenate([self.data.y, np.broadcast_to(classes, len(X_query))]),
+                       weights=None if self.data.weights is None else np.concatenate(
+                           [self.data.weights, np.ones(len(X_query))]))
         return DiffModel(data, self.options, reference=self)
 
     @property
@@ -502,7 +511,7 @@ def _distances(rows, tiles, out):
 
 
 def target_diffs(data, rows, others, options=DiffOptions()):
-    """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): |y_i - y_j|
+    """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): ``|y_i - y_j|``
     divided by the target's range, with the same ramp as numeric attributes when
     ``options.numeric == "ramp"`` (as CORElearn)."""
     scale = power_of_two_scale(np.max(np.abs(data.y)))   # exact, and nothing below overflows

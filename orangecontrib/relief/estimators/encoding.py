@@ -29,6 +29,7 @@ class EncodedData:
     span: np.ndarray         # (a,) max - min of numeric columns (1 for discrete, NaN if all missing)
     names: tuple = ()        # attribute names
     y_span: float = 1.0      # max - min of a regression target (1 for classification)
+    weights: np.ndarray = None   # (n,) instance weights > 0; None = every instance weighs 1
 
     @property
     def n_instances(self):
@@ -43,19 +44,32 @@ class EncodedData:
         return self.n_classes > 0
 
     @property
+    def instance_weights(self):
+        """(n,) instance weights (ones when there are none)."""
+        return np.ones(self.n_instances) if self.weights is None else self.weights
+
+    @property
+    def total_weight(self):
+        """The number of instances the data stand for: the sum of the instance weights."""
+        return float(self.n_instances if self.weights is None else self.weights.sum())
+
+    @property
     def missing(self):
         """Boolean (n, a) mask of the missing values."""
         return np.isnan(self.X)
 
     def class_priors(self):
-        """Relative class frequencies P(c) (classification only)."""
-        counts = np.bincount(self.y.astype(np.intp), minlength=self.n_classes)
+        """Relative class frequencies P(c), instances counted by their weights (classification
+        only)."""
+        counts = np.bincount(self.y.astype(np.intp), weights=self.weights,
+                             minlength=self.n_classes)
         return counts / counts.sum()
 
     def subset(self, rows):
         """The given rows, with the ranges of the whole data kept (used inside tree nodes)."""
         rows = np.asarray(rows)
-        return replace(self, X=self.X[rows], y=self.y[rows])
+        return replace(self, X=self.X[rows], y=self.y[rows],
+                       weights=None if self.weights is None else self.weights[rows])
 
     def with_columns(self, X, discrete, n_values=None, names=None):
         """The same instances and target with other columns (derived binary split columns in a
@@ -119,7 +133,7 @@ def _ranges(X, discrete):
 
 
 def power_of_two_scale(magnitude):
-    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to |e| <= 1022 so
+    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to ``|e| <= 1022`` so
     that the factor is a float: multiplying by it is exact and brings values of that magnitude
     into [0.5, 1) (subnormal ones at least to 2^-52)."""
     magnitude = np.nan_to_num(np.asarray(magnitude, dtype=float), nan=0.0, posinf=0.0)
@@ -160,16 +174,28 @@ class _quiet_nan_warnings:
         self._catch.__exit__(*exc)
 
 
-def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
+def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weights=None):
     """Build :class:`EncodedData` from numpy arrays.
 
     ``discrete`` is a bool or a per-column mask; discrete columns hold integer codes (NaN =
     missing) and ``n_values`` gives their number of values (default: largest code + 1).
     ``n_classes`` > 0 declares a classification target with codes 0..n_classes-1; ``None`` infers
     it (an integer-coded target with ``n_classes`` given, otherwise regression when 0).
+    ``weights`` (n,) are instance weights: an instance of weight w counts as w instances (each
+    estimator's documentation says how exactly); they must be finite and > 0 (leave out the
+    instances of weight 0), all ones is the same as none.
     Raises ``ValueError`` on non-finite attributes, a missing or non-finite target, codes out of
-    range, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
+    range, bad weights, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
     estimator uses it.
+
+    Examples
+    --------
+    A discrete column with values 0, 1 and a numeric one, and two classes:
+
+    >>> data = encode([[0, 1.5], [1, 0.5], [1, 2.5]], [0, 1, 1],
+    ...               discrete=[True, False], n_classes=2)
+    >>> data.n_values, data.minimum, data.span     # numeric diffs are relative to the span
+    (array([2, 0]), array([0. , 0.5]), array([1., 2.]))
     """
     X = _as_matrix(X)
     y = np.array(y, dtype=np.float64, copy=True).ravel()
@@ -195,4 +221,18 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
     if len(names) != X.shape[1]:
         raise ValueError(f"{len(names)} names for {X.shape[1]} columns")
     return EncodedData(X=X, y=y, discrete=discrete, n_values=n_values, n_classes=int(n_classes),
-                       minimum=minimum, span=span, names=names, y_span=y_span)
+                       minimum=minimum, span=span, names=names, y_span=y_span,
+                       weights=_weights(weights, X.shape[0]))
+
+
+def _weights(weights, n):
+    if weights is None:
+        return None
+    weights = np.array(weights, dtype=np.float64, copy=True).ravel()
+    if weights.shape != (n,):
+        raise ValueError(f"{weights.size} instance weights for {n} instances")
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("instance weights must be finite")
+    if np.any(weights <= 0):
+        raise ValueError("instance weights must be > 0: leave out the instances of weight 0")
+    return None if np.all(weights == 1) else weights

@@ -8,6 +8,9 @@ the ReliefF/RReliefF authors) computes them.
   at least ``min_lower`` instances below and ``min_upper`` above; :mod:`.splits`).
 * Instances with a missing value of the attribute are left out; the class priors come from the
   instances with a known value.
+* Instance weights (``EncodedData.weights``) weight every count: an instance of weight w counts
+  as w instances in the tables and in the side minima of a split, so integer weights give the
+  estimates of the data with each instance repeated w times.
 * A column with no known value gets NaN. A column with a single known value, or a numeric column
   without an admissible threshold, gets the measure's value for a single-valued attribute (0 for the
   classification gains, −variance for MSE; for GainRatio see ``unused_value_rule``).
@@ -208,11 +211,11 @@ class ImpurityEstimator(Estimator):
         # exact change of unit), so that its squares neither overflow nor underflow
         scale = 1.0 if context.is_classification else power_of_two_scale(np.max(np.abs(
             context.y)))
-        stats = target_statistics(context.y * scale, context.n_classes)
+        stats = target_statistics(context.y * scale, context.n_classes, context.weights)
         scores = np.empty(columns.n_attributes)
         for j in range(columns.n_attributes):
             scores[j] = self.estimate_column(columns.X[:, j], columns.discrete[j],
-                                             columns.n_values[j], stats)
+                                             columns.n_values[j], stats, context.weights)
             if callback is not None:
                 callback((j + 1) / columns.n_attributes)
         with np.errstate(over="ignore"):
@@ -222,28 +225,30 @@ class ImpurityEstimator(Estimator):
                              f"target's range ({context.y_span:.3g}) is too large, rescale it")
         return scores
 
-    def estimate_column(self, column, discrete, n_values, stats):
+    def estimate_column(self, column, discrete, n_values, stats, weights=None):
         """The measure of one column given per-instance target ``stats``
-        (:func:`.splits.target_statistics`)."""
+        (:func:`.splits.target_statistics`, weighted by the instance ``weights``, which also
+        count the instances a split must leave on each side)."""
         known = ~np.isnan(column)
         if not known.any():
             return np.nan
         if discrete and self.multivalued:
             return float(self.criterion(value_table(column, stats, n_values)))
-        split = self.best_split(column, discrete, n_values, stats)
+        split = self.best_split(column, discrete, n_values, stats, weights)
         if split is None:
             return float(self.criterion(stats[known].sum(axis=0)[None, :]))
         return split.score
 
-    def best_split(self, column, discrete, n_values, stats):
+    def best_split(self, column, discrete, n_values, stats, weights=None):
         """The best binary split of a column by this measure (a :class:`.splits.Split`), or
         ``None`` when there is none: a numeric column at the best threshold, a discrete one by the
         best partition of its values (exhaustive up to 7 values, greedy beyond; for regression by
         sorting the values by mean target)."""
         if discrete:
             return best_partition(column, stats, self.criterion, n_values,
-                                  sorted_by_mean=not self.is_classifier)
-        return best_threshold(column, stats, self.criterion, self.min_lower, self.min_upper)
+                                  sorted_by_mean=not self.is_classifier, weights=weights)
+        return best_threshold(column, stats, self.criterion, self.min_lower, self.min_upper,
+                              weights)
 
     @property
     def is_classifier(self):

@@ -7,17 +7,23 @@ Every update of Relief, ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3) and R
     coef[i, g] * sum_{j < k'} w^(k)_igj * factor_igj * diff(A, R_i, N_igj),
 
 with k' = min(k, neighbours found) and w^(k) the neighbour influences normalised over the first k'
-(eq. 13). :func:`weighted_diff_sums` computes these sums for every k of a list at once from
+(eq. 13). With instance weights, the neighbours fill places by their weights
+(:mod:`.neighbours`): w^(k) then counts each neighbour's influence once per place it fills among
+the first k (fractions at the k-th), and the estimators weight R_i's update by its weight and
+divide by the sum of the weights instead of m; with integer weights the estimates are those of
+the data with each instance repeated w times, when every instance is visited (``iterations``
+None). A sample of ``iterations`` instances is drawn without regard to the weights and each
+update is weighted. :func:`weighted_diff_sums` computes these sums for every k of a list at once from
 prefix sums over the sorted neighbours, so one neighbour search gives the estimates for all k
 (ReliefFbestK, the papers' Fig. 2 "estimate versus k").
 """
 import numpy as np
 
-from .base import Estimator, check_data, random_generator
+from .base import Estimator, check_data, check_memory, random_generator
 from .diffs import DiffModel, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
 
-__all__ = ["ReliefFamily", "weighted_diff_sums"]
+__all__ = ["ReliefFamily", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair diffs
 BLOCK_BYTES = 128 * 2 ** 20
@@ -28,15 +34,22 @@ DIRECT_KS = 4
 class ReliefFamily(Estimator):
     """Parameters shared by the Relief family.
 
-    k: neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
-       group's size (CORElearn).
-    iterations: None = every instance once, in data order (deterministic; CORElearn's default);
-       an int m < N = m instances sampled without replacement with ``random_state``.
-    weighting, sigma: neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
-    distance: "manhattan" (sum of diffs, the papers) or "euclidean" (Kira & Rendell).
-    skip_zero_distance: never use an instance at distance 0 as a neighbour (CORElearn).
-    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins: the diff
-       function; see :mod:`.diffs`.
+    Parameters
+    ----------
+    k
+        Neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
+        group's size (CORElearn).
+    iterations
+        None = every instance once, in data order (deterministic; CORElearn's default); an int
+        m < N = m instances sampled without replacement with ``random_state``.
+    weighting, sigma
+        Neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
+    distance
+        "manhattan" (sum of diffs, the papers) or "euclidean" (Kira & Rendell).
+    skip_zero_distance
+        Never use an instance at distance 0 as a neighbour (CORElearn).
+    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins
+        The diff function; see :mod:`.diffs`.
     """
     default_k = 10
     default_weighting = "equal"
@@ -97,12 +110,19 @@ class ReliefFamily(Estimator):
 
     def context(self, data, callback=None):
         """The nearest neighbours of the sampled instances (the expensive part, done once)."""
+        return self._search(data, self.k_, self.groups, callback)
+
+    def _search(self, data, k, groups, callback):
         check_data(data, self)
         self._check_parameters()
         model = DiffModel(data, self.diff_options())
-        return nearest_neighbours(model, self.sample(data.n_instances), self.k_,
-                                  groups=self.groups, skip_zero_distance=self.skip_zero_distance,
-                                  callback=callback)
+        return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
+                                  skip_zero_distance=self.skip_zero_distance, callback=callback)
+
+    @staticmethod
+    def update_weights(context):
+        """The weight of each sampled instance's update: its instance weight."""
+        return context.data.instance_weights[context.instances]
 
     def estimate(self, context, columns=None):
         """Estimates of ``columns`` (default: the context's data) with k neighbours."""
@@ -146,6 +166,10 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     S, F = coef.shape[0], factors.shape[0]
     weights = neighbour_weights(context, weighting, sigma)
     available = context.available
+    row_bytes = 8 * max(G * K * a, 1) * (F + 2)
+    check_memory(8 * ks.size * a * (S * F + S) + row_bytes * min(m, max(
+        1, BLOCK_BYTES // row_bytes)), f"the sums of diffs for {ks.size} values of k over "
+                 f"{G * K} neighbours and {a} attributes", "use a smaller k")
     sums = np.zeros((S, F, ks.size, a))
     known = np.zeros((S, ks.size, a))
     totals = np.zeros((S, F, ks.size))
@@ -163,8 +187,9 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         c = coef[:, blk]
         f = factors[:, blk]
         all_known = is_known.all()
-        if ks.size <= DIRECT_KS:
-            _direct_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
+        if ks.size <= DIRECT_KS or context.mass is not None:
+            places = None if context.mass is None else context.mass[blk]
+            _direct_sums(ks, available[blk], places, w, c, f, diffs, is_known, all_known,
                          sums, known, totals)
         else:
             _prefix_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
@@ -172,17 +197,30 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     return sums, known, totals
 
 
-def _direct_sums(ks, available, w, c, f, diffs, is_known, all_known, sums, known, totals):
-    """:func:`weighted_diff_sums` for a few k: the pair coefficients of each k times the pair
-    diffs, one matrix product per k."""
-    S, F, K, a = c.shape[0], f.shape[0], f.shape[-1], diffs.shape[-1]
+def first_k_weights(weights, available, k, mass=None, before=None):
+    """The influences ``weights`` (..., G, K) of the first k' = min(k, ``available``) neighbours
+    of each group normalised to sum 1 (eq. 13), 0 beyond k' and in a group without neighbours.
+    With neighbour places ``mass`` (instance weights; ``before``: the places the nearer ones
+    fill, computed when not given) each counts for the places among the first k it fills."""
+    if mass is None:
+        first = np.arange(weights.shape[-1]) < np.minimum(k, available)[..., None]
+    else:
+        before = np.cumsum(mass, axis=-1) - mass if before is None else before
+        first = np.clip(k - before, 0.0, mass)
+    wk = weights * first
+    total = wk.sum(axis=-1, keepdims=True)
+    return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
+
+
+def _direct_sums(ks, available, mass, w, c, f, diffs, is_known, all_known, sums, known,
+                 totals):
+    """:func:`weighted_diff_sums` for a few k (or weighted neighbours, ``mass``): the pair
+    coefficients of each k times the pair diffs, one matrix product per k."""
+    S, F, a = c.shape[0], f.shape[0], diffs.shape[-1]
     flat_diffs = diffs.reshape(-1, a)
+    before = None if mass is None else np.cumsum(mass, axis=2) - mass
     for q, k in enumerate(ks):
-        first = np.arange(K) < np.minimum(k, available)[..., None]          # (b, G, K)
-        wk = w * first
-        total = wk.sum(axis=2, keepdims=True)
-        wk = np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
-        pair = c[..., None] * wk                                          # (S, b, G, K)
+        pair = c[..., None] * first_k_weights(w, available, k, mass, before)  # (S, b, G, K)
         pair_f = (pair[:, None] * f).reshape(S * F, -1)                   # (S*F, b*G*K)
         sums[:, :, q] += (pair_f @ flat_diffs).reshape(S, F, a)
         totals[:, :, q] += pair_f.sum(axis=1).reshape(S, F)

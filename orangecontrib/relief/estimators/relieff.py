@@ -17,9 +17,14 @@ whose hit (or miss) diffs is known then gets NaN.
 """
 import numpy as np
 
-from .relief_family import ReliefFamily, weighted_diff_sums
+from .neighbours import neighbour_weights, regroup
+from .relief_family import ReliefFamily, first_k_weights, weighted_diff_sums
+from .significance import HitMissPairs
 
 __all__ = ["Relief", "ReliefF", "ReliefFbestK"]
+
+#: a permutation test keeps every instance's neighbours sorted (16 bytes each) up to this size
+ORDER_BYTES = 256 * 2 ** 20
 
 
 class ReliefF(ReliefFamily):
@@ -59,7 +64,37 @@ class ReliefF(ReliefFamily):
             prior = data.class_priors()
             hit = (np.arange(G) == y[:, None]).astype(float)
             miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
-        return np.stack([miss, hit])
+        return np.stack([miss, hit]) * self.update_weights(context)[None, :, None]
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test: a function from ``data`` with other classes (the same
+        instances and attributes) to its context, all from one search that sorts all instances
+        by distance from each sampled one; the groups are read off in that order
+        (:func:`.neighbours.regroup`). None (search again for each class) with instance weights,
+        when RELIEF-D's distances depend on the class (missing values) or when the sorted
+        neighbours would exceed ``ORDER_BYTES``."""
+        n = data.n_instances
+        if data.weights is not None or (self.missing == "D" and np.isnan(data.X).any()) \
+                or 16 * self.sample(n).size * n > ORDER_BYTES:
+            return None
+        ordered = self._search(data, n, "all", callback)
+        k, groups = self.k_, self.groups
+        return lambda target: regroup(ordered, target, k, groups)
+
+    def hit_miss_pairs(self, context):
+        """The (instance, neighbour) pairs of the estimate with their weights in the hit and the
+        miss mean (STIR, :mod:`.significance`): each instance's first k' neighbours of a group
+        with their normalised influences times the group's coefficient (and the instance's
+        weight)."""
+        coef = self.coefficients(context)
+        w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma),
+                            context.available, self.k_, context.mass)
+        miss, hit = coef[0][..., None] * w, coef[1][..., None] * w
+        nb = context.neighbours
+        keep = (nb >= 0) & (miss + hit > 0)
+        rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
+        return HitMissPairs(rows=rows[keep], others=nb[keep], weights=(miss + hit)[keep],
+                            miss=(miss > 0)[keep])
 
     def profile(self, context, ks, columns=None):
         sums, known, totals = weighted_diff_sums(
@@ -70,7 +105,7 @@ class ReliefF(ReliefFamily):
         # no neighbour in the group at all (a class of one instance has no hits): no
         # contribution, where RELIEF-C's "none of the diffs known" stays NaN
         renorm[np.broadcast_to(totals[:, 0, :, None] == 0, renorm.shape)] = 0.0
-        return (renorm[0] - renorm[1]) / context.instances.size
+        return (renorm[0] - renorm[1]) / self.update_weights(context).sum()
 
 
 class Relief(ReliefF):
@@ -90,10 +125,17 @@ class Relief(ReliefF):
                          laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
 
 
+#: ReliefFbestK's default k_max: the estimates of Robnik-Šikonja & Kononenko 1999 (Fig. 2,
+#: 200 instances) have turned myopic well before k = 100, and k_max neighbours of every instance
+#: cost time and memory in proportion to k_max (the largest class made them quadratic)
+DEFAULT_K_MAX = 100
+
+
 class ReliefFbestK(ReliefF):
-    """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
-    one neighbour search; each attribute takes its best estimate over k (CORElearn's
-    ReliefFbestK)."""
+    """ReliefF evaluated for every k from 1 to ``k_max`` (default 100, capped by the class
+    sizes) from one neighbour search; each attribute takes its best estimate over k
+    (CORElearn's ReliefFbestK goes up to the largest class, which makes time and memory grow
+    with the square of the number of instances; give ``k_max`` to go further)."""
     name = "ReliefFbestK"
 
     def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
@@ -109,8 +151,15 @@ class ReliefFbestK(ReliefF):
 
     @property
     def k_(self):
-        return self.k_max if self.k_max is not None else np.iinfo(np.int32).max
+        return self.k_max if self.k_max is not None else DEFAULT_K_MAX
+
+    def hit_miss_pairs(self, context):
+        raise ValueError("STIR tests the estimate of one neighbourhood, but ReliefFbestK takes "
+                         "the best over k: use permutation p-values")
 
     def estimate(self, context, columns=None):
-        ks = np.arange(1, context.neighbours.shape[2] + 1)
+        K = context.neighbours.shape[2]
+        if context.mass is not None:     # the places the neighbours fill, at most k_max
+            K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
+        ks = np.arange(1, K + 1)
         return np.max(self.profile(context, ks, columns), axis=0)

@@ -15,6 +15,8 @@ as CORElearn). N_dC is clamped into [1e-7, m - 1e-7], as CORElearn does, so a ta
 multiplied by m / (the influence whose diffs of A are known), while N_dC and m stay sums over all
 neighbours.
 """
+from dataclasses import replace
+
 import numpy as np
 
 from .diffs import target_diffs
@@ -34,6 +36,13 @@ class RReliefF(ReliefFamily):
     default_weighting = "exp-rank"
     groups = "all"
 
+    def target_contexts(self, data, callback=None):
+        """For a permutation test: a function from ``data`` with another target (the same
+        instances and attributes) to its context. The neighbours do not depend on a numeric
+        target, so one search serves every target."""
+        context = self.context(data, callback)
+        return lambda target: replace(context, data=target)
+
     def profile(self, context, ks, columns=None):
         nb = context.neighbours
         found = nb >= 0
@@ -42,7 +51,7 @@ class RReliefF(ReliefFamily):
         tau[found] = target_diffs(context.data, rows[found], nb[found],
                                   context.diff_model.options)
         factors = np.stack([np.ones(nb.shape), tau])
-        coef = np.ones((1,) + nb.shape[:2])
+        coef = np.broadcast_to(self.update_weights(context)[None, :, None], (1,) + nb.shape[:2])
         sums, known, totals = weighted_diff_sums(
             context, ks, coef, factors=factors, columns=columns,
             weighting=self.weighting_, sigma=self.sigma)

@@ -110,29 +110,36 @@ def value_table(codes, stats, n_values):
     return table.reshape(int(n_values), k)
 
 
-def candidate_thresholds(x, min_lower=2, min_upper=3):
+def candidate_thresholds(x, min_lower=2, min_upper=3, weights=None):
     """Candidate thresholds of a numeric column and the sort order they refer to.
 
     Returns ``(thresholds, n_lower, order)``: the midpoints between consecutive distinct known
     values that leave at least ``min_lower`` known instances at or below and ``min_upper`` above
-    them, the number of known instances below each (ascending), and the indices of the known
-    instances in ascending order of value (stable, so ties keep data order)."""
+    them (with ``weights``, instances counted by their weights), the number of known instances
+    below each (ascending), and the indices of the known instances in ascending order of value
+    (stable, so ties keep data order)."""
     x = np.asarray(x, dtype=np.float64)
     known = np.flatnonzero(~np.isnan(x))
     order = known[np.argsort(x[known], kind="stable")]
     values = x[order]
     n = values.size
     n_lower = np.flatnonzero(values[1:] != values[:-1]) + 1
-    n_lower = n_lower[(n_lower >= min_lower) & (n - n_lower >= min_upper)]
+    if weights is None:
+        lower, total = n_lower, n
+    else:
+        mass = np.cumsum(np.asarray(weights, dtype=np.float64)[order])
+        lower, total = mass[n_lower - 1], (mass[-1] if n else 0.0)
+    n_lower = n_lower[(lower >= min_lower) & (total - lower >= min_upper)]
     thresholds = values[n_lower - 1] / 2 + values[n_lower] / 2     # no overflow near the float max
     return thresholds, n_lower, order
 
 
-def best_threshold(x, stats, criterion, min_lower=2, min_upper=3):
+def best_threshold(x, stats, criterion, min_lower=2, min_upper=3, weights=None):
     """The best numeric split of column ``x`` by ``criterion`` (a function of ``(T, 2, K)``
     tables), or ``None`` when no candidate threshold exists (no two distinct known values, or too
-    few instances for the side minima). All candidates are scored at once from cumulative sums."""
-    thresholds, n_lower, order = candidate_thresholds(x, min_lower, min_upper)
+    few instances for the side minima, counted by ``weights`` if given). All candidates are
+    scored at once from cumulative sums."""
+    thresholds, n_lower, order = candidate_thresholds(x, min_lower, min_upper, weights)
     if thresholds.size == 0:
         return None
     cumulative = np.cumsum(stats[order], axis=0)
@@ -189,17 +196,18 @@ def search_partitions(n_values, score_partitions, exhaustive_max=7):
 
 
 def best_partition(codes, stats, criterion, n_values, exhaustive_max=7, min_branch=1,
-                   sorted_by_mean=False):
+                   sorted_by_mean=False, weights=None):
     """The best binary partition of a discrete column by ``criterion`` (a function of
     ``(P, 2, K)`` tables), or ``None`` when fewer than two values occur.
 
     Only the values that occur among the known values are partitioned (the others go right);
-    each branch must hold at least ``min_branch`` instances. ``sorted_by_mean=True`` (regression
+    each branch must hold at least ``min_branch`` instances (counted by ``weights`` if given). ``sorted_by_mean=True`` (regression
     statistics only) searches the prefixes of the values sorted by mean target instead."""
     codes = np.asarray(codes, dtype=np.float64)
     table = value_table(codes, stats, n_values)
-    known = codes[~np.isnan(codes)].astype(np.intp)
-    counts = np.bincount(known, minlength=int(n_values))
+    known = ~np.isnan(codes)
+    counts = np.bincount(codes[known].astype(np.intp), minlength=int(n_values),
+                         weights=None if weights is None else np.asarray(weights)[known])
     present = np.flatnonzero(counts > 0)
     if present.size < 2:
         return None
