@@ -120,7 +120,8 @@ class SURF(ReliefFamily):
         model = DiffModel(data, self.diff_options())
         blocks = _row_blocks(m, n, data.n_attributes)
         keep = not self.per_instance and m * n * 8 <= BLOCK_BYTES
-        mean, spread, kept = np.empty(m), np.empty(m), []
+        weights = data.instance_weights
+        mean, spread, total, kept = np.empty(m), np.empty(m), np.empty(m), []
         passes = 1 if self.per_instance or keep else 2
         step, steps = 0, passes * len(blocks)
 
@@ -137,9 +138,9 @@ class SURF(ReliefFamily):
         bands = np.zeros((m, n), np.int8)
         for blk in blocks:
             d = distances(blk)
-            mean[blk], spread[blk] = _others_mean_std(d, instances[blk])
+            mean[blk], spread[blk], total[blk] = _others_mean_std(d, instances[blk], weights)
             if self.per_instance:
-                _fill_bands(bands[blk], d, instances[blk], mean[blk] - spread[blk] / 2,
+                _fill_bands(bands[blk], d, instances[blk], weights, mean[blk] - spread[blk] / 2,
                             mean[blk] + spread[blk] / 2 if self.far_band else None)
             elif keep:
                 kept.append(d)
@@ -147,12 +148,13 @@ class SURF(ReliefFamily):
             near = mean - spread / 2
             far = mean + spread / 2 if self.far_band else np.full(m, np.inf)
         else:
-            threshold = mean.mean()
+            pairs = weights[instances] * total      # each copy of R_i with the others
+            threshold = (pairs * mean).sum() / pairs.sum()
             near = np.full(m, threshold)
             far = near if self.far_band else np.full(m, np.inf)
             for b, blk in enumerate(blocks):
                 d = kept[b] if keep else distances(blk)
-                _fill_bands(bands[blk], d, instances[blk], near[blk],
+                _fill_bands(bands[blk], d, instances[blk], weights, near[blk],
                             far[blk] if self.far_band else None)
         return BandContext(data, model, instances, bands, near, far)
 
@@ -180,10 +182,12 @@ class SURF(ReliefFamily):
             rows = context.instances[blk]
             for b, band in enumerate(bands):
                 member = context.bands[blk] == band
+                mass = _member_mass(data, rows, member)
                 if data.is_classification:
-                    coef, factors = _class_coefficients(data, rows, member), None
+                    coef = _class_coefficients(data, rows, member, mass)
+                    factors = None if mass is None else mass[None]
                 else:
-                    coef, factors = _target_coefficients(data, model, rows, member)
+                    coef, factors = _target_coefficients(data, model, rows, member, mass)
                 s, k, t = update(rows, member, coef, factors)
                 sums[b] += s
                 known[b] += k
@@ -200,7 +204,7 @@ class SURF(ReliefFamily):
                                  np.where(totals[b, :, :1] > 0, np.nan, 0.0)) if renorm else 1.0
                 if data.is_classification:
                     miss, hit = sums[b, :, 0] * scale
-                    result += sign * (miss - hit) / m
+                    result += sign * (miss - hit) / data.instance_weights[context.instances].sum()
                     continue
                 n_da, n_dcda = sums[b, 0] * scale
                 m_band = totals[b, 0, 0]
@@ -211,49 +215,71 @@ class SURF(ReliefFamily):
         return result
 
 
-def _class_coefficients(data, rows, member):
+def _member_mass(data, rows, member):
+    """How many instances each band member stands for (b, N): its instance weight, and for
+    R_i itself its other copies (w_i - 1; in the band when w_i > 1); None without weights."""
+    if data.weights is None:
+        return None
+    mass = np.where(member, data.weights[None, :], 0.0)
+    q = np.arange(rows.size)
+    mass[q, rows] = np.where(member[q, rows], np.maximum(data.weights[rows] - 1.0, 0.0), 0.0)
+    return mass
+
+
+def _class_coefficients(data, rows, member, mass=None):
     """(b, 2, C): the misses' (set 0) and the hits' (set 1) weight of a band member of class
     c: P(c) / (1 - P(y_i)) / |band_i of class c| for a miss, 1 / |band_i of class y_i| for a
-    hit; 0 for a class absent from the band."""
+    hit, times R_i's instance weight; 0 for a class absent from the band. Sizes count the
+    members' ``mass``."""
     y = data.y.astype(np.intp)
     prior = data.class_priors()
     C = data.n_classes
-    counts = np.stack([member[:, y == c].sum(axis=1) for c in range(C)], axis=1)  # (b, C)
+    stand = member if mass is None else mass
+    counts = np.stack([stand[:, y == c].sum(axis=1) for c in range(C)], axis=1)  # (b, C)
     per_class = np.where(counts > 0, 1.0 / np.maximum(counts, 1), 0.0)
     own = np.arange(C)[None, :] == y[rows][:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         miss = np.where(own, 0.0, prior[None, :] / (1.0 - prior[y[rows]])[:, None] * per_class)
-    return np.stack([miss, np.where(own, per_class, 0.0)], axis=1)
+    coef = np.stack([miss, np.where(own, per_class, 0.0)], axis=1)
+    return coef * data.instance_weights[rows][:, None, None]
 
 
-def _target_coefficients(data, model, rows, member):
-    """RReliefF's weights of a band: coefficients (b, 1, 1) = 1/|band_i| and per-pair factors
-    (2, b, N): 1 and diff(tau, R_i, I_j)."""
-    size = member.sum(axis=1)
-    coef = np.where(size > 0, 1.0 / np.maximum(size, 1), 0.0)[:, None, None]
+def _target_coefficients(data, model, rows, member, mass=None):
+    """RReliefF's weights of a band: coefficients (b, 1, 1) = w_i / |band_i| (sizes count the
+    members' ``mass``) and per-pair factors (2, b, N): the mass (1 without instance weights)
+    and the mass times diff(tau, R_i, I_j)."""
+    mass = member.astype(float) if mass is None else mass
+    size = mass.sum(axis=1)
+    coef = np.where(size > 0, 1.0 / np.where(size > 0, size, 1.0), 0.0)
+    coef = (coef * data.instance_weights[rows])[:, None, None]
     n = data.n_instances
     tau = target_diffs(data, np.repeat(rows, n), np.tile(np.arange(n), rows.size),
                        model.options).reshape(rows.size, n)
-    return coef, np.stack([np.ones_like(tau), tau])
+    return coef, np.stack([mass, mass * tau])
 
 
-def _others_mean_std(d, rows):
-    """Mean and population standard deviation of each row of ``d`` without its own column."""
-    n = d.shape[1]
+def _others_mean_std(d, rows, weights):
+    """Mean, population standard deviation and number of the distances from each row (an
+    instance standing for w_i copies) to the others: instance j counts w_j times, the row's own
+    other copies max(w_i - 1, 0) times (at its distance to itself)."""
     q = np.arange(rows.size)
-    own = d[q, rows]
-    mean = (d.sum(axis=1) - own) / max(n - 1, 1)
+    w = np.broadcast_to(weights, d.shape).copy()
+    w[q, rows] = np.maximum(weights[rows] - 1.0, 0.0)
+    total = w.sum(axis=1)
+    mean = (w * d).sum(axis=1) / np.where(total > 0, total, 1.0)
     dev = d - mean[:, None]
-    var = ((dev * dev).sum(axis=1) - (own - mean) ** 2) / max(n - 1, 1)
-    return mean, np.sqrt(np.maximum(var, 0.0))
+    var = (w * dev * dev).sum(axis=1) / np.where(total > 0, total, 1.0)
+    return mean, np.sqrt(np.maximum(var, 0.0)), total
 
 
-def _fill_bands(out, d, rows, near, far):
-    """Band codes of a block of rows: NEAR where d < near, FAR where d > far (if given)."""
+def _fill_bands(out, d, rows, weights, near, far):
+    """Band codes of a block of rows: NEAR where d < near, FAR where d > far (if given); a row
+    is in its own band only through its other copies (instance weight > 1)."""
     out[...] = np.where(d < near[:, None], NEAR, NONE)
     if far is not None:
         out[d > far[:, None]] = FAR
-    out[np.arange(rows.size), rows] = NONE
+    single = weights[rows] <= 1
+    out[np.arange(rows.size)[single], rows[single]] = NONE
 
 
 class _BandUpdate:
@@ -264,8 +290,8 @@ class _BandUpdate:
 
         sums[s, f, A] = sum_i sum_{j in band_i} coef[i, s, g_j] factor[f, i, j] diff(A, R_i, I_j),
 
-    ``known[s, A]`` the same with factor 1 and "the diff is known" for the diff, and ``totals[s,
-    f]`` the same with 1 for the diff. Attributes without missing values are summed per row
+    ``known[s, A]`` the same with factor 0 (1 without factors) and "the diff is known" for the
+    diff, and ``totals[s, f]`` the same with 1 for the diff. Attributes without missing values are summed per row
     and group by :func:`_band_sums` (the diff of :func:`.diffs._g`, over the whole band with
     no list of pairs); the others from :meth:`.DiffModel.pair_diffs` of the band's pairs."""
 
@@ -296,13 +322,11 @@ class _BandUpdate:
         member = np.ascontiguousarray(member)
         weights = np.ones((1, 1, 1)) if factors is None else np.ascontiguousarray(factors)
         ones = factors is None
-        count = np.stack([member[:, self.groups == g].sum(axis=1) for g in range(G)], axis=1)
         for f in range(F):
-            total = count if ones else np.stack(
-                [np.where(member[:, self.groups == g], weights[f], 0.0).sum(axis=1)
-                 for g in range(G)], axis=1)
+            total = np.stack([(member if ones else np.where(member, weights[f], 0.0))[
+                :, self.groups == g].sum(axis=1) for g in range(G)], axis=1)
             totals[:, f] = np.einsum("bsg,bg->s", coef, total)
-        known_plain = np.einsum("bsg,bg->s", coef, count)
+        known_plain = totals[:, 0]          # factor 0 is 1 or the members' instance weights
         for cols, values, is_discrete in ((self.discrete, self.codes, True),
                                           (self.numeric, self.scaled, False)):
             if not cols.size:
@@ -321,7 +345,7 @@ class _BandUpdate:
                 ok = ~np.isnan(diffs)
                 diffs[~ok] = 0.0
                 w = coef[qq, :, self.groups[jj]].T                            # (S, P)
-                known[:, self.other] += w @ ok
+                known[:, self.other] += (w if ones else w * weights[0][qq, jj]) @ ok
                 for f in range(F):
                     wf = w if ones else w * weights[f][qq, jj]
                     sums[:, f, self.other] += wf @ diffs
