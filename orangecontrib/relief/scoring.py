@@ -17,15 +17,15 @@ import numpy as np
 from Orange.data import Variable
 from Orange.preprocess.score import Scorer
 
-from .estimators import (base, contextual_merit, impurity, relieff, rrelieff, surf, turf,
-                         unified_pi)
+from .estimators import (base, contextual_merit, impurity, multiscale, relieff, rrelieff, surf,
+                         turf, unified_pi)
 from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table
 
 __all__ = ["EstimatorScorer", "SCORERS", "Relief", "ReliefF", "ReliefFbestK", "RReliefF",
            "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE", "MyopicReliefF",
            "ContextualMerit", "UnifiedPi", "SURF", "SURFstar", "MultiSURF", "MultiSURFstar",
-           "TuRF", "scorer_by_name"]
+           "TuRF", "MultiScaleRelief", "scorer_by_name"]
 
 
 class _Name:
@@ -169,6 +169,10 @@ class TuRF(EstimatorScorer, turf.TuRF):
     pass
 
 
+class MultiScaleRelief(EstimatorScorer, multiscale.MultiScaleRelief):
+    pass
+
+
 class InfGain(EstimatorScorer, impurity.InfGain):
     pass
 
@@ -210,8 +214,8 @@ class UnifiedPi(EstimatorScorer, unified_pi.UnifiedPi):
 
 
 #: every scorer, in the order the widgets and the command line offer them
-SCORERS = [ReliefF, RReliefF, Relief, ReliefFbestK, MultiSURF, MultiSURFstar, SURF, SURFstar,
-           TuRF, MyopicReliefF, ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy,
+SCORERS = [ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF, MultiSURFstar,
+           SURF, SURFstar, TuRF, MyopicReliefF, ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy,
            MSE]
 
 

@@ -5,7 +5,9 @@ import pytest
 
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators import surf as surf_module
+from orangecontrib.relief.estimators.multiscale import MultiScaleRelief, standardise
 from orangecontrib.relief.estimators.relieff import ReliefF
+from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import SURF, SURFstar, MultiSURF, MultiSURFstar
 from orangecontrib.relief.estimators.turf import TuRF
 
@@ -218,3 +220,43 @@ def test_turf_keep_and_base_estimator():
     assert context.survivors.size == 3
     np.testing.assert_allclose(est.estimate(context, data.columns([0, 1])),
                                ReliefF(k=10).estimate(context.base, data.columns([0, 1])))
+
+
+def test_standardise_hand_computed():
+    """median 3, MAD 2 (deviations 2, 1, 0, 2, 3): (W - 3) / (2 * 1.4826); NaN stays NaN;
+    equal estimates (MAD and mean deviation 0) standardise to 0."""
+    w = np.array([1.0, 2.0, 3.0, 5.0, 6.0, np.nan])
+    np.testing.assert_allclose(standardise(w), np.append((w[:5] - 3) / 2.9652, np.nan))
+    np.testing.assert_allclose(standardise([0.5, 0.5, np.nan]), [0, 0, np.nan])
+    # MAD 0 but not all equal: the mean absolute deviation (0 + 0 + 0 + 4) / 4 = 1
+    np.testing.assert_allclose(standardise([1.0, 1.0, 1.0, 5.0]), [0, 0, 0, 4])
+
+
+def test_multiscale_is_the_largest_standardised_estimate():
+    X, y, discrete, n_values = random_table(6, 40, 2)
+    data = encode(X, y, discrete=discrete, n_values=n_values, n_classes=2)
+    want = np.maximum(standardise(ReliefF(k=10)(data)), standardise(MultiSURF()(data)))
+    np.testing.assert_allclose(MultiScaleRelief()(data), want, atol=1e-12)
+    X, y, discrete, n_values = random_table(6, 40, 0)
+    data = encode(X, y, discrete=discrete, n_values=n_values)
+    want = np.maximum(standardise(RReliefF(k=10, weighting="equal")(data)),
+                      standardise(MultiSURF()(data)))
+    np.testing.assert_allclose(MultiScaleRelief()(data), want, atol=1e-12)
+    with pytest.raises(ValueError, match="estimators"):
+        MultiScaleRelief(estimators=[])(data)
+
+
+def test_multiscale_finds_four_way_parity_and_a_heterogeneous_mixture():
+    """4-way XOR among 16 random bits (found by ReliefF's small neighbourhoods) and a mixture of
+    two 2-way XORs, one for three quarters of the instances (found by MultiSURF): the
+    MultiScale estimate puts the informative bits first in both."""
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 2, (1200, 20)).astype(float)
+    y = X[:, :4].sum(axis=1) % 2
+    w = MultiScaleRelief()(encode(X, y, discrete=True, n_classes=2))
+    assert set(np.argsort(-w)[:4]) == {0, 1, 2, 3}
+    X = rng.integers(0, 2, (1200, 20)).astype(float)
+    first = rng.random(1200) < 0.75
+    y = np.where(first, (X[:, 0] + X[:, 1]) % 2, (X[:, 2] + X[:, 3]) % 2)
+    w = MultiScaleRelief()(encode(X, y, discrete=True, n_classes=2))
+    assert set(np.argsort(-w)[:4]) == {0, 1, 2, 3}

@@ -24,7 +24,7 @@ each class's neighbours equally weighted: for a discrete class
                             - mean_{j in band, y_j = y_i} diff(A, R_i, I_j) ],
 
 a class absent from R_i's band contributing nothing; and for a numeric target RReliefF's
-probability estimate (its Fig. 4 and eq. 12) with equal influence 1/|band_i| of each band member.
+probability estimate (its Fig. 4 and eq. 12) with equal influence 1 / size(band_i) of each band member.
 The estimate is W = W_near - W_far (the far band scored with the opposite sign; W = W_near
 without a far band). On two classes without missing values this is scikit-rebate's SURF*,
 MultiSURF and (where a far band holds both hits and misses) MultiSURF*; scikit-rebate's SURF
@@ -228,7 +228,7 @@ def _member_mass(data, rows, member):
 
 def _class_coefficients(data, rows, member, mass=None):
     """(b, 2, C): the misses' (set 0) and the hits' (set 1) weight of a band member of class
-    c: P(c) / (1 - P(y_i)) / |band_i of class c| for a miss, 1 / |band_i of class y_i| for a
+    c: P(c) / (1 - P(y_i)) / size(band_i of class c) for a miss, 1 / size(band_i of class y_i) for a
     hit, times R_i's instance weight; 0 for a class absent from the band. Sizes count the
     members' ``mass``."""
     y = data.y.astype(np.intp)
@@ -245,7 +245,7 @@ def _class_coefficients(data, rows, member, mass=None):
 
 
 def _target_coefficients(data, model, rows, member, mass=None):
-    """RReliefF's weights of a band: coefficients (b, 1, 1) = w_i / |band_i| (sizes count the
+    """RReliefF's weights of a band: coefficients (b, 1, 1) = w_i / size(band_i) (sizes count the
     members' ``mass``) and per-pair factors (2, b, N): the mass (1 without instance weights)
     and the mass times diff(tau, R_i, I_j)."""
     mass = member.astype(float) if mass is None else mass
