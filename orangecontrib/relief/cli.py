@@ -166,10 +166,14 @@ def load_table(spec, class_name=None, class_type=None):
         raise CliError(f"cannot read data {spec!r}: {error}") from None
     if not table.domain.variables and not table.domain.metas:
         raise CliError(f"data {spec!r} are empty: no columns")
-    if class_name is not None:
-        table = with_class(table, find_column(table.domain, class_name, spec))
-    if class_type is not None and table.domain.class_var is not None:
-        table = with_class(table, table.domain.class_var, class_type, spec)
+    var = (table.domain.class_var if class_name is None
+           else find_column(table.domain, class_name, spec))
+    if var is not None and (class_name or class_type) is not None:
+        table = with_class(table, var, class_type, spec)
+    if len(table.domain.class_vars) > 1:
+        raise CliError(f"data {spec!r} have {len(table.domain.class_vars)} target variables "
+                       f"({', '.join(repr(v.name) for v in table.domain.class_vars)}): name "
+                       "the one to estimate against with --class NAME")
     if table.domain.class_var is None:
         raise CliError(f"data {spec!r} have no class (target) variable: ranking needs one; "
                        "name the class column with --class NAME")
@@ -476,14 +480,21 @@ def tree_command(parser):
 
 
 def run_tree(args, out):
-    from Orange.evaluation import CA, MSE, CrossValidation
+    from Orange.evaluation import CA, CrossValidation
     from Orange.regression import MeanLearner
+    from orangecontrib.relief.estimators.encoding import power_of_two_scale
     from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
                                                CoreTreeRegressionLearner)
     from orangecontrib.relief.orange_data import target_kind
     table = load_table(args.data, args.class_name, args.class_type)
     note_integer_class(args, table)
     task = target_kind(table.domain)
+    # instances without a class value take no part in fitting, nor in cross-validation
+    table = table[~np.isnan(np.asarray(table.Y, dtype=float).reshape(len(table), -1)[:, 0])]
+    if 1 < args.folds and 0 < len(table) < args.folds:
+        raise CliError(f"{args.folds}-fold cross-validation needs at least {args.folds} "
+                       f"instances with a class value, {args.data!r} has {len(table)} "
+                       f"(--folds 1 grows the tree without cross-validation)")
     classes = scorer_classes()
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
     if task not in getattr(cls, "tasks", {task}):
@@ -517,9 +528,14 @@ def run_tree(args, out):
         if task == "classification":
             print(f"{args.folds}-fold cross-validated accuracy: {CA(results)[0]:.4f}", file=out)
         else:
-            tree_mse, mean_mse = MSE(results)
+            # in units of a power of two (exact), so that squares of huge targets stay finite
+            scale = power_of_two_scale(np.abs(results.actual).max())
+            tree_se, mean_se = ((results.predicted * scale - results.actual * scale) ** 2
+                                ).sum(axis=1)
+            relative = (f"{tree_se / mean_se:.4f}" if mean_se > 0
+                        else "undefined (the mean predicts the target without error)")
             print(f"{args.folds}-fold cross-validated relative squared error (eq. 19): "
-                  f"{tree_mse / mean_mse:.4f}", file=out)
+                  f"{relative}", file=out)
     return 0
 
 

@@ -153,9 +153,8 @@ class ReliefFbestK(ReliefF):
     def k_(self):
         return self.k_max if self.k_max is not None else DEFAULT_K_MAX
 
-    def hit_miss_pairs(self, context):
-        raise ValueError("STIR tests the estimate of one neighbourhood, but ReliefFbestK takes "
-                         "the best over k: use permutation p-values")
+    #: STIR tests the hits and misses of one neighbourhood; the best over k is not one
+    hit_miss_pairs = None
 
     def estimate(self, context, columns=None):
         K = context.neighbours.shape[2]

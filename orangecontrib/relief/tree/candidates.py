@@ -2,7 +2,7 @@
 
 The search itself is :mod:`..estimators.splits` (candidate thresholds at midpoints between
 consecutive distinct values, ``x <= threshold`` left; value partitions exhaustive up to 7 values,
-greedy beyond). This module only decides how candidates are scored in a node:
+greedy up to 30, ordered beyond). This module only decides how candidates are scored in a node:
 
 * impurity measures (:class:`..estimators.impurity.ImpurityEstimator`) score contingency tables
   of the node's *weighted* instances (fractional weights of instances with missing values),
@@ -18,14 +18,17 @@ instances with a missing value counted in proportion to the known ones, as they 
 import numpy as np
 
 from ..estimators.impurity import ImpurityEstimator
-from ..estimators.splits import (Split, best_partition, best_threshold, candidate_thresholds,
-                                 search_partitions, target_statistics)
+from ..estimators.splits import (GREEDY_MAX, Split, best_partition, best_threshold,
+                                 candidate_thresholds, search_partitions, target_statistics,
+                                 value_order, value_table)
 
-__all__ = ["best_split", "BLOCK_ELEMENTS"]
+__all__ = ["best_split", "estimate_in_blocks", "BLOCK_ELEMENTS"]
 
-#: largest number of elements in one block of derived columns (instances x columns): about
-#: 0.2 s of ReliefF's estimate between two cancel points
-BLOCK_ELEMENTS = 2 ** 19
+#: largest number of values (instances x columns) in one estimator call
+BLOCK_ELEMENTS = 2 ** 18
+#: largest number of neighbour pairs x columns in one call of a neighbour-based estimate (the
+#: Relief family's time is proportional to it): about 0.2 s between two cancel points
+BLOCK_PAIRS = 2 ** 22
 
 
 def best_split(estimator, context, node_data, weights, attribute, min_leaf,
@@ -46,8 +49,8 @@ def best_split(estimator, context, node_data, weights, attribute, min_leaf,
         return _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale)
     if node_data.discrete[attribute]:
         return _column_partition(estimator, context, node_data, weights, attribute, min_leaf,
-                                 scale, check)
-    return _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
+                                 scale, check, thresholds_per_pass)
+    return _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
                              thresholds_per_pass, check)
 
 
@@ -66,21 +69,33 @@ def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
     return best_threshold(column, stats, admissible_criterion, 1, 1)
 
 
-def _score_columns(estimator, context, node_data, columns, check=None):
-    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in blocks of columns
-    bounded in memory and time; ``check()`` is called before each block."""
-    n, t = columns.shape
-    step = max(1, BLOCK_ELEMENTS // max(n, 1))
-    out = np.empty(t)
-    for lo in range(0, t, step):
+def estimate_in_blocks(estimator, context, n_rows, n_columns, block, check=None):
+    """Estimates of ``n_columns`` columns over ``context``, ``block(lo, hi)`` giving the
+    EncodedData of columns lo..hi-1 (None for the context's own data when it is one block), in
+    blocks of at most ``BLOCK_ELEMENTS`` values and ``BLOCK_PAIRS`` neighbour pairs x columns;
+    ``check()`` is called before each block (a cancel point between estimator calls of bounded
+    time)."""
+    pairs = getattr(getattr(context, "neighbours", None), "size", 0)
+    step = max(1, min(BLOCK_ELEMENTS // max(n_rows, 1), BLOCK_PAIRS // max(pairs, 1)))
+    out = np.empty(n_columns)
+    for lo in range(0, n_columns, step):
         if check is not None:
             check()
-        derived = node_data.with_columns(columns[:, lo:lo + step], discrete=True, n_values=2)
-        out[lo:lo + step] = estimator.estimate(context, derived)
+        hi = min(lo + step, n_columns)
+        out[lo:hi] = estimator.estimate(context, block(lo, hi))
     return out
 
 
-def _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
+def _score_columns(estimator, context, node_data, columns, check=None):
+    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in blocks of columns
+    bounded in memory and time."""
+    return estimate_in_blocks(
+        estimator, context, columns.shape[0], columns.shape[1],
+        lambda lo, hi: node_data.with_columns(columns[:, lo:hi], discrete=True, n_values=2),
+        check)
+
+
+def _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
                       thresholds_per_pass, check=None):
     """Best admissible threshold, ``thresholds_per_pass`` candidates scored per pass: a pass
     scores candidates evenly spread over the current range of the sorted candidates, the next
@@ -88,7 +103,6 @@ def _column_threshold(estimator, context, node_data, weights, attribute, min_lea
     there (all candidates in one pass when there are few, or with ``thresholds_per_pass=None``).
     A coarse-to-fine search: exact when the estimate of the thresholds is unimodal, and it keeps
     the number of derived columns per node near ``thresholds_per_pass * log(candidates)``."""
-    column = node_data.X[:, attribute]
     thresholds, n_lower, order = candidate_thresholds(column, 1, 1)
     lower = np.cumsum(weights[order])[n_lower - 1] * scale
     ok = (lower >= min_leaf) & (weights.sum() - lower >= min_leaf)
@@ -117,10 +131,29 @@ def _column_threshold(estimator, context, node_data, weights, attribute, min_lea
 
 
 def _column_partition(estimator, context, node_data, weights, attribute, min_leaf, scale,
-                      check=None):
+                      check=None, thresholds_per_pass=None):
+    """Best admissible partition of a discrete attribute's values: exhaustive or greedy
+    (:func:`..estimators.splits.search_partitions`) up to ``GREEDY_MAX`` values; beyond, the
+    values are ranked by :func:`..estimators.splits.value_order` and the rank is split like a
+    numeric column (:func:`_column_threshold`), so a value set of any size costs about
+    ``thresholds_per_pass * log(values)`` derived columns."""
     column = node_data.X[:, attribute]
     known = ~np.isnan(column)
     present = np.unique(column[known]).astype(np.intp)
+    if present.size > GREEDY_MAX:
+        stats = target_statistics(node_data.y, node_data.n_classes, weights)
+        order = value_order(value_table(column, stats, node_data.n_values[attribute])[present],
+                            classification=node_data.is_classification)
+        rank = np.full(int(node_data.n_values[attribute]), np.nan)
+        rank[present[order]] = np.arange(present.size)
+        ranked = np.full(column.shape, np.nan)
+        ranked[known] = rank[column[known].astype(np.intp)]
+        split = _column_threshold(estimator, context, node_data, weights, ranked, min_leaf, scale,
+                                  thresholds_per_pass, check)
+        if split is None:
+            return None
+        left = np.sort(present[order[:int(split.threshold) + 1]])
+        return Split(score=split.score, left_values=tuple(int(v) for v in left))
     value_weight = np.bincount(column[known].astype(np.intp), weights=weights[known],
                                minlength=int(node_data.n_values[attribute]))[present]
     total = weights.sum()

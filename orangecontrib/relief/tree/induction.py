@@ -23,17 +23,24 @@ Leaves: class distribution (majority class) or, for regression, the mean or a li
 (:mod:`.pruning`). Optional pre-discretisation of numeric attributes into ``discretize``
 equal-width intervals (Vilalta et al. 2001 §5.1; :mod:`.discretization`).
 
-The estimators see every instance that reaches a node once, whatever its fractional weight (the
-encoded data carry no weights); the impurity measures' split search, class distributions, leaf
-models and pruning use the weights.
+Instance weights (``EncodedData.weights``, e.g. Orange's ``Table.W``): an instance of weight w
+counts as w instances everywhere — the estimators in every node (which see each instance with its
+instance weight, whatever fractional weight a missing split value gave it), the split search,
+the stopping rules (node and branch weights), class distributions and leaf models, and pruning
+(including the root's prior) — so integer weights grow the tree of the data with each instance
+repeated w times. The fractional weights of missing split values multiply the instance weights
+in the split search, leaves and pruning.
 """
+
+from dataclasses import replace
 
 import numpy as np
 
 from ..estimators.base import Parameters
+from ..estimators.encoding import power_of_two_scale
 from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
 from ..estimators.relief_family import ReliefFamily
-from .candidates import best_split
+from .candidates import best_split, estimate_in_blocks
 from .discretization import discretize as discretize_data
 from .leaves import LEAF_MODELS, fit_leaf
 from .nodes import GrownTree, TreeNode
@@ -52,6 +59,15 @@ def correlation(x, y):
     denom = np.sqrt((dx @ dx) * (dy @ dy))
     return float(dx @ dy / denom) if denom > 1e-12 * max(1.0, np.abs(x).max() * np.abs(y).max()) \
         else np.nan
+
+
+def _estimate_attributes(estimator, context, node_data, check):
+    """The estimates of all attributes of ``node_data`` over ``context``: one call when they are
+    few, otherwise blocks of attributes with ``check()`` between them (a cancel point)."""
+    n, a = node_data.X.shape
+    return estimate_in_blocks(estimator, context, n, a,
+                              lambda lo, hi: None if (lo, hi) == (0, a)
+                              else node_data.columns(np.arange(lo, hi)), check)
 
 
 def _is_relief_family(estimator):
@@ -163,18 +179,26 @@ class CoreTree(Parameters):
         if data.n_instances == 0:
             raise ValueError("cannot grow a tree on data without instances")
         if data.n_attributes == 0:
-            raise ValueError("cannot grow a tree on data without attributes")
+            raise ValueError("cannot grow a tree: the data have no attributes")
         estimator = self.selection_estimator(data)
         cuts = None
         if self.discretize is not None:
             data, cuts = discretize_data(data, self.discretize)
+        # a regression target is grown in units of a power of two (an exact change of unit) so
+        # that means and squared errors stay finite for targets near the float limits
+        scale = 1.0 if data.is_classification else float(power_of_two_scale(np.abs(data.y).max()))
+        if scale != 1.0:
+            data = replace(data, y=data.y * scale, y_span=data.y_span * scale)
         n = data.n_instances
         progress = _Progress(callback)
-        root = self._grow(data, np.arange(n), np.ones(n), 0, estimator, False, progress,
+        root = self._grow(data, np.arange(n), data.instance_weights, 0, estimator, False, progress,
                           (0.0, 1.0))
         tree = GrownTree(root, data.n_classes, data.names, cuts)
         progress.report(1.0)            # a cancel point before pruning (one pass over the nodes)
         self._prune(tree, data)
+        if scale != 1.0:
+            for node in root.nodes():
+                node.model = node.model.in_units(1.0 / scale)
         if callback is not None:
             callback(1.0)
         return tree
@@ -236,14 +260,15 @@ class CoreTree(Parameters):
         if node_data.n_instances < estimator.min_instances:
             return None
         context = estimator.context(node_data, callback=lambda f: report(0.6 * f))
-        estimates = estimator.estimate(context)
+        estimates = _estimate_attributes(estimator, context, node_data, lambda: report(0.6))
         report(0.7)
         rho = np.nan
         if self.switch and not switched:
             accuracy = Accuracy() if node_data.is_classification else MSE()
             if type(accuracy) is not type(estimator):
                 accuracy_context = accuracy.context(node_data)
-                accuracy_estimates = accuracy.estimate(accuracy_context)
+                accuracy_estimates = _estimate_attributes(accuracy, accuracy_context, node_data,
+                                                          lambda: report(0.7))
                 rho = correlation(estimates, accuracy_estimates)
                 if rho >= self.switch_threshold:
                     estimator, context, estimates = accuracy, accuracy_context, accuracy_estimates
@@ -263,10 +288,12 @@ class CoreTree(Parameters):
     def _prune(self, tree, data):
         if self.pruning == "m-estimate":
             if data.is_classification:
-                counts = np.bincount(data.y.astype(np.intp), minlength=data.n_classes)
+                counts = np.bincount(data.y.astype(np.intp), weights=data.weights,
+                                     minlength=data.n_classes)
                 prior = (counts + 1.0) / (counts.sum() + data.n_classes)
             else:
-                prior = float(np.var(data.y))
+                prior = float(np.average((data.y - np.average(data.y, weights=data.weights))
+                                         ** 2, weights=data.weights))
             prune_m_estimate(tree.root, self.m, prior)
         elif self.pruning == "pessimistic":
             prune_pessimistic(tree.root, self.confidence)
