@@ -168,24 +168,63 @@ def read_results(files):
     return out
 
 
+def markdown(results, configs, methods):
+    """The table as Markdown: per configuration and method "perfect share / median worst rank",
+    the best peer's share and whether Recommended reaches it within 0.1; totals and seconds."""
+    peers = [m for m in methods if m[:3] in ("sk-", "fs-")]
+    print("| configuration | " + " | ".join(methods) + " | best peer | reached |")
+    print("|---" * (len(methods) + 3) + "|")
+    totals, seconds = {m: 0.0 for m in methods}, {m: 0.0 for m in methods}
+    for config in configs:
+        cells, shares = [], {}
+        for m in methods:
+            runs = [r for (c, _, mm), r in results.items() if c == config and mm == m
+                    and r.get("perfect") is not None]
+            if not runs:
+                cells.append("—")
+                continue
+            shares[m] = np.mean([r["perfect"] for r in runs])
+            totals[m] += shares[m]
+            seconds[m] += sum(r["seconds"] for r in runs)
+            cells.append(f"{shares[m]:.1f} / {np.median([r['worst'] for r in runs]):g}")
+        best = max((shares[m] for m in peers if m in shares), default=None)
+        reached = "—" if best is None or "Recommended" not in shares else (
+            "yes" if shares["Recommended"] >= best - 0.1 else "**no**")
+        print(f"| {config} | " + " | ".join(cells)
+              + f" | {'—' if best is None else f'{best:.1f}'} | {reached} |")
+    print("| total perfect share | " + " | ".join(f"{totals[m]:.1f}" for m in methods)
+          + " | | |")
+    print("| seconds (all runs) | " + " | ".join(f"{seconds[m]:.0f}" for m in methods)
+          + " | | |")
+
+
 def report(results, configs, methods):
-    """Print the table: per configuration and method "perfect/replicates worst time"."""
-    print(f"{'configuration':58s} " + " ".join(f"{m:>16s}" for m in methods))
+    """Print the table: per configuration and method "perfect worst seconds", then the totals
+    of the perfect shares; with ``Recommended`` and peers, the best peer's share per
+    configuration and whether Recommended reaches it within 0.1 (one replicate in ten)."""
+    peers = [m for m in methods if m[:3] in ("sk-", "fs-")]
+    judged = "Recommended" in methods and peers
+    print(f"{'configuration':58s} " + " ".join(f"{m:>16s}" for m in methods)
+          + ("   best peer  reached" if judged else ""))
     totals = {m: 0.0 for m in methods}
     for config in configs:
-        cells = []
+        cells, shares = [], {}
         for m in methods:
             runs = [r for (c, _, mm), r in results.items() if c == config and mm == m
                     and r.get("perfect") is not None]
             if not runs:
                 cells.append(f"{'-':>16s}")
                 continue
-            share = np.mean([r["perfect"] for r in runs])
+            shares[m] = share = np.mean([r["perfect"] for r in runs])
             totals[m] += share
             worst = np.median([r["worst"] for r in runs])
             secs = sum(r["seconds"] for r in runs)
             cells.append(f"{share:4.2f} {worst:5.1f} {secs:5.1f}s")
-        print(f"{config[:58]:58s} " + " ".join(cells))
+        line = f"{config[:58]:58s} " + " ".join(cells)
+        best = max((shares[m] for m in peers if m in shares), default=None)
+        if judged and best is not None and "Recommended" in shares:
+            line += f"   {best:9.2f}  {'yes' if shares['Recommended'] >= best - 0.1 else 'NO'}"
+        print(line)
     print(f"{'total perfect share':58s} " + " ".join(f"{totals[m]:16.2f}" for m in methods))
 
 
@@ -217,6 +256,7 @@ def main(argv=None):
     parser.add_argument("--results", default="rebate_power.jsonl",
                         help="results file(s), comma-separated (written: the first)")
     parser.add_argument("--report", action="store_true", help="only print the table")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--compare", action="store_true",
                         help="agreement and speed of the MultiSURFs")
     args = parser.parse_args(argv)
@@ -252,7 +292,7 @@ def main(argv=None):
                     print(f"{config} rep {rep} {m}: {record['perfect']} {record['worst']} "
                           f"{seconds:.2f}s", file=sys.stderr, flush=True)
     results = {k: r for k, r in results.items() if k[1] in reps}
-    report(results, configs, methods)
+    (markdown if args.markdown else report)(results, configs, methods)
 
 
 if __name__ == "__main__":

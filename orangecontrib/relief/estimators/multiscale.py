@@ -62,6 +62,9 @@ class MultiScaleRelief(Estimator):
     """MultiScale Relief; see the module docstring. ``estimators``: the engine estimators to
     combine (None: the defaults for the data's target)."""
     name = "MultiScale Relief"
+    #: not offered as a tree's split selector (standardised among the columns evaluated
+    #: together, its values do not compare across a node's candidate splits)
+    split_selector = False
 
     def __init__(self, estimators=None):
         self.estimators = estimators

@@ -387,6 +387,9 @@ class SURFstar(SURF):
     sign; see the module docstring."""
     name = "SURF*"
     far_band = True
+    #: not offered as a tree's split selector: candidate splits gain from the far band's
+    #: opposite sign without separating the classes (a 1,000-valued attribute misleads it)
+    split_selector = False
 
 
 class MultiSURF(SURF):
@@ -402,3 +405,4 @@ class MultiSURFstar(MultiSURF):
     docstring."""
     name = "MultiSURF*"
     far_band = True
+    split_selector = False          # as SURF*

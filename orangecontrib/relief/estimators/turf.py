@@ -45,6 +45,9 @@ class TuRF(Estimator):
     ``rounds``: removal rounds (None: round(1 / remove)); ``keep``: stop when this many remain
     (None: no such limit)."""
     name = "TuRF"
+    #: not offered as a tree's split selector (the removal rounds rank the node's attributes,
+    #: not candidate splits)
+    split_selector = False
 
     def __init__(self, estimator=None, remove=0.1, rounds=None, keep=None):
         self.estimator = estimator
