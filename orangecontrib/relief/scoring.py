@@ -65,13 +65,17 @@ class EstimatorScorer(Scorer):
         params = inspect.signature(self.engine().__init__).parameters
         shown = []
         for key, param in params.items():
-            if key == "self" or not hasattr(self, key):
+            if key == "self" or param.kind is param.VAR_KEYWORD or not hasattr(self, key):
                 continue
             value = getattr(self, key)
             if key == "k" or (key == "k_max" and value is not None) or not _same(value,
                                                                               param.default):
+                if key == "diff":
+                    continue
                 value = self.k_ if key == "k" else value
                 shown.append(f"{key}={value}")
+        if hasattr(self, "changed_diff_keywords"):
+            shown += [f"{key}={value}" for key, value in self.changed_diff_keywords().items()]
         return " ".join([stem] + shown)
 
     @property

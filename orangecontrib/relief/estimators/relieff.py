@@ -17,7 +17,7 @@ whose hit (or miss) diffs is known then gets NaN.
 """
 import numpy as np
 
-from .relief_family import ReliefFamily, weighted_diff_sums
+from .relief_family import BestK, ReliefFamily, weighted_diff_sums
 
 __all__ = ["Relief", "ReliefF", "ReliefFbestK"]
 
@@ -31,14 +31,10 @@ class ReliefF(ReliefFamily):
     tasks = frozenset({"classification"})
 
     def __init__(self, k=None, iterations=None, random_state=None, weighting=None, sigma=20.0,
-                 misses="per-class", distance="manhattan", skip_zero_distance=False,
-                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
-                 laplace=False, both_missing="both", numeric_bins=5):
+                 misses="per-class", preset="papers", diff=None, **diff_keywords):
         super().__init__(k=k, iterations=iterations, random_state=random_state,
-                         weighting=weighting, sigma=sigma, distance=distance,
-                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
-                         t_equal=t_equal, t_different=t_different, missing=missing,
-                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
+                         weighting=weighting, sigma=sigma, preset=preset, diff=diff,
+                         **diff_keywords)
         self.misses = misses
 
     @property
@@ -75,39 +71,27 @@ class Relief(ReliefF):
     class), equal weights. ``k`` > 1 gives RELIEF-A's averaging over k hits and misses."""
     name = "Relief"
     default_k = 1
+    #: CORElearn's Relief takes the nearest hit and miss even at distance 0
+    corelearn_skips_zero = False
 
-    def __init__(self, k=None, iterations=None, random_state=None, distance="manhattan",
-                 skip_zero_distance=False, numeric_diff="linear", t_equal=0.04,
-                 t_different=0.1, missing="D", laplace=False, both_missing="both",
-                 numeric_bins=5):
+    def __init__(self, k=None, iterations=None, random_state=None, preset="papers", diff=None,
+                 **diff_keywords):
         super().__init__(k=k, iterations=iterations, random_state=random_state,
-                         misses="pooled", distance=distance,
-                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
-                         t_equal=t_equal, t_different=t_different, missing=missing,
-                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
-
-
-class ReliefFbestK(ReliefF):
-    """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
-    one neighbour search; each attribute takes its best estimate over k (CORElearn's
-    ReliefFbestK, REFERENCE.md)."""
-    name = "ReliefFbestK"
-
-    def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
-                 sigma=20.0, misses="per-class", distance="manhattan", skip_zero_distance=False,
-                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
-                 laplace=False, both_missing="both", numeric_bins=5):
-        super().__init__(iterations=iterations, random_state=random_state, weighting=weighting,
-                         sigma=sigma, misses=misses, distance=distance,
-                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
-                         t_equal=t_equal, t_different=t_different, missing=missing,
-                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
-        self.k_max = k_max
+                         misses="pooled", preset=preset, diff=diff, **diff_keywords)
 
     @property
     def k_(self):
-        return self.k_max if self.k_max is not None else np.iinfo(np.int32).max
+        return self.default_k if self.k is None else self.k
 
-    def estimate(self, context, columns=None):
-        ks = np.arange(1, context.neighbours.shape[2] + 1)
-        return np.max(self.profile(context, ks, columns), axis=0)
+
+class ReliefFbestK(BestK, ReliefF):
+    """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
+    one neighbour search; each attribute takes its best estimate over k (CORElearn's
+    ReliefFbestK)."""
+    name = "ReliefFbestK"
+
+    def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
+                 sigma=20.0, misses="per-class", preset="papers", diff=None, **diff_keywords):
+        super().__init__(iterations=iterations, random_state=random_state, weighting=weighting,
+                         sigma=sigma, misses=misses, preset=preset, diff=diff, **diff_keywords)
+        self.k_max = k_max

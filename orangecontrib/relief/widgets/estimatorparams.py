@@ -93,9 +93,16 @@ def parameter_defaults(cls):
     order); ``**kwargs`` and parameters without a control are skipped. A default of None that
     stands for the class's own default (``k=None`` -> ``cls.default_k``) is replaced by it."""
     signature = inspect.signature(cls.__init__)
-    return {name: getattr(cls, f"default_{name}", p.default) if p.default is None else p.default
-            for name, p in signature.parameters.items()
-            if name in PARAMETERS and p.default is not inspect.Parameter.empty}
+    defaults = {name: getattr(cls, f"default_{name}", p.default) if p.default is None
+                else p.default
+                for name, p in signature.parameters.items()
+                if name in PARAMETERS and p.default is not inspect.Parameter.empty}
+    # the Relief family takes its diff options as named keywords (**diff_keywords)
+    named = [name for name in getattr(cls, "diff_keywords", ()) if name in PARAMETERS]
+    if named:
+        instance = cls()
+        defaults.update({name: getattr(instance, name) for name in named})
+    return defaults
 
 
 def describe(name, value):
