@@ -1,4 +1,4 @@
-"""Speed and peak memory of the unified Π framework (issue 3: t = 5,000 x 100 discrete <= 5 s;
+"""Speed and peak memory of the unified Π framework (targets: t = 5,000 x 100 discrete <= 5 s;
 t = 20,000 x 20 <= 20 s with peak memory <= 2 GB) and of Contextual Merit on the same data.
 
 Each case runs in a fresh subprocess, which reports the wall time of the estimator call (after

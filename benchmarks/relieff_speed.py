@@ -1,6 +1,6 @@
 """ReliefF speed: our engine against Orange's and scikit-rebate's ReliefF, in one run.
 
-    python benchmarks/relieff_speed.py            # the sizes of issue 2 (several minutes)
+    python benchmarks/relieff_speed.py            # the target sizes (several minutes)
     python benchmarks/relieff_speed.py --quick    # a small smoke run (seconds)
 
 Every case is ReliefF with k = 10 on numeric data (uniform [0, 1] attributes; the class is the

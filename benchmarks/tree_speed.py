@@ -1,4 +1,4 @@
-"""Growing a ReliefF CORE tree vs Orange's own TreeLearner on the same data (issue 4: on 5,000 x
+"""Growing a ReliefF CORE tree vs Orange's own TreeLearner on the same data (target: on 5,000 x
 20 numeric data the ReliefF tree should take at most 5x Orange's time).
 
     python benchmarks/tree_speed.py            # 5,000 x 20, best of 5 rounds

@@ -14,8 +14,10 @@ and raises ``ValueError`` on what it does not support:
 - headings: setext (``===``, ``---``) and ATX (``#`` ... ``######``);
 - paragraphs; bullet (``-``, ``*``, ``+``) and ordered (``1.``) lists whose items are one
   paragraph (continuation lines indented or lazy; no nested lists or multi-paragraph items);
-- fenced code blocks (```` ``` ````); pipe tables (header, ``|---|`` separator, rows; alignment
-  is ignored);
+- fenced code blocks (```` ``` ````), except MyST directives (```` ```{toctree} ````), which only
+  the Sphinx documentation renders and the help leaves out;
+- pipe tables (header, ``|---|`` separator, rows; ``\\|`` is a literal ``|`` in a cell;
+  alignment is ignored);
 - inline: code spans, images ``![alt](src)``, links ``[text](href)`` (links to ``.md`` pages
   become ``.html``), ``**bold**``, ``*italic*``.
 
@@ -172,9 +174,10 @@ class Page:
                 end = next((j for j in range(i + 1, n) if lines[j].startswith("```")), None)
                 if end is None:
                     raise ValueError(f"{self.source}:{i + 1}: unclosed code block")
-                code = html.escape("\n".join(lines[i + 1:end]), quote=False)
-                cls = f' class="language-{html.escape(lang)}"' if lang else ""
-                out.append(f"<pre><code{cls}>{code}</code></pre>")
+                if not lang.startswith("{"):      # {toctree}, {include}: for Sphinx only
+                    code = html.escape("\n".join(lines[i + 1:end]), quote=False)
+                    cls = f' class="language-{html.escape(lang)}"' if lang else ""
+                    out.append(f"<pre><code{cls}>{code}</code></pre>")
                 i = end + 1
             elif line.startswith("|"):
                 i = self._table(lines, i, out)
@@ -229,7 +232,9 @@ class Page:
                              f"|---| separator row")
 
         def cells(row):
-            return [cell.strip() for cell in row.strip().strip("|").split("|")]
+            row = row.strip().removeprefix("|")
+            row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+            return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", row)]
 
         head = "".join(f"<th>{self.inline(c)}</th>" for c in cells(rows[0]))
         body = ["<tr>" + "".join(f"<td>{self.inline(c)}</td>" for c in cells(row)) + "</tr>"

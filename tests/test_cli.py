@@ -1,6 +1,10 @@
 """Tests of the ``orange-relief`` command line (orangecontrib.relief.cli)."""
+import csv
+import io
+import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -154,3 +158,177 @@ def test_module_entry_point_reports_a_missing_file_without_traceback(tmp_path):
     assert result.returncode == 2
     assert "cannot read data" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# plain files: --class, --class-type; --output and --format; progress, --quiet, --version
+
+def write_plain_csv(path, table, class_labels):
+    """``table`` as a plain CSV (a header of names, no Orange flags), the class last as
+    ``label`` with ``class_labels[code]`` as its values."""
+    with open(path, "w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow([a.name for a in table.domain.attributes] + ["label"])
+        for x, y in zip(table.X, table.Y):
+            writer.writerow([repr(float(v)) for v in x] + [class_labels[int(y)]])
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def plain_csv(tmp_path_factory):
+    table = datasets.parity(order=2, n_irrelevant=6, n_instances=150)
+    return write_plain_csv(tmp_path_factory.mktemp("data") / "data.csv", table, ["no", "yes"])
+
+
+def scripting_ranking(path, class_name, **kwargs):
+    """The attributes of a plain CSV ranked by the scripting API: Orange reads the file, the
+    class is set by Orange's own domain transformation."""
+    from Orange.data import Domain
+    from orangecontrib.relief import ReliefF
+    table = Table(path)
+    domain = Domain([v for v in table.domain.attributes if v.name != class_name],
+                    table.domain[class_name])
+    table = table.transform(domain)
+    scores = ReliefF(**kwargs)(table)
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    return [domain.attributes[i].name for i in order], dict(
+        zip([a.name for a in domain.attributes], scores))
+
+
+def test_plain_csv_ranked_into_a_csv_file_as_by_the_scripting_api(plain_csv, tmp_path):
+    output = tmp_path / "scores.csv"
+    script = Path(sys.executable).parent / "orange-relief"
+    result = subprocess.run([str(script), "rank", plain_csv, "--class", "label",
+                             "--output", str(output)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""                       # the ranking went to the file
+    with open(output, newline="") as file:
+        rows = list(csv.DictReader(file))
+    names, scores = scripting_ranking(plain_csv, "label")
+    assert [row["attribute"] for row in rows] == names
+    assert [int(row["rank"]) for row in rows] == list(range(1, len(names) + 1))
+    for row in rows:
+        assert float(row["score"]) == pytest.approx(scores[row["attribute"]], abs=1e-12)
+    assert set(names[:2]) == {"I1", "I2"}
+
+
+def test_json_output_file_and_stdout_formats_hold_the_same_ranking(plain_csv, tmp_path,
+                                                                    capsys):
+    output = tmp_path / "scores.json"
+    status, out, err = run(["rank", plain_csv, "-c", "label", "-k", "5", "-o", str(output),
+                            "--format", "csv"], capsys)
+    assert status == 0, err
+    document = json.loads(output.read_text())
+    names, scores = scripting_ranking(plain_csv, "label", k=5)
+    assert [r["attribute"] for r in document["ranking"]] == names
+    assert document["estimator"] == "ReliefF" and document["parameters"] == {"k": 5}
+    assert document["class"] == "label" and document["class_type"] == "discrete"
+    assert document["instances"] == 150 and document["attributes"] == 8
+    assert [row[1] for row in csv.reader(io.StringIO(out))][1:] == names
+    status, out, _ = run(["rank", plain_csv, "-c", "label", "-k", "5", "-f", "json"], capsys)
+    assert json.loads(out)["ranking"] == document["ranking"]
+
+
+def test_stdout_holds_nothing_but_the_result_even_with_a_progress_bar(plain_csv):
+    result = subprocess.run([sys.executable, "-m", "orangecontrib.relief.cli", "rank",
+                             plain_csv, "-c", "label", "-f", "csv", "--top", "3"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "rank,attribute,score" and len(lines) == 4
+
+
+def test_integer_labels_are_a_class_with_class_type_discrete(tmp_path, capsys):
+    table = datasets.parity(order=2, n_irrelevant=4, n_instances=120)
+    path = write_plain_csv(tmp_path / "ints.csv", table, ["1", "3"])  # 0/1 reads as discrete
+    status, out, err = run(["rank", path, "--class", "label"], capsys)
+    assert status == 0
+    assert "--class-type discrete" in err            # read as numeric: the hint says what to do
+    assert out.splitlines()[0].startswith("RReliefF")
+    status, out, err = run(["rank", path, "--class", "label", "--class-type", "discrete"],
+                           capsys)
+    assert status == 0 and err == ""
+    assert out.splitlines()[0].startswith("ReliefF") and "(discrete)" in out.splitlines()[0]
+    assert {name for name, _ in ranking(out)[:2]} == {"I1", "I2"}
+
+
+def test_class_chosen_from_a_tab_file_replaces_its_class(parity_file, capsys):
+    status, out, _ = run(["rank", parity_file, "--class", "I1", "-f", "json"], capsys)
+    assert status == 0
+    document = json.loads(out)
+    attributes = {r["attribute"] for r in document["ranking"]}
+    assert document["class"] == "I1" and "I1" not in attributes
+    assert len(attributes) == 12                     # the former class is an attribute now
+
+
+@pytest.fixture
+def bad_files(tmp_path):
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("a,b,label\n")
+    (tmp_path / "twice.csv").write_text("a,a,label\n1,2,x\n3,4,y\n5,6,x\n")
+    (tmp_path / "text.csv").write_text("a,b,label\n1,2,x\n3,4,y\n5,6,x\n")
+    (tmp_path / "broken.xlsx").write_bytes(b"\x00\x01 not a spreadsheet")
+    (tmp_path / "folder.csv").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize("args, message", [
+    (["rank", "empty.csv"], "is empty"),
+    (["rank", "header.csv", "--class", "label"], "no rows"),
+    (["rank", "folder.csv"], "is a directory"),
+    (["rank", "broken.xlsx"], "cannot read data"),
+    (["rank", "missing/data.csv"], "no such file"),
+    (["rank", "text.csv"], "--class NAME"),
+    (["rank", "text.csv", "--class", "nope"], "no column 'nope'"),
+    (["rank", "twice.csv", "--class", "a"], "ambiguous"),
+    (["rank", "text.csv", "--class", "label", "--class-type", "numeric"], "non-numeric"),
+    (["rank", "text.csv", "--class", "label", "--output", "scores.txt"], ".csv or a .json"),
+    (["rank", "text.csv", "--class", "label", "--output", "no/dir/s.csv"], "cannot write"),
+    (["rank", "text.csv", "--format", "xml"], "invalid choice"),
+])
+def test_bad_files_and_columns_exit_2_naming_the_problem(args, message, bad_files, capsys,
+                                                          monkeypatch):
+    monkeypatch.chdir(bad_files)
+    status, out, err = run(args, capsys)
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_version_prints_the_package_version(capsys):
+    from orangecontrib.relief import __version__
+    status, out, _ = run(["--version"], capsys)
+    assert status == 0
+    assert out.strip() == f"orange-relief {__version__}"
+
+
+def test_progress_bar_on_stderr_after_a_second_and_none_when_quiet(capsys):
+    import argparse
+    from orangecontrib.relief.cli import progress
+    for quiet in (False, True):
+        with progress(argparse.Namespace(quiet=quiet), "Work") as callback:
+            callback(0.25)
+            time.sleep(1.1)
+            callback(0.5)
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert ("Work:  50%" in captured.err) is not quiet
+        assert (captured.err == "") is quiet
+
+
+def test_compiling_is_announced_on_stderr_once(capsys):
+    import argparse
+    from numba import njit
+    from orangecontrib.relief.cli import progress
+    kernels = [njit(lambda x: x + 1), njit(lambda x: x + 2)]
+    with progress(argparse.Namespace(quiet=False), "Work"):
+        assert [kernel(1) for kernel in kernels] == [2, 3]
+    err = capsys.readouterr().err
+    assert err.count("compiling") == 1
+
+
+def test_quiet_run_writes_only_the_result(plain_csv, capsys):
+    status, out, err = run(["rank", plain_csv, "-c", "label", "--quiet", "--top", "2"], capsys)
+    assert status == 0 and err == ""
+    assert len(ranking(out)) == 2

@@ -101,7 +101,7 @@ class TestShippedHelp(unittest.TestCase):
 
     def test_every_link_and_image_of_the_pages_exists(self):
         pages = sorted(HELP.rglob("*.html"))
-        self.assertEqual(len(pages), 6)    # index, scripting, four widgets
+        self.assertEqual(len(pages), 10)   # index, four widgets, five scripting pages
         images = 0
         for page in pages:
             refs = references(page)
@@ -154,6 +154,13 @@ class TestMarkdownConverter(unittest.TestCase):
             "<table>", "<thead><tr><th>x</th><th><code>y</code></th></tr></thead>", "<tbody>",
             "<tr><td>1</td><td>2</td></tr>", "</tbody>", "</table>"])
 
+
+    def test_sphinx_directives_are_left_out_and_escaped_pipes_stay_in_their_cell(self):
+        page = build_help.Page("a\n\n```{toctree}\n:hidden:\n\nscripting\n```\n\n"
+                               "| P(v \\| c) | 2 |\n|---|---|\n| \\|V\\| | x |\n", "t.md")
+        self.assertEqual(page.body.splitlines(), [
+            "<p>a</p>", "<table>", "<thead><tr><th>P(v | c)</th><th>2</th></tr></thead>",
+            "<tbody>", "<tr><td>|V|</td><td>x</td></tr>", "</tbody>", "</table>"])
     def test_unsupported_markdown_is_an_error_not_wrong_html(self):
         for text in ("- a\n  - nested\n", "- a\n\n  second paragraph\n", "    code\n",
                      "<div>x</div>\n", "```\nunclosed\n", "| a |\n| b |\n"):

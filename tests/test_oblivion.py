@@ -92,7 +92,7 @@ def test_hand_made_data_stops_after_removing_noise_and_constant():
     X = np.array([[0, 0, 0], [0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0], [1, 1, 0]], float)
     y = X[:, 0]
     data = encode(X, y, discrete=True, n_values=2, n_classes=2, names=["A", "B", "C"])
-    model = ObliviousTree().fit(data)
+    model = ObliviousTree(search="greedy").fit(data)
     assert model.retained.tolist() == [0]
     assert [t for t, _ in model.path] == [1, 2]
     np.testing.assert_allclose([acc for _, acc in model.path], [1.0, 1.0])
@@ -100,7 +100,7 @@ def test_hand_made_data_stops_after_removing_noise_and_constant():
     assert model.accuracy == 1.0
     # accuracy lost on removal: A from the final tree 6/6; B, C at their steps -1/6 and 0
     np.testing.assert_allclose(model.accuracy_loss, [1.0, -1 / 6, 0.0])
-    full = ObliviousTree(search="full-path").fit(data)
+    full = ObliviousTree().fit(data)            # the default: the full elimination path
     assert full.retained.tolist() == [0]
     assert [t for t, _ in full.path] == [1, 2, 0]
     assert full.eliminated.tolist() == [1, 2]
@@ -109,7 +109,7 @@ def test_hand_made_data_stops_after_removing_noise_and_constant():
 @pytest.mark.parametrize("seed", [0, 1])
 def test_incremental_leave_one_out_search_equals_brute_force_loops(seed):
     data = mixed_data(40, seed)
-    model = ObliviousTree().fit(data)
+    model = ObliviousTree(search="greedy").fit(data)
     kept, path = loop_oblivion(data, np.arange(40))
     assert model.initial_accuracy == pytest.approx(1 - loop_errors(data, range(5), np.arange(40)) / 40)
     assert model.retained.tolist() == kept
@@ -119,14 +119,14 @@ def test_incremental_leave_one_out_search_equals_brute_force_loops(seed):
 
 def test_k_fold_search_equals_brute_force_with_same_folds():
     data = mixed_data(45, 3)
-    tree = ObliviousTree(folds=5, random_state=7)
+    tree = ObliviousTree(folds=5, random_state=7, search="greedy")
     fold = tree.fold_assignment(data)
     assert sorted(np.bincount(fold).tolist()) == [9] * 5
     model = tree.fit(data)
     kept, path = loop_oblivion(data, fold)
     assert model.retained.tolist() == kept
     np.testing.assert_allclose([a for _, a in model.path], [a for _, a in path])
-    again = ObliviousTree(folds=5, random_state=7).fit(data)
+    again = ObliviousTree(folds=5, random_state=7, search="greedy").fit(data)
     assert again.path == model.path
 
 
@@ -152,6 +152,16 @@ def test_parity_with_50_irrelevant_full_path_keeps_exactly_the_informative(order
     model = ObliviousTree(search="full-path").fit(data)
     assert [data.names[t] for t in model.retained] == [f"I{i + 1}" for i in range(order)]
     assert (model.accuracy_loss[model.retained] > 0.3).all()
+
+
+def test_langleys_rule_stops_on_the_plateau_of_many_irrelevant_attributes():
+    # the documented behaviour of search="greedy": with 50 irrelevant attributes the
+    # leave-one-out estimate sits near chance and the rule stops after 12 removals
+    data = parity_encoded(2, 50)
+    model = ObliviousTree(search="greedy").fit(data)
+    names = [data.names[t] for t in model.retained]
+    assert len(names) == 40 and {"I1", "I2"} <= set(names)
+    assert len(model.path) == 12
 
 
 # --- prediction -------------------------------------------------------------------------------
@@ -220,6 +230,19 @@ def test_query_with_missing_values_uses_relief_d_for_the_case_class():
     model = ObliviousTree().fit(data)
     proba = model.predict_proba(data.X[rows])
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_query_with_all_retained_attributes_missing_gets_the_training_distribution():
+    data = parity_encoded(2, 3)
+    model = ObliviousTree().fit(data)
+    assert model.retained.tolist() == [0, 1]
+    Q = np.array([[np.nan, np.nan, 0, 1, 0], [0, 1, np.nan, np.nan, np.nan],
+                  [np.nan, 1, 0, 0, 0]])
+    proba = model.predict_proba(Q)
+    counts = np.bincount(data.y.astype(int), minlength=2)
+    np.testing.assert_allclose(proba[0], counts / counts.sum())
+    np.testing.assert_allclose(proba[1], [0, 1])                # 0 xor 1
+    assert proba[2].sum() == pytest.approx(1)   # one known: the nearest cases vote (RELIEF-D)
 
 
 # --- bad input, parameters, progress ------------------------------------------------------------

@@ -1,16 +1,41 @@
 """Orange3-Relief: non-myopic attribute estimation for Orange — the public scripting API.
 
-Scorers (Orange ``Scorer``s: ``ReliefF(k=10)(table)`` -> one estimate per attribute)::
+Scorers (Orange ``Scorer`` objects: ``ReliefF(k=10)(table)`` -> one estimate per attribute)::
 
     from orangecontrib.relief import ReliefF, RReliefF, ContextualMerit, UnifiedPi
 
-Learners (Orange ``Learner``s: ``CoreTreeLearner(estimator=ReliefF())(table)`` -> a model)::
+Learners (Orange ``Learner`` objects: ``CoreTreeLearner(estimator=ReliefF())(table)`` -> a model)::
 
     from orangecontrib.relief import CoreTreeLearner, ObliviousTreeLearner
 
 The numpy engine behind them is :mod:`orangecontrib.relief.estimators`; generators of the papers'
 artificial problems are in :mod:`orangecontrib.relief.datasets`.
+
+Examples
+--------
+On a parity problem (the class is ``I1`` XOR ``I2``; ``R1``..``R3`` are random) ReliefF puts the
+two informative attributes above Relief's relevance threshold and the random ones below it:
+
+>>> from orangecontrib.relief import ReliefF, CoreTreeLearner, select_above_threshold
+>>> from orangecontrib.relief.datasets import parity
+>>> data = parity(order=2, n_irrelevant=3)
+>>> scores = ReliefF(k=10)(data)
+>>> chosen = select_above_threshold(scores, alpha=0.05, m=len(data))
+>>> sorted(data.domain.attributes[i].name for i in chosen)
+['I1', 'I2']
+
+A CORE tree split by ReliefF learns the parity concept:
+
+>>> model = CoreTreeLearner(estimator=ReliefF())(data)
+>>> bool((model(data) == data.Y).all())
+True
 """
+__version__ = "0.1.0"
+
+# before any numba kernel is defined: a writable cache location or none
+from .compilation import configure_cache
+configure_cache()
+
 from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGain, MDL, MSE,
                       MyopicReliefF, Relief, ReliefF, ReliefFbestK, RReliefF, UnifiedPi,
                       scorer_by_name)

@@ -3,15 +3,22 @@
 Subcommands:
 
 * ``rank [DATA]``: estimate the attributes of a data set with one of the scorers of
-  :mod:`orangecontrib.relief.scoring` and print them ranked;
-* ``estimators``: list the estimator names ``rank --estimator`` accepts.
+  :mod:`orangecontrib.relief.scoring` and print them ranked (``--format table|csv|json``), or
+  write them to a file (``--output scores.csv`` or ``scores.json``);
+* ``estimators``: list the estimator names ``rank --estimator`` accepts;
+* ``tree [DATA]``: grow a CORE tree and print it with its cross-validated accuracy.
 
-DATA is a file Orange reads (.tab, .csv, .xlsx, ...) or the name of a data set Orange ships
+DATA is a file Orange reads (.tab, .csv, .tsv, .xlsx, ...) or the name of a data set Orange ships
 (``iris``, ``zoo``, ``housing``, ...); without DATA, Orange's ``heart_disease`` (numeric and
-discrete attributes with missing values, two classes) is ranked.
+discrete attributes with missing values, two classes) is ranked. ``--class NAME`` names the
+class column of a plain file (one without Orange's header flags); ``--class-type`` reads it as
+discrete or numeric where the guess is not what is meant (e.g. integer class labels).
 
-Bad arguments, unreadable files, data without a class and an estimator that does not suit the
-target print a one-line message to stderr and exit with status 2.
+Results go to stdout and nothing else does: a progress bar (for work longer than a second), the
+notice that numba compiles the kernels on their first use, and errors go to stderr; ``--quiet``
+keeps only the errors. Bad arguments, empty or unreadable files, data without a class and an
+estimator that does not suit the target print a one-line message to stderr and exit with
+status 2.
 
 Adding a subcommand is one function: decorate a function that declares its arguments on the
 given ``argparse`` parser and returns the function that runs it::
@@ -23,16 +30,25 @@ given ``argparse`` parser and returns the function that runs it::
         return run_tree          # run_tree(args, out) -> exit status; raise CliError for misuse
 
 Helpers shared by subcommands: :func:`add_data_argument`, :func:`load_table`,
-:func:`positive_int`, :class:`CliError`.
+:func:`progress`, :func:`positive_int`, :class:`CliError`.
 """
 import argparse
 import ast
+import csv
 import inspect
+import json
+import os
+import re
 import sys
+from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["main", "command", "CliError", "load_table", "add_data_argument", "positive_int"]
+from . import __version__
+from .compilation import cache_dir, compile_notices
+
+__all__ = ["main", "command", "CliError", "load_table", "add_data_argument", "progress",
+           "positive_int"]
 
 PROGRAM = "orange-relief"
 #: the data set ranked when DATA is omitted (shipped with Orange)
@@ -92,26 +108,173 @@ def key_value(text):
 
 
 def add_data_argument(parser):
+    """DATA and the options that say which column is the class."""
     parser.add_argument(
         "data", nargs="?", default=DEFAULT_DATA, metavar="DATA",
-        help="a data file Orange reads (.tab, .csv, .xlsx, ...) or the name of a data set "
+        help="a data file Orange reads (.tab, .csv, .tsv, .xlsx, ...) or the name of a data set "
              f"shipped with Orange (iris, zoo, housing, ...); default: {DEFAULT_DATA}")
+    parser.add_argument(
+        "-c", "--class", dest="class_name", metavar="NAME",
+        help="the class (target) column, for files without Orange's header flags (a plain "
+             "CSV); default: the class the file marks")
+    parser.add_argument(
+        "--class-type", choices=("discrete", "numeric"),
+        help="read the class as discrete (classification) or numeric (regression) instead of "
+             "as guessed from its values (integer labels read as numeric)")
 
 
-def load_table(spec):
-    """The Orange table named by ``spec`` (a path or a data set shipped with Orange), with a
-    class variable; :class:`CliError` when it cannot be read or has no class."""
+def note_integer_class(args, table):
+    """A hint on stderr when the class was read as numeric but holds a few integers only
+    (class labels 0, 1, 2 in a plain CSV): ``--class-type discrete`` makes it a class."""
+    var = table.domain.class_var
+    if args.quiet or args.class_type or not var.is_continuous:
+        return
+    values = np.unique(table.get_column(var))
+    values = values[~np.isnan(values)]
+    if len(values) <= 10 and np.all(values == np.round(values)):
+        print(f"{PROGRAM}: the class {var.name!r} is read as numeric (values "
+              f"{', '.join(var.str_val(v) for v in values)}); for classification add "
+              "--class-type discrete", file=sys.stderr)
+
+
+def check_readable(spec):
+    """:class:`CliError` when ``spec`` names a file that cannot be data: a directory, an empty
+    file, one the user may not read. A name that is no file is left to Orange (a data set it
+    ships)."""
+    if not os.path.exists(spec):
+        if os.path.dirname(spec):
+            raise CliError(f"cannot read data {spec!r}: no such file")
+        return
+    if os.path.isdir(spec):
+        raise CliError(f"cannot read data {spec!r}: it is a directory, not a data file")
+    if not os.access(spec, os.R_OK):
+        raise CliError(f"cannot read data {spec!r}: permission denied")
+    if os.path.getsize(spec) == 0:
+        raise CliError(f"data file {spec!r} is empty")
+
+
+def load_table(spec, class_name=None, class_type=None):
+    """The Orange table named by ``spec`` (a path or a data set shipped with Orange), with the
+    column ``class_name`` (if given) as its class, read as ``class_type`` ("discrete",
+    "numeric" or None for as read); :class:`CliError` when it cannot be read, is empty, or has
+    no class or no attributes."""
     from Orange.data import Table
+    check_readable(spec)
     try:
         table = Table(spec)
     except Exception as error:  # Orange's readers raise many kinds of errors
         raise CliError(f"cannot read data {spec!r}: {error}") from None
+    if not table.domain.variables and not table.domain.metas:
+        raise CliError(f"data {spec!r} are empty: no columns")
+    if class_name is not None:
+        table = with_class(table, find_column(table.domain, class_name, spec))
+    if class_type is not None and table.domain.class_var is not None:
+        table = with_class(table, table.domain.class_var, class_type, spec)
     if table.domain.class_var is None:
         raise CliError(f"data {spec!r} have no class (target) variable: ranking needs one; "
-                       "mark one column as the class (e.g. the 'class' flag in a .tab header)")
+                       "name the class column with --class NAME")
+    if len(table) == 0:
+        raise CliError(f"data {spec!r} have no rows (instances)")
     if not table.domain.attributes:
         raise CliError(f"data {spec!r} have no attributes to rank")
     return table
+
+
+def find_column(domain, name, spec):
+    """The variable of ``domain`` called ``name``: exactly, else the only one that matches
+    ignoring case (Orange renames repeated column names "x" to "x (1)", "x (2)", ...)."""
+    columns = list(domain.variables) + list(domain.metas)
+    exact = [var for var in columns if var.name == name]
+    if len(exact) == 1:
+        return exact[0]
+    similar = [var for var in columns
+               if re.sub(r" \(\d+\)$", "", var.name).lower() == name.lower()]
+    if len(similar) == 1:
+        return similar[0]
+    if similar:
+        raise CliError(f"class {name!r} is ambiguous in {spec!r}: columns "
+                       f"{', '.join(repr(var.name) for var in similar)}; name one exactly")
+    raise CliError(f"data {spec!r} have no column {name!r} for the class; the columns are: "
+                   f"{', '.join(repr(var.name) for var in columns)}")
+
+
+def with_class(table, var, class_type=None, spec=""):
+    """``table`` with ``var`` (read as ``class_type``, see :func:`typed`) as its only class;
+    a former class becomes an attribute."""
+    from Orange.data import Domain
+    domain = table.domain
+    values = table.get_column(var)
+    new_var, values = typed(var, values, class_type, spec)
+    attributes = [a for a in domain.attributes if a is not var]
+    attributes += [c for c in domain.class_vars if c is not var]
+    metas = [m for m in domain.metas if m is not var]
+    new_domain = Domain(attributes, new_var, metas)
+    converted = table.transform(Domain(attributes, None, metas))
+    result = type(table).from_numpy(new_domain, converted.X, values.astype(float),
+                                    converted.metas, table.W if table.has_weights() else None,
+                                    attributes=table.attributes, ids=table.ids)
+    result.name = table.name
+    return result
+
+
+def typed(var, values, class_type, spec):
+    """(variable, float codes) for the class ``var`` read as ``class_type``: a discrete
+    variable for "discrete" (and for text columns), a numeric one for "numeric"."""
+    from Orange.data import ContinuousVariable, DiscreteVariable
+    kind = class_type or ("numeric" if var.is_continuous else "discrete")
+    if kind == "discrete" and var.is_discrete:
+        return var, values
+    if kind == "numeric" and var.is_continuous:
+        return var, values.astype(float)
+    if kind == "numeric":
+        texts = [var.str_val(v) if var.is_discrete else str(v) for v in values]
+        try:
+            numbers = np.array([np.nan if t in ("", "?") else float(t) for t in texts])
+        except ValueError:
+            raise CliError(f"class {var.name!r} of {spec!r} cannot be numeric: it has "
+                           "non-numeric values") from None
+        return ContinuousVariable(var.name), numbers
+    if var.is_continuous:
+        known = ~np.isnan(values)
+        names, codes = np.unique(values[known], return_inverse=True)
+        labels = [var.str_val(v) for v in names]
+    else:  # text (a meta column)
+        known = np.array([v not in ("", None) and v == v for v in values], dtype=bool)
+        labels, codes = np.unique(values[known].astype(str), return_inverse=True)
+        labels = list(labels)
+    codes_all = np.full(len(values), np.nan)
+    codes_all[known] = codes
+    return DiscreteVariable(var.name, values=labels), codes_all
+
+
+@contextmanager
+def progress(args, description):
+    """A ``callback(fraction)`` for the engine that drives a progress bar on stderr, shown
+    once the work has lasted a second; and, while the block runs, a line on stderr when numba
+    compiles kernels (their first use). Neither with ``--quiet``."""
+    from tqdm import tqdm
+    quiet = getattr(args, "quiet", False)
+    with tqdm(total=100, desc=description, unit="%", delay=1.0, file=sys.stderr,
+              disable=quiet, leave=False,
+              bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}") as bar:
+        told = []
+
+        def notice(_name):
+            if not told:
+                told.append(True)
+                where = ("kernels are not cached: no writable cache directory"
+                         if cache_dir() == "" else "once: later runs load them from the cache")
+                bar.write(f"{PROGRAM}: compiling the numeric kernels for their first use "
+                          f"({where}) ...", file=sys.stderr)
+
+        def callback(fraction):
+            bar.update(max(0.0, min(100.0, 100.0 * fraction)) - bar.n)
+
+        if quiet:
+            yield callback
+        else:
+            with compile_notices(notice):
+                yield callback
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,12 +332,19 @@ def rank_command(parser):
                              "-p sigma=20 -p missing=C (repeatable)")
     parser.add_argument("-n", "--top", type=positive_int, metavar="N",
                         help="print only the N best attributes")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the ranking to FILE: CSV (.csv) or JSON (.json), by its "
+                             "extension; stdout then stays empty unless --format is given")
+    parser.add_argument("-f", "--format", choices=FORMATS,
+                        help="what stdout shows: an aligned table (the default), CSV or JSON")
     return run_rank
 
 
 def run_rank(args, out):
     from orangecontrib.relief.orange_data import target_kind
-    table = load_table(args.data)
+    output_format = file_format(args.output) if args.output else None
+    table = load_table(args.data, args.class_name, args.class_type)
+    note_integer_class(args, table)
     classes = scorer_classes()
     task = target_kind(table.domain)
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
@@ -190,26 +360,80 @@ def run_rank(args, out):
     options.update({(f"--param {name}", name): value for name, value in args.param})
     kwargs = scorer_parameters(cls, options)
     try:
-        scores = np.asarray(cls(**kwargs)(table), dtype=float)
+        with progress(args, cls.__name__) as callback:
+            scores = np.asarray(cls(**kwargs)(table, callback=callback), dtype=float)
     except ValueError as error:
         raise CliError(f"{cls.__name__} cannot rank {args.data!r}: {error}") from None
-    settings = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-    print(f"{cls.__name__}({settings}) on {table.name or args.data}: {len(table)} instances, "
-          f"{len(table.domain.attributes)} attributes, class "
-          f"{table.domain.class_var.name!r} ({'discrete' if task == 'classification' else 'numeric'})",
-          file=out)
-    print(format_ranking([a.name for a in table.domain.attributes], scores, args.top), file=out)
+    result = {
+        "estimator": cls.__name__, "parameters": kwargs, "data": table.name or args.data,
+        "instances": len(table), "attributes": len(table.domain.attributes),
+        "class": table.domain.class_var.name,
+        "class_type": "discrete" if task == "classification" else "numeric",
+        "ranking": ranking([a.name for a in table.domain.attributes], scores, args.top)}
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as file:
+                file.write(FORMATS[output_format](result))
+        except OSError as error:
+            raise CliError(f"cannot write {args.output!r}: {error.strerror}") from None
+        if not args.quiet:
+            print(f"{PROGRAM}: wrote {len(result['ranking'])} scores to {args.output}",
+                  file=sys.stderr)
+    if args.format or not args.output:
+        out.write(FORMATS[args.format or "table"](result))
     return 0
 
 
-def format_ranking(names, scores, top=None):
-    """Aligned table (rank, attribute, score), best first, NaN scores last."""
+def ranking(names, scores, top=None):
+    """[(rank, attribute, score)], best first (ties in the attributes' order), NaN last."""
     order = np.argsort(-scores, kind="stable")[:top]
-    width = max([len("attribute")] + [len(names[i]) for i in order])
-    lines = [f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}"]
-    lines += [f"{r:>4}  {names[i]:<{width}}  {scores[i]:>9.5f}"
-              for r, i in enumerate(order, start=1)]
-    return "\n".join(lines)
+    return [(rank, names[i], float(scores[i])) for rank, i in enumerate(order, start=1)]
+
+
+def format_table(result):
+    """A line saying what was estimated, then rank, attribute and score aligned."""
+    settings = ", ".join(f"{k}={v!r}" for k, v in result["parameters"].items())
+    rows = result["ranking"]
+    width = max([len("attribute")] + [len(name) for _, name, _ in rows])
+    lines = [f"{result['estimator']}({settings}) on {result['data']}: {result['instances']} "
+             f"instances, {result['attributes']} attributes, class {result['class']!r} "
+             f"({result['class_type']})",
+             f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}"]
+    lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}" for rank, name, score in rows]
+    return "\n".join(lines) + "\n"
+
+
+def format_csv(result):
+    """``rank,attribute,score`` rows (scores in full precision, NaN as an empty field)."""
+    from io import StringIO
+    text = StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["rank", "attribute", "score"])
+    writer.writerows((rank, name, "" if np.isnan(score) else repr(score))
+                     for rank, name, score in result["ranking"])
+    return text.getvalue()
+
+
+def format_json(result):
+    """One JSON object: what was estimated and ``ranking``, a list of {rank, attribute,
+    score} (NaN as null)."""
+    document = dict(result, ranking=[
+        {"rank": rank, "attribute": name, "score": None if np.isnan(score) else score}
+        for rank, name, score in result["ranking"]])
+    return json.dumps(document, indent=2, default=str) + "\n"
+
+
+#: --format / --output extension -> formatter
+FORMATS = {"table": format_table, "csv": format_csv, "json": format_json}
+
+
+def file_format(path):
+    """The format of an --output file, by its extension."""
+    extension = os.path.splitext(path)[1].lower().lstrip(".")
+    if extension not in ("csv", "json"):
+        raise CliError(f"cannot tell the format of --output {path!r}: name a .csv or a .json "
+                       "file")
+    return extension
 
 
 @command("estimators", "list the estimators that 'rank --estimator' accepts")
@@ -261,7 +485,8 @@ def run_tree(args, out):
     from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
                                                CoreTreeRegressionLearner)
     from orangecontrib.relief.orange_data import target_kind
-    table = load_table(args.data)
+    table = load_table(args.data, args.class_name, args.class_type)
+    note_integer_class(args, table)
     task = target_kind(table.domain)
     classes = scorer_classes()
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
@@ -278,10 +503,13 @@ def run_tree(args, out):
         pruning=None if args.pruning == "none" else args.pruning, switch=args.switch,
         switch_threshold=args.switch_threshold, discretize=args.discretize)
     try:
-        model = learner(table)
-        if args.folds > 1:
-            results = CrossValidation(k=args.folds, random_state=args.seed)(
-                table, [learner, MeanLearner()] if task == "regression" else [learner])
+        with progress(args, "CORE tree") as callback:
+            share = 1 / (args.folds + 1) if args.folds > 1 else 1
+            model = learner(table, progress_callback=lambda f, *_: callback(share * f))
+            if args.folds > 1:
+                results = CrossValidation(k=args.folds, random_state=args.seed)(
+                    table, [learner, MeanLearner()] if task == "regression" else [learner],
+                    callback=lambda f: callback(share + (1 - share) * f))
     except ValueError as error:
         raise CliError(f"cannot grow a tree on {args.data!r}: {error}") from None
     print(f"CORE tree on {table.name or args.data} ({len(table)} instances), split selection "
@@ -305,9 +533,13 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog=PROGRAM, description="Non-myopic attribute estimation (the Relief family) on "
                                   "Orange data from the command line.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar and no notices on stderr, only errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (help, declare) in COMMANDS.items():
-        sub = subparsers.add_parser(name, help=help, description=help)
+        sub = subparsers.add_parser(name, help=help, description=help, parents=[common])
         sub.set_defaults(run=declare(sub))
     return parser
 

@@ -4,15 +4,17 @@ Every generator takes ``n_instances`` and ``random_state`` (default a fixed seed
 returns the same table; an int, ``None`` or a ``numpy.random.Generator``), and, where the papers
 use it, ``class_noise``: the fraction of instances, chosen at random, whose class is changed to a
 different value ("X% of noise means that class was changed for X% of randomly selected
-instances", kononenko-relieff-1994.txt §2).
+instances", Kononenko 1994 §2).
 
 Discrete attributes are ``DiscreteVariable`` with values "0", "1", ... (for the binary attributes
-of kononenko-relieff-1994.txt, value "1" is the paper's V1); numeric ones are
+of Kononenko 1994, value "1" is the paper's V1); numeric ones are
 ``ContinuousVariable``. Attribute names say which attributes are informative: ``I...`` are
 informative, ``R...`` random (irrelevant).
 
-Papers (in ``/work/shared/papers``): kononenko-relieff-1994.txt (K94),
-robnik-kononenko-relieff-rrelieff-trees.txt (RK99), langley-oblivion-1994.txt (L94).
+References: K94 = Kononenko, *Estimating attributes: analysis and extensions of RELIEF* (ECML
+1994); Robnik-Šikonja & Kononenko, *Comprehensiveness of tree based models: attribute dependencies
+and split selection* (1999); Langley, *Pruning irrelevant features from oblivious decision trees*
+(AAAI Fall Symposium on Relevance, 1994).
 """
 from itertools import combinations
 from numbers import Integral, Real
@@ -119,18 +121,18 @@ def parity(order=2, n_irrelevant=10, n_instances=200, class_noise=0.0,
     """Parity-``order`` with ``n_irrelevant`` random binary attributes: all attributes uniform
     0/1, the class ("0"/"1") the XOR (sum mod 2) of the informative ``I1..I<order>``; the
     ``R1..`` attributes are irrelevant. This is the parity domain of
-    robnik-kononenko-relieff-rrelieff-trees.txt (§2, Fig. 2 and §3, Fig. 5: two informative and
+    Robnik-Šikonja & Kononenko 1999 (§2, Fig. 2 and §3, Fig. 5: two informative and
     10 random attributes, 200 examples; Parity-3 in §4.1), the parity concept of
-    kononenko-relieff-1994.txt §1, and the Boolean parity targets with irrelevant features of
-    langley-oblivion-1994.txt. ``class_noise`` flips the class of that fraction of instances
-    (kononenko-relieff-1994.txt §2)."""
+    Kononenko 1994 §1, and the Boolean parity targets with irrelevant features of
+    Langley 1994. ``class_noise`` flips the class of that fraction of instances
+    (Kononenko 1994 §2)."""
     return _parity_table(order, n_irrelevant, n_instances, class_noise, random_state, False)
 
 
 def parity_regression(order=2, n_irrelevant=10, n_instances=1000, class_noise=0.0,
                       random_state=DEFAULT_SEED):
     """Regression parity (Parity-2 / Parity-3 of the CORE regression-tree experiments,
-    robnik-kononenko-relieff-rrelieff-trees.txt §4.2). The papers we have do not define it; we
+    Robnik-Šikonja & Kononenko 1999 §4.2). The papers do not define it; we
     implement the reading that keeps it a parity problem: uniform binary attributes ``I1..``
     (informative) and ``R1..`` (random) and a *numeric* target, 0.0 or 1.0, equal to the XOR of
     the informative attributes, so that the target is independent of every single attribute and
@@ -140,7 +142,7 @@ def parity_regression(order=2, n_irrelevant=10, n_instances=1000, class_noise=0.
 
 
 # ---------------------------------------------------------------------------------------------
-# the data sets of kononenko-relieff-1994.txt
+# the data sets of Kononenko 1994
 
 def _independent_data(rng, n_instances, class_noise):
     """K94 §2's first set as arrays: class codes (0 = C1), 5 random attributes with
@@ -155,7 +157,7 @@ def _independent_data(rng, n_instances, class_noise):
 
 
 def independent(n_instances=200, class_noise=0.0, random_state=DEFAULT_SEED):
-    """The first data set of kononenko-relieff-1994.txt §2: two equally probable classes C1, C2,
+    """The first data set of Kononenko 1994 §2: two equally probable classes C1, C2,
     5 random binary attributes ``R1..R5`` with P(V1) = 0.5, 0.4, 0.3, 0.2, 0.1 independent of
     the class, and 5 independent informative binary attributes ``I1..I5`` with
     P(V1|C1) = 0.95, 0.85, 0.75, 0.65, 0.55 and P(V1|C2) = 1 - P(V1|C1) (so P(V1) = 0.5). Value
@@ -171,7 +173,7 @@ def independent(n_instances=200, class_noise=0.0, random_state=DEFAULT_SEED):
 
 def independent_parity(order=2, n_instances=200, class_noise=0.0, random_state=DEFAULT_SEED):
     """The second (``order`` = 2) and third (``order`` = 3) data sets of
-    kononenko-relieff-1994.txt §2: the first set (:func:`independent`) with each informative
+    Kononenko 1994 §2: the first set (:func:`independent`) with each informative
     attribute ``Ii`` replaced by ``order`` uniform binary attributes ``Iia, Iib[, Iic]`` whose
     parity encodes it: their XOR is 0 exactly when ``Ii`` has value V1 (for a pair: "if original
     attribute has value V1 then two new attributes have equal values, otherwise different").
@@ -191,7 +193,7 @@ def independent_parity(order=2, n_instances=200, class_noise=0.0, random_state=D
 
 def multiclass(n_classes=3, parity=False, n_instances=200, class_noise=0.0,
                random_state=DEFAULT_SEED):
-    """The multi-class data sets of kononenko-relieff-1994.txt §4 (RELIEF-E vs RELIEF-F):
+    """The multi-class data sets of Kononenko 1994 §4 (RELIEF-E vs RELIEF-F):
     ``n_classes`` equally probable classes, 3 random binary attributes ``R1..R3`` (P(V1) = 0.5;
     the paper does not give their priors) and, for each pair of classes i < j, 3 attributes
     ``Iij.1, Iij.2, Iij.3`` with P(V1|Ci) = 0.95, 0.75, 0.55, P(V1|Cj) = 1 - P(V1|Ci) and
@@ -230,9 +232,9 @@ def multiclass(n_classes=3, parity=False, n_instances=200, class_noise=0.0,
 def modulo(p=5, n_informative=2, n_irrelevant=10, numeric=False, regression=False,
            n_instances=1000, class_noise=0.0, random_state=DEFAULT_SEED):
     """Modulo-``p``-``n_informative`` (e.g. Modulo8-2 of the CORE regression-tree experiments,
-    robnik-kononenko-relieff-rrelieff-trees.txt §4.2): all attributes uniform integers
+    Robnik-Šikonja & Kononenko 1999 §4.2): all attributes uniform integers
     0..p-1, the target the sum of the informative ``I1..`` modulo ``p``; ``R1..`` are random.
-    The papers we have name the problem but do not define it; this is the definition of the
+    The papers name the problem but do not define it; this is the definition of the
     authors' later work (attributes with values 0..p-1, target (Σ I_j) mod p). Attributes are
     discrete with values "0".."p-1", or numeric (the same integers) with ``numeric=True``. The
     target is a discrete class "0".."p-1", or numeric (the regression variant, as in §4.2) with
@@ -255,9 +257,9 @@ def modulo(p=5, n_informative=2, n_irrelevant=10, numeric=False, regression=Fals
 
 def fraction(n_informative=2, n_irrelevant=10, n_instances=1000, random_state=DEFAULT_SEED):
     """Fraction-``n_informative`` (Fraction-2 / Fraction-3 of the CORE regression-tree
-    experiments, robnik-kononenko-relieff-rrelieff-trees.txt §4.2), a regression problem: all
+    experiments, Robnik-Šikonja & Kononenko 1999 §4.2), a regression problem: all
     attributes numeric, uniform in [0, 1]; the target is the fractional part of the sum of the
-    informative ``I1..``, Σ I_j − ⌊Σ I_j⌋; ``R1..`` are random. The papers we have name the
+    informative ``I1..``, Σ I_j − ⌊Σ I_j⌋; ``R1..`` are random. The papers name the
     problem without defining it; this is the definition of the RReliefF paper (Robnik-Šikonja
     & Kononenko 1997), as we read it. Default 1000 instances (our choice)."""
     n_informative = _check_int("n_informative", n_informative, 1)

@@ -1,4 +1,4 @@
-"""Orange learners (DESIGN.md "Orange integration facts"; ORANGE-INTEGRATION.md §3-4).
+"""Orange learners: CORE trees and OBLIVION.
 
 * :class:`CoreTreeClassificationLearner`, :class:`CoreTreeRegressionLearner` and the
   :class:`CoreTreeLearner` fitter grow CORE trees (:mod:`.tree`) whose splits are chosen by any
@@ -6,7 +6,7 @@
   Orange's stock node classes, so Tree Viewer, Pythagorean Tree, Predictions, Test and Score,
   cross-validation and pickling take it. Each inner node's ``split_estimator`` and ``rho`` say
   which estimator chose its split (``model.print_tree()`` shows them).
-* The learners are also ``LearnerScorer``s: on Rank's Scorer input the score of each attribute is
+* The learners are also ``LearnerScorer`` objects: on Rank's Scorer input the score of each attribute is
   the selection estimator's estimate at the root, i.e. on the whole training data.
 
 ``discretize=N`` pre-discretises numeric attributes into N equal-width intervals (Π paper §5.1)
@@ -155,7 +155,7 @@ class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
 
 
 # ---------------------------------------------------------------------------------------------
-# OBLIVION (langley-oblivion-1994.txt; the numpy core is orangecontrib.relief.oblivion)
+# OBLIVION (Langley 1994; the numpy core is orangecontrib.relief.oblivion)
 
 from Orange.base import Model  # noqa: E402  (kept with the OBLIVION section it serves)
 from Orange.data import DiscreteVariable  # noqa: E402
@@ -192,12 +192,14 @@ class ObliviousTreeClassifier(Model):
 
 
 class ObliviousTreeLearner(Learner, LearnerScorer):
-    """OBLIVION (langley-oblivion-1994.txt): backward elimination of attributes from an
+    """OBLIVION (Langley 1994): backward elimination of attributes from an
     oblivious decision tree, accuracy estimated by leave-one-out (``folds=None``) or k-fold
-    cross-validation; parameters are those of :class:`.oblivion.ObliviousTree`.
+    cross-validation; parameters are those of :class:`.oblivion.ObliviousTree` (``search``:
+    "full-path", the default, or "greedy" for Langley's stopping rule).
 
     On Rank's Scorer input the score of an attribute is the estimated accuracy lost when it is
-    removed (positive for the retained attributes, <= 0 for eliminated ones in greedy search).
+    removed (positive for the retained attributes; for eliminated ones, at the step that removed
+    them).
     """
     name = "oblivious tree"
     __returns__ = ObliviousTreeClassifier
@@ -206,7 +208,7 @@ class ObliviousTreeLearner(Learner, LearnerScorer):
     class_type = DiscreteVariable
     _progress_callback = None
 
-    def __init__(self, folds=None, search="greedy", random_state=0, numeric_diff="linear",
+    def __init__(self, folds=None, search="full-path", random_state=0, numeric_diff="linear",
                  missing="D", distance="manhattan", preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.folds = folds

@@ -2,8 +2,9 @@
 
 Attributes become columns (discrete values as their codes, numeric values as they are, NaN =
 missing); metas (strings, identifiers) are not attributes and are ignored. Instances with a
-missing class value are left out (the estimators need the class of every instance); the indices
-of the instances kept are returned so that results can be mapped back. Everything an estimator
+missing class value are left out (the estimators need the class of every instance), and so are
+instances of weight 0; the table's instance weights (``Table.W``) become the encoded weights. The
+indices of the instances kept are returned so that results can be mapped back. Everything an estimator
 cannot use is a ``ValueError`` with a message that says what is wrong.
 """
 import numpy as np
@@ -45,9 +46,16 @@ def encode_table(table):
         if not isinstance(var, (DiscreteVariable, ContinuousVariable)):
             raise ValueError(f"attribute {var.name!r} is neither categorical nor numeric")
     y = np.asarray(table.Y, dtype=float).reshape(len(table), -1)[:, 0]
+    weights = np.asarray(table.W, dtype=float).reshape(-1) if table.has_weights() else None
+    if weights is not None and not np.all(np.isfinite(weights) & (weights >= 0)):
+        raise ValueError("instance weights must be finite and >= 0")
     rows = np.flatnonzero(~np.isnan(y))
     if rows.size == 0:
         raise ValueError("every instance has a missing class value")
+    if weights is not None:
+        rows = rows[weights[rows] > 0]
+        if rows.size == 0:
+            raise ValueError("every instance with a class value has weight 0")
     X = np.asarray(table.X, dtype=float)
     if rows.size < len(table):
         X = X[rows]
@@ -59,5 +67,6 @@ def encode_table(table):
                          for v in attributes], dtype=np.intp)
     n_classes = len(domain.class_var.values) if task == "classification" else 0
     data = encode(X, y[rows], discrete=discrete, n_values=n_values, n_classes=n_classes,
-                  names=[v.name for v in attributes])
+                  names=[v.name for v in attributes],
+                  weights=None if weights is None else weights[rows])
     return data, rows

@@ -3,7 +3,7 @@ arguments, usable in scripts and on the Rank widget's Scorer input.
 
 * scripts: ``ReliefF(k=10)(data)`` -> 1-D array aligned with ``data.domain.attributes``;
   ``scorer(data, attr)`` -> float (``attr`` a variable, its name or its index);
-* Rank (ORANGE-INTEGRATION.md §1): ``scorer.score_data(data)`` -> 2-D array (1, n_attributes), on
+* Rank: ``scorer.score_data(data)`` -> 2-D array (1, n_attributes), on
   the raw table. Rank runs every input scorer on every data set: data the estimator does not fit
   (no class, the other target type, ...) raise ``ValueError``, which Rank shows as an empty column.
 

@@ -207,6 +207,27 @@ def test_callback_reports_progress_and_cancels_by_raising():
         CoreTree(Gini()).fit(parity_data(), callback=cancel)
 
 
+def test_progress_is_refined_inside_the_root_by_the_estimators_own_progress():
+    # the root owns the first half of the bar for choosing its split: ReliefF's neighbour search
+    # reports there, before any instance has reached a leaf
+    seen = []
+    tree = CoreTree(ReliefF()).fit(parity_data(), callback=seen.append)
+    assert not tree.root.is_leaf
+    inside_root = [f for f in seen if 0 < f < 0.5 * 0.7]
+    assert len(inside_root) >= 2
+    assert seen[-1] == 1.0 and all(a <= b for a, b in zip(seen, seen[1:]))
+
+    calls = []
+
+    def cancel_in_root(fraction):
+        calls.append(fraction)
+        if fraction > 0:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        CoreTree(ReliefF()).fit(parity_data(), callback=cancel_in_root)
+    assert calls[-1] < 0.5
+
+
 @pytest.mark.parametrize("estimator", [ReliefF(), InfGain()], ids=lambda e: type(e).__name__)
 def test_many_valued_attribute_is_partitioned_greedily_into_the_known_groups(estimator):
     # 9 values (> 7: greedy search); class 1 exactly for values {2, 5, 7}

@@ -1,5 +1,5 @@
 """The science: attribute estimators on the encoded data form (numpy/scipy/numba only, never
-Orange or Qt). See DESIGN.md: a context computed once, columns evaluated cheaply against it."""
+Orange or Qt): a context computed once per data set, columns evaluated cheaply against it."""
 from .encoding import EncodedData, encode
 from .diffs import DiffOptions, DiffModel
 from .base import Estimator

@@ -1,4 +1,4 @@
-"""The protocol every attribute estimator follows (DESIGN.md, "context once, columns cheap").
+"""The protocol every attribute estimator follows: a context computed once, columns cheap.
 
 An estimator is configured by keyword arguments stored unchanged in ``__init__`` and validated
 when it runs. Running it has two parts:
@@ -13,9 +13,12 @@ when it runs. Running it has two parts:
 ``estimator(data)`` does both. ``callback(fraction)`` reports progress in [0, 1]; an exception
 raised from it cancels the computation and propagates.
 """
+import os
+
 import numpy as np
 
-__all__ = ["Parameters", "Estimator", "check_data", "random_generator", "row_blocks"]
+__all__ = ["Parameters", "Estimator", "check_data", "random_generator", "row_blocks",
+           "available_memory", "check_memory"]
 
 #: bytes of the per-row arrays (such as rows x N distances) of one block of rows
 BLOCK_BYTES = 64 * 2 ** 20
@@ -37,6 +40,9 @@ class Estimator(Parameters):
     tasks = frozenset({"classification", "regression"})
     #: the fewest instances the estimator needs
     min_instances = 2
+    #: estimates scale as (unit of a regression target) ** this: multiplying the target by c
+    #: multiplies them by c ** target_unit_power (0: they do not depend on the target's unit)
+    target_unit_power = 0
 
     def context(self, data, callback=None):
         check_data(data, self)
@@ -86,3 +92,36 @@ def row_blocks(n_rows, bytes_per_row, budget=BLOCK_BYTES):
     """Consecutive slices of ``range(n_rows)`` whose per-row arrays fit in ``budget`` bytes."""
     step = max(1, int(budget // max(bytes_per_row, 1)))
     return [slice(lo, min(lo + step, n_rows)) for lo in range(0, n_rows, step)]
+
+
+def available_memory():
+    """Bytes of memory available to a new allocation: ``MemAvailable`` of /proc/meminfo (Linux),
+    else the free physical pages (``os.sysconf``), else None (unknown)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size(n_bytes):
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n_bytes < 1024 or unit == "TB":
+            return f"{n_bytes:.0f} {unit}" if unit == "bytes" else f"{n_bytes:.1f} {unit}"
+        n_bytes /= 1024
+
+
+def check_memory(n_bytes, what, advice=""):
+    """Raise ``ValueError`` before allocating when ``n_bytes`` (an estimate of what ``what``
+    needs at once) exceeds the memory available (:func:`available_memory`; nothing is refused
+    when it is unknown). ``advice`` says how to ask for less."""
+    available = available_memory()
+    if available is not None and n_bytes > available:
+        raise ValueError(f"{what} needs about {_size(n_bytes)} of memory, more than the "
+                         f"{_size(available)} available" + (f"; {advice}" if advice else ""))

@@ -1,4 +1,4 @@
-"""Contextual Merit (Hong 1997), as eq. 9 of vilalta-unified-framework-pi.txt defines it.
+"""Contextual Merit (Hong 1997), as eq. 9 of Vilalta et al. 2001 defines it.
 
 For every example X_i and each of its counter-examples X_j (examples of another class) every
 feature X_k gains
@@ -24,6 +24,10 @@ form, never count them among the K nearest (the K nearest are taken among the co
 at distance > 0), so they do not waste a neighbour slot.
 
 Each ordered pair (i, j) counts once, i.e. every unordered pair of counter-examples twice.
+Instance weights: an example of weight w stands for w copies of it, so its pairs count w times
+and as a counter-example it fills w of the K places (:mod:`.neighbours`); K counts
+counter-examples by their weights. With integer weights this is Contextual Merit of the data
+with each example repeated w times.
 Missing values use the diff model's rule (``missing``); under RELIEF-C the contributions with a
 missing value are left out. A feature with no known value gets NaN.
 """
@@ -104,8 +108,9 @@ class ContextualMerit(PairwiseClassEstimator):
     def counter_example_counts(self, data):
         """K of each example: ``self.K`` or ceil(log2(number of its counter-examples)), at
         least 1 (Hong's default)."""
-        class_sizes = np.bincount(data.y.astype(np.intp), minlength=data.n_classes)
-        counter = data.n_instances - class_sizes[data.y.astype(np.intp)]
+        class_sizes = np.bincount(data.y.astype(np.intp), weights=data.weights,
+                                  minlength=data.n_classes)
+        counter = data.total_weight - class_sizes[data.y.astype(np.intp)]
         if self.K is not None:
             return np.full(data.n_instances, int(self.K))
         return np.maximum(1, np.ceil(np.log2(np.maximum(counter, 1)))).astype(np.intp)
@@ -124,10 +129,15 @@ class ContextualMerit(PairwiseClassEstimator):
                                        callback=callback)
             others = found.neighbours[:, 1, :]       # group 1 = the other classes
             dist = found.distances[:, 1, :]
-            chosen = (others >= 0) & (np.arange(others.shape[1]) < ks[:, None])
+            if found.mass is None:
+                places = ((others >= 0) & (np.arange(others.shape[1]) < ks[:, None])) * 1.0
+            else:     # the places among the K nearest that each counter-example fills
+                mass = found.mass[:, 1, :]
+                places = np.clip(ks[:, None] - (np.cumsum(mass, axis=1) - mass), 0.0, mass)
+            chosen = places > 0
             ctx.rows = np.nonzero(chosen)[0]
             ctx.others = others[chosen]
-            ctx.weights = 1.0 / dist[chosen] ** 2
+            ctx.weights = data.instance_weights[ctx.rows] * places[chosen] / dist[chosen] ** 2
             ctx.merit = self.estimate(ctx)
         else:
             ctx.merit = self._merit(ctx, model, data, callback)
@@ -155,7 +165,11 @@ class ContextualMerit(PairwiseClassEstimator):
             merit += weights @ np.where(np.isnan(diffs), 0.0, diffs)
             if callback is not None:
                 callback(done)
-        merit[_unknown_columns(columns)] = np.nan
+        unknown = _unknown_columns(columns)
+        if not np.isfinite(merit[~unknown]).all():
+            raise ValueError(f"{self.name} exceeds the largest float: examples of different "
+                             "classes lie so close (distance D near 0) that 1/D^2 overflows")
+        merit[unknown] = np.nan
         return merit
 
     @staticmethod
@@ -176,4 +190,5 @@ class ContextualMerit(PairwiseClassEstimator):
             dist = context.diff_model.distances(rows)
             pair = (y[rows, None] != y[None, :]) & (dist > 0)
             r, o = np.nonzero(pair)
-            yield rows[r], o, 1.0 / dist[r, o] ** 2, sl.stop / n
+            w = data.instance_weights
+            yield rows[r], o, w[rows[r]] * w[o] / dist[r, o] ** 2, sl.stop / n

@@ -1,20 +1,21 @@
 """The diff function of the Relief family and the distances built from it.
 
-diff(A, I1, I2) for one attribute (robnik-kononenko-relieff-rrelieff-trees.txt, eqs. 1-2):
+diff(A, I1, I2) for one attribute (Robnik-Šikonja & Kononenko 1999, eqs. 1-2):
 
 * discrete: 0 if the values are equal, 1 otherwise (eq. 1);
-* numeric, ``numeric="linear"``: |x - y| / (max - min) (eq. 2, the default);
-* numeric, ``numeric="ramp"``: with d = |x - y| / (max - min), 0 if d <= t_equal, 1 if
+* numeric, ``numeric="linear"``: ``|x - y| / (max - min)`` (eq. 2, the default);
+* numeric, ``numeric="ramp"``: with ``d = |x - y| / (max - min)``, 0 if d <= t_equal, 1 if
   d >= t_different, linear in between (CORElearn's default, t_equal = 0.04, t_different = 0.1,
-  as fractions of the range; REFERENCE.md).
+  as fractions of the range).
 
-Missing values (kononenko-relieff-1994.txt, section 3):
+Missing values (Kononenko 1994, section 3):
 
 * ``missing="D"`` (RELIEF-D, default): one value missing (I1's), diff = 1 - P(value(I2) | class(I1));
   both missing, diff = 1 - sum_v P(v | class(I1)) P(v | class(I2)). With ``both_missing="current"``
   the class of the current instance (the one whose neighbours are sought) is used for both factors,
   as CORElearn does. P(v | c) is the relative frequency among the instances of class c with a
-  known value, or with ``laplace=True`` (n_vc + 1) / (n_c + |V|) (CORElearn). For a regression
+  known value (counted by their weights), or with ``laplace=True`` ``(n_vc + 1) / (n_c + |V|)``
+  (CORElearn). For a regression
   target the class conditioning is dropped (P(v)). A numeric attribute's known values are put into
   ``numeric_bins`` equal-width bins (max(2, N // 5) when N < 25) for these probabilities, and no
   ramp is applied to such diffs (CORElearn's rule; the papers define only the discrete case).
@@ -28,7 +29,7 @@ An attribute with no known value does not take part in distances (diff 0) and ge
 estimate. A constant numeric attribute has diff 0 everywhere.
 
 Distances are the sum of the diffs over the attributes (Manhattan, the papers' choice), or with
-``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original; relief-overview.txt),
+``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original, 1992),
 whose order is that of the Euclidean distance.
 
 With ``corelearn=True`` the arithmetic is CORElearn's (Robnik-Sikonja's R package), so that
@@ -53,7 +54,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import row_blocks
+from .base import check_memory, row_blocks
+from .encoding import power_of_two_scale, unit_scales
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
@@ -124,7 +126,9 @@ def _bins_for(n, numeric_bins):
 
 
 class DiffModel:
-    """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min),
+    """Per-attribute diff tables for one :class:`EncodedData`: the numeric scales 1/(max - min)
+    (:func:`.encoding.unit_scales`: a column whose span is no finite float is read exactly
+    rescaled by a power of two),
     and, where values are missing, the conditional probabilities P(v | c) of the value codes
     (numeric values binned; :func:`_code`) and the diffs against a missing value. The
     attribute values are read as they are (a C-ordered X is never copied) and codes are
@@ -145,12 +149,15 @@ class DiffModel:
             usable = ~missing.all(axis=0) if n else np.zeros(a, bool)
         self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
         self.kind[~usable] = _UNUSABLE
-        plain = data.discrete | ~usable
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.inv_span = np.where(plain, 1.0, np.where(data.span > 0, 1.0 / data.span, 0.0))
-        self.shift = np.where(plain, 0.0, data.minimum)
+        if reference is not None:
+            self.scale, self.shift, self.inv_span = (reference.scale, reference.shift,
+                                                     reference.inv_span)
+        else:
+            self.scale, self.shift, self.inv_span = unit_scales(
+                X, ~data.discrete & usable, data.minimum, data.span)
         self.has_missing = missing.any(axis=0) & usable
-        self.bins = reference.bins if reference is not None else _bins_for(n, options.numeric_bins)
+        self.bins = reference.bins if reference is not None else _bins_for(
+            int(round(data.total_weight)), options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
                                 self.bins).astype(np.intp)
         if data.is_classification:
@@ -159,7 +166,8 @@ class DiffModel:
         else:
             self.cls = np.zeros(n, dtype=np.int32)
             self.n_cls = 1
-        self.values = np.ascontiguousarray(X)
+        # columns whose span or its reciprocal is no finite float are read scaled (exactly)
+        self.values = np.ascontiguousarray(X if np.all(self.scale == 1) else X * self.scale)
 
     @cached_property
     def _code_args(self):
@@ -178,8 +186,9 @@ class DiffModel:
         hi = inf (a query outside the training range gets a diff above 1), or with
         ``corelearn`` hi = span. A constant column's diff is 0."""
         o = self.options
-        span = np.where(self.kind == _NUMERIC, self.data.span, 0.0)
-        span = np.where(np.isfinite(span), span, 0.0)
+        with np.errstate(divide="ignore"):      # a column read rescaled: its rescaled span
+            span = np.where(self.scale == 1, self.data.span, 1.0 / self.inv_span)
+        span = np.where((self.kind == _NUMERIC) & np.isfinite(span), span, 0.0)
         constant = span <= 0
         safe = np.where(constant, 1.0, span)
         if o.numeric == "ramp":
@@ -201,19 +210,24 @@ class DiffModel:
 
     @cached_property
     def prob(self):
-        """P[t, v, c] = P(value v of attribute t | class c), kononenko-relieff-1994.txt §3: the
+        """P[t, v, c] = P(value v of attribute t | class c), Kononenko 1994 §3: the
         relative frequency among the instances of class c with a known value, 1/#values when
         there are none; with ``laplace`` (n_vc + 1) / (n_c + #values)."""
         if self._reference is not None:
             return self._reference.prob
         a = self.data.n_attributes
         vmax, C = (int(self.n_codes.max()) if a else 1), self.n_cls
+        check_memory(3 * 8 * a * vmax * C, f"the probabilities P(value | class) of {a} "
+                     f"attributes with up to {vmax} values", "merge rare values")
         counts = np.zeros((a, vmax, C))
         for cols in row_blocks(a, 24 * self.data.n_instances):   # codes, cells, mask per column
             sub = self.codes(cols)
             cell = (np.arange(sub.shape[1]) * vmax + sub) * C + self.cls[:, None]
-            counts[cols] = np.bincount(cell[sub >= 0], minlength=sub.shape[1] * vmax * C
-                                       ).reshape(-1, vmax, C)
+            known = sub >= 0
+            weights = None if self.data.weights is None else np.broadcast_to(
+                self.data.weights[:, None], sub.shape)[known]
+            counts[cols] = np.bincount(cell[known], weights=weights,
+                                       minlength=sub.shape[1] * vmax * C).reshape(-1, vmax, C)
         total = counts.sum(axis=1, keepdims=True)
         v_count = self.n_codes[:, None, None].astype(float)
         if self.options.laplace:
@@ -233,7 +247,9 @@ class DiffModel:
         X_query = np.asarray(X_query, dtype=float).reshape(-1, self.data.n_attributes)
         classes = np.zeros(len(X_query)) if classes is None else np.asarray(classes, float)
         data = replace(self.data, X=np.vstack([self.data.X, X_query]),
-                       y=np.concatenate([self.data.y, np.broadcast_to(classes, len(X_query))]))
+                       y=np.concatenate([self.data.y, np.broadcast_to(classes, len(X_query))]),
+                       weights=None if self.data.weights is None else np.concatenate(
+                           [self.data.weights, np.ones(len(X_query))]))
         return DiffModel(data, self.options, reference=self)
 
     @property
@@ -315,7 +331,7 @@ class DiffModel:
 
     @cached_property
     def missing_diffs(self):
-        """The diffs against a missing value (kononenko-relieff-1994.txt §3): ``other[t, v, c]``
+        """The diffs against a missing value (Kononenko 1994 §3): ``other[t, v, c]``
         of a known value code v of A_t against an instance of class c whose value is missing
         (RELIEF-D: 1 - P(v | c)), and ``both[c, d, t]`` when both values are missing, c the
         current instance's class and d the other's (RELIEF-D: 1 - sum_v P(v | c) P(v | d), or
@@ -540,12 +556,16 @@ def _distances(rows, tiles, out):
 
 
 def target_diffs(data, rows, others, options=DiffOptions()):
-    """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): |y_i - y_j|
+    """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): ``|y_i - y_j|``
     divided by the target's range, with the same ramp as numeric attributes when
     ``options.numeric == "ramp"``, in CORElearn's arithmetic (see
     :attr:`DiffModel._ramp_args`)."""
-    span = data.y_span if data.y_span > 0 else 1.0
-    d = np.abs(data.y[others] - data.y[rows])
+    scale = power_of_two_scale(np.max(np.abs(data.y)))   # exact, and nothing below overflows
+    span = data.y_span * scale
+    if not np.isfinite(span):                 # a range beyond the largest float
+        span = np.ptp(data.y * scale)
+    span = span if span > 0 else 1.0
+    d = np.abs(data.y[others] * scale - data.y[rows] * scale)
     if options.numeric == "ramp":
         lo, hi = options.t_equal * span, options.t_different * span
         return np.where(d >= hi, 1.0, np.where(d <= lo, 0.0, (d - lo) * (1.0 / (hi - lo))))

@@ -1,11 +1,11 @@
-"""The one encoded data form that every estimator reads (DESIGN.md, "Data encoding").
+"""The one encoded data form that every estimator reads.
 
 A float64 matrix ``X`` (NaN = missing; discrete values as integer codes 0..V-1), a boolean mask of
 the discrete columns, the number of values of each discrete column, the minimum and the span
 (max - min) of each numeric column, and the target: class codes 0..C-1 for classification or the
 real values for regression. Ranges are kept from the data the encoding was built on, so a subset
 (a tree node) still measures numeric differences against the whole training data, as
-REFERENCE.md requires.
+CORElearn does.
 
 Nothing here knows about Orange: ``orangecontrib.relief.orange_data`` builds this form from a
 ``Table``; scripts build it from numpy arrays with :func:`encode`.
@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-__all__ = ["EncodedData", "encode"]
+__all__ = ["EncodedData", "encode", "unit_scales", "power_of_two_scale"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -29,6 +29,7 @@ class EncodedData:
     span: np.ndarray         # (a,) max - min of numeric columns (1 for discrete, NaN if all missing)
     names: tuple = ()        # attribute names
     y_span: float = 1.0      # max - min of a regression target (1 for classification)
+    weights: np.ndarray = None   # (n,) instance weights > 0; None = every instance weighs 1
 
     @property
     def n_instances(self):
@@ -43,19 +44,32 @@ class EncodedData:
         return self.n_classes > 0
 
     @property
+    def instance_weights(self):
+        """(n,) instance weights (ones when there are none)."""
+        return np.ones(self.n_instances) if self.weights is None else self.weights
+
+    @property
+    def total_weight(self):
+        """The number of instances the data stand for: the sum of the instance weights."""
+        return float(self.n_instances if self.weights is None else self.weights.sum())
+
+    @property
     def missing(self):
         """Boolean (n, a) mask of the missing values."""
         return np.isnan(self.X)
 
     def class_priors(self):
-        """Relative class frequencies P(c) (classification only)."""
-        counts = np.bincount(self.y.astype(np.intp), minlength=self.n_classes)
+        """Relative class frequencies P(c), instances counted by their weights (classification
+        only)."""
+        counts = np.bincount(self.y.astype(np.intp), weights=self.weights,
+                             minlength=self.n_classes)
         return counts / counts.sum()
 
     def subset(self, rows):
         """The given rows, with the ranges of the whole data kept (used inside tree nodes)."""
         rows = np.asarray(rows)
-        return replace(self, X=self.X[rows], y=self.y[rows])
+        return replace(self, X=self.X[rows], y=self.y[rows],
+                       weights=None if self.weights is None else self.weights[rows])
 
     def with_columns(self, X, discrete, n_values=None, names=None):
         """The same instances and target with other columns (derived binary split columns in a
@@ -107,13 +121,45 @@ def _n_values(X, discrete, n_values):
 
 
 def _ranges(X, discrete):
+    """Minimum and span (max - min) of each column; a span beyond the largest float (values of
+    both signs near it) is inf, which :func:`unit_scales` handles."""
     with np.errstate(all="ignore"), _quiet_nan_warnings():
         minimum = np.nanmin(X, axis=0) if X.shape[0] else np.full(X.shape[1], np.nan)
         maximum = np.nanmax(X, axis=0) if X.shape[0] else np.full(X.shape[1], np.nan)
-    span = maximum - minimum
+        span = maximum - minimum
     minimum = np.where(discrete, 0.0, minimum)
     span = np.where(discrete, 1.0, span)
     return minimum, span
+
+
+def power_of_two_scale(magnitude):
+    """2^-e with 2^(e-1) <= ``magnitude`` < 2^e (1 for 0 or NaN), e limited to ``|e| <= 1022`` so
+    that the factor is a float: multiplying by it is exact and brings values of that magnitude
+    into [0.5, 1) (subnormal ones at least to 2^-52)."""
+    magnitude = np.nan_to_num(np.asarray(magnitude, dtype=float), nan=0.0, posinf=0.0)
+    return np.ldexp(1.0, np.clip(-np.frexp(magnitude)[1], -1022, 1022))
+
+
+def unit_scales(X, numeric, minimum, span):
+    """``(scale, shift, inv_span)`` per column such that ``(X[:, t] * scale[t] - shift[t]) *
+    inv_span[t]`` maps a numeric column's range onto [0, 1] and ``|x - x'| * scale * inv_span``
+    is the diff of two of its values, with every step finite for any finite data.
+
+    ``scale`` is 1 unless the span or its reciprocal is not a finite float (values of both signs
+    near the largest float, or a subnormal span): then it is the power of two
+    (:func:`power_of_two_scale`, exact) that brings the column's largest magnitude into [0.5, 1).
+    Columns not ``numeric`` get (1, 0, 1); a constant numeric column gets inv_span 0."""
+    numeric = np.asarray(numeric, dtype=bool)
+    scale = np.ones(X.shape[1])
+    shift = np.where(numeric, minimum, 0.0)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        inv_span = np.where(~numeric, 1.0, np.where(span > 0, 1.0 / span, 0.0))
+        odd = np.flatnonzero(numeric & (span > 0) & ~(np.isfinite(span) & np.isfinite(inv_span)))
+        for t in odd:
+            scale[t] = power_of_two_scale(max(abs(minimum[t]), np.nanmax(np.abs(X[:, t]))))
+            low, high = minimum[t] * scale[t], np.nanmax(X[:, t]) * scale[t]
+            shift[t], inv_span[t] = low, 1.0 / (high - low)
+    return scale, shift, inv_span
 
 
 class _quiet_nan_warnings:
@@ -128,16 +174,28 @@ class _quiet_nan_warnings:
         self._catch.__exit__(*exc)
 
 
-def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
+def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weights=None):
     """Build :class:`EncodedData` from numpy arrays.
 
     ``discrete`` is a bool or a per-column mask; discrete columns hold integer codes (NaN =
     missing) and ``n_values`` gives their number of values (default: largest code + 1).
     ``n_classes`` > 0 declares a classification target with codes 0..n_classes-1; ``None`` infers
     it (an integer-coded target with ``n_classes`` given, otherwise regression when 0).
+    ``weights`` (n,) are instance weights: an instance of weight w counts as w instances (each
+    estimator's documentation says how exactly); they must be finite and > 0 (leave out the
+    instances of weight 0), all ones is the same as none.
     Raises ``ValueError`` on non-finite attributes, a missing or non-finite target, codes out of
-    range, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
+    range, bad weights, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
     estimator uses it.
+
+    Examples
+    --------
+    A discrete column with values 0, 1 and a numeric one, and two classes:
+
+    >>> data = encode([[0, 1.5], [1, 0.5], [1, 2.5]], [0, 1, 1],
+    ...               discrete=[True, False], n_classes=2)
+    >>> data.n_values, data.minimum, data.span     # numeric diffs are relative to the span
+    (array([2, 0]), array([0. , 0.5]), array([1., 2.]))
     """
     X = _as_matrix(X)
     y = np.array(y, dtype=np.float64, copy=True).ravel()
@@ -157,9 +215,24 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None):
             raise ValueError(f"class codes must be integers 0..{n_classes - 1}")
         y_span = 1.0
     else:
-        y_span = float(np.ptp(y)) if y.size else 0.0
+        with np.errstate(over="ignore"):      # a range beyond the largest float is inf
+            y_span = float(np.ptp(y)) if y.size else 0.0
     names = tuple(names) if names is not None else tuple(f"x{i}" for i in range(X.shape[1]))
     if len(names) != X.shape[1]:
         raise ValueError(f"{len(names)} names for {X.shape[1]} columns")
     return EncodedData(X=X, y=y, discrete=discrete, n_values=n_values, n_classes=int(n_classes),
-                       minimum=minimum, span=span, names=names, y_span=y_span)
+                       minimum=minimum, span=span, names=names, y_span=y_span,
+                       weights=_weights(weights, X.shape[0]))
+
+
+def _weights(weights, n):
+    if weights is None:
+        return None
+    weights = np.array(weights, dtype=np.float64, copy=True).ravel()
+    if weights.shape != (n,):
+        raise ValueError(f"{weights.size} instance weights for {n} instances")
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("instance weights must be finite")
+    if np.any(weights <= 0):
+        raise ValueError("instance weights must be > 0: leave out the instances of weight 0")
+    return None if np.all(weights == 1) else weights

@@ -1,5 +1,5 @@
-"""Impurity ("myopic") attribute measures, computed as REFERENCE.md describes the reference
-(CORElearn's ``attrEval``) computing them.
+"""Impurity ("myopic") attribute measures, computed as CORElearn's ``attrEval`` (the R package by
+the ReliefF/RReliefF authors) computes them.
 
 * A **discrete** attribute is used as it is, multi-valued (classification); for regression (MSE)
   through its best binary partition, found by sorting its values by mean target.
@@ -8,6 +8,9 @@
   at least ``min_lower`` instances below and ``min_upper`` above; :mod:`.splits`).
 * Instances with a missing value of the attribute are left out; the class priors come from the
   instances with a known value.
+* Instance weights (``EncodedData.weights``) weight every count: an instance of weight w counts
+  as w instances in the tables and in the side minima of a split, so integer weights give the
+  estimates of the data with each instance repeated w times.
 * A column with no known value gets NaN. A column with a single known value, or a numeric column
   without an admissible threshold, gets the measure's value for a single-valued attribute (0 for the
   classification gains, −variance for MSE; for GainRatio see ``unused_value_rule``).
@@ -22,6 +25,7 @@ import numpy as np
 from scipy.special import gammaln, xlogy
 
 from .base import Estimator
+from .encoding import power_of_two_scale
 from .splits import best_partition, best_threshold, target_statistics, value_table
 
 __all__ = ["information_gain", "gain_ratio", "gini_gain", "accuracy_gain", "mdl_gain",
@@ -61,7 +65,7 @@ def _nan_where_empty(score, n):
 
 
 def information_gain(table):
-    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (kononenko-relieff-1994.txt, eq. 1), computed as
+    """InfGain = H(C) − Σ_v p(v) H(C|v) in bits (Kononenko 1994, eq. 1), computed as
     (n log₂ n − Σ_c n_c log₂ n_c − Σ_v n_v log₂ n_v + Σ_vc n_vc log₂ n_vc) / n."""
     table = np.asarray(table, dtype=np.float64)
     n_v, n_c, n = _margins(table)
@@ -86,7 +90,7 @@ def gain_ratio(table, unused_value_rule="ignore"):
 
 
 def gini_gain(table):
-    """Gini gain = Σ_v p(v) Σ_c p(c|v)² − Σ_c p(c)² (Breiman et al. 1984; REFERENCE.md)."""
+    """Gini gain = Σ_v p(v) Σ_c p(c|v)² − Σ_c p(c)² (Breiman et al. 1984; as CORElearn)."""
     table = np.asarray(table, dtype=np.float64)
     n_v, n_c, n = _margins(table)
     after = np.sum(_ratio(np.sum(table ** 2, axis=-1), n_v), axis=-1)
@@ -97,8 +101,8 @@ def gini_gain(table):
 def accuracy_gain(table):
     """Accuracy = Σ_v p(v) max_c p(c|v) − max_c p(c).
 
-    Eq. 16 of robnik-kononenko-relieff-rrelieff-trees.txt is the first term; like CORElearn we
-    subtract the majority-class prior (REFERENCE.md), which leaves rankings within a node as they
+    Eq. 16 of Robnik-Šikonja & Kononenko 1999 is the first term; like CORElearn we
+    subtract the majority-class prior, which leaves rankings within a node as they
     are and makes a useless attribute score 0. Computed term by term as written (CORElearn's
     arithmetic), so that among splits of equal accuracy the rounding picks the same one as
     CORElearn does."""
@@ -120,7 +124,7 @@ def _code_length(counts, n_classes):
 
 
 def mdl_gain(table):
-    """MDL (Kononenko 1995, as CORElearn computes it; REFERENCE.md), with C classes::
+    """MDL (Kononenko 1995, as CORElearn computes it), with C classes::
 
         L(m_1..m_C) = log₂( m! / (m_1!·…·m_C!) ) + log₂ C(m + C − 1, C − 1),   m = Σ_c m_c
         MDL(A)      = ( L(n_1..n_C) − Σ_v L(n_v1..n_vC) ) / n
@@ -134,7 +138,7 @@ def mdl_gain(table):
 
 
 def myopic_relieff(table):
-    """Myopic ReliefF, eq. 5 of robnik-kononenko-relieff-rrelieff-trees.txt::
+    """Myopic ReliefF, eq. 5 of Robnik-Šikonja & Kononenko 1999::
 
         W'(A)  = P_equal · Gini'(A) / (P_samecl · (1 − P_samecl))
         Gini'  = Σ_v (p(v)² / Σ_v p(v)²) Σ_c p(c|v)² − Σ_c p(c)²          (eq. 6)
@@ -153,7 +157,7 @@ def myopic_relieff(table):
 
 
 def mse_of_mean(table):
-    """MSEofMean = −Σ_b p_b · R_b, eq. 17 of robnik-kononenko-relieff-rrelieff-trees.txt with the
+    """MSEofMean = −Σ_b p_b · R_b, eq. 17 of Robnik-Šikonja & Kononenko 1999 with the
     mean as predictor: R_b = (1/w_b) Σ_{i∈b} w_i (y_i − ȳ_b)², p_b = w_b / w (CORElearn's
     MSEofMean, negated so that higher = better).
 
@@ -206,37 +210,48 @@ class ImpurityEstimator(Estimator):
         if columns.n_instances != context.n_instances:
             raise ValueError(f"columns have {columns.n_instances} instances, "
                              f"the context {context.n_instances}")
-        stats = target_statistics(context.y, context.n_classes)
+        # a regression target is measured in units of a power of two near its magnitude (an
+        # exact change of unit), so that its squares neither overflow nor underflow
+        scale = 1.0 if context.is_classification else power_of_two_scale(np.max(np.abs(
+            context.y)))
+        stats = target_statistics(context.y * scale, context.n_classes, context.weights)
         scores = np.empty(columns.n_attributes)
         for j in range(columns.n_attributes):
             scores[j] = self.estimate_column(columns.X[:, j], columns.discrete[j],
-                                             columns.n_values[j], stats)
+                                             columns.n_values[j], stats, context.weights)
             if callback is not None:
                 callback((j + 1) / columns.n_attributes)
+        with np.errstate(over="ignore"):
+            scores = np.ldexp(scores, -self.target_unit_power * (np.frexp(scale)[1] - 1))
+        if np.isinf(scores).any():
+            raise ValueError(f"{self.name}: the estimates exceed the largest float; the "
+                             f"target's range ({context.y_span:.3g}) is too large, rescale it")
         return scores
 
-    def estimate_column(self, column, discrete, n_values, stats):
+    def estimate_column(self, column, discrete, n_values, stats, weights=None):
         """The measure of one column given per-instance target ``stats``
-        (:func:`.splits.target_statistics`)."""
+        (:func:`.splits.target_statistics`, weighted by the instance ``weights``, which also
+        count the instances a split must leave on each side)."""
         known = ~np.isnan(column)
         if not known.any():
             return np.nan
         if discrete and self.multivalued:
             return float(self.criterion(value_table(column, stats, n_values)))
-        split = self.best_split(column, discrete, n_values, stats)
+        split = self.best_split(column, discrete, n_values, stats, weights)
         if split is None:
             return float(self.criterion(stats[known].sum(axis=0)[None, :]))
         return split.score
 
-    def best_split(self, column, discrete, n_values, stats):
+    def best_split(self, column, discrete, n_values, stats, weights=None):
         """The best binary split of a column by this measure (a :class:`.splits.Split`), or
         ``None`` when there is none: a numeric column at the best threshold, a discrete one by the
         best partition of its values (exhaustive up to 7 values, greedy beyond; for regression by
         sorting the values by mean target)."""
         if discrete:
             return best_partition(column, stats, self.criterion, n_values,
-                                  sorted_by_mean=not self.is_classifier)
-        return best_threshold(column, stats, self.criterion, self.min_lower, self.min_upper)
+                                  sorted_by_mean=not self.is_classifier, weights=weights)
+        return best_threshold(column, stats, self.criterion, self.min_lower, self.min_upper,
+                              weights)
 
     @property
     def is_classifier(self):
@@ -244,7 +259,7 @@ class ImpurityEstimator(Estimator):
 
 
 class InfGain(ImpurityEstimator):
-    """Information gain in bits (kononenko-relieff-1994.txt, eq. 1): :func:`information_gain`."""
+    """Information gain in bits (Kononenko 1994, eq. 1): :func:`information_gain`."""
     name = "InfGain"
 
     def criterion(self, table):
@@ -314,6 +329,7 @@ class MSE(ImpurityEstimator):
     eq. 17 (the minimum over all splits) and CORElearn's MSEofMean do."""
     name = "MSE"
     tasks = frozenset({"regression"})
+    target_unit_power = 2
     multivalued = False
 
     def __init__(self, min_lower=1, min_upper=1):

@@ -1,7 +1,7 @@
 """The Relief family's context: the nearest neighbours of the sampled instances, found once.
 
 For each sampled instance R_i the context keeps its K nearest instances in each of G groups,
-sorted by distance, ties by instance index (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3 lines 4-6, Fig. 4 line 4):
+sorted by distance, ties by instance index (Robnik-Šikonja & Kononenko 1999, Fig. 3 lines 4-6, Fig. 4 line 4):
 
 * ``groups="per-class"``: one group per class (RELIEF-F: hits are the group of R_i's class,
   misses the others);
@@ -11,6 +11,13 @@ sorted by distance, ties by instance index (robnik-kononenko-relieff-rrelieff-tr
 
 R_i itself is never its own neighbour; with ``skip_zero_distance`` no instance at distance 0 is
 (CORElearn). K is capped by the group size; a missing neighbour has index -1 and distance inf.
+
+Instance weights: an instance of weight w stands for w copies of it, so it fills w of the k
+neighbour places (``mass``; fractional weights fill fractions), and R_i's own other copies
+(w_i - 1 of them, none when w_i <= 1) are its neighbours at distance D(R_i, R_i) (0 unless
+values are missing), placed among the others by (distance, index). The search then keeps
+enough neighbours to fill k places. With integer weights this is the context of the data with
+each instance repeated w times, where the copies of an instance are consecutive.
 The search is brute force over the tiles of :meth:`DiffModel.tiles` (never an N x N matrix), or,
 for many instances with few numeric attributes, no missing values and the linear diff, k-d trees
 (``scipy.spatial.cKDTree``, Robnik-Sikonja 1998 in the papers' §3.3); a row whose k-th and
@@ -29,8 +36,9 @@ from numba import njit, prange
 
 from scipy.spatial import cKDTree
 
+from .base import check_memory
 from .encoding import EncodedData
-from .diffs import DiffModel, _NUMERIC, _diff, _tile_buffers, _tile_distances
+from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _diff, _tile_buffers, _tile_distances
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "neighbour_weights", "WEIGHTINGS"]
 
@@ -46,6 +54,7 @@ class NeighbourContext:
     neighbours: np.ndarray   # (m, G, K) neighbour indices sorted by distance, -1 = none
     distances: np.ndarray    # (m, G, K) their distances, inf = none
     groups: str
+    mass: np.ndarray = None  # (m, G, K) neighbour places each fills; None = one each
 
     @property
     def available(self):
@@ -78,7 +87,12 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
         n_groups, size = 2, n
     else:
         n_groups, size = 1, n
+    if data.weights is not None:      # enough neighbours to fill k places
+        k = int(np.ceil(k / data.weights.min()))
     K = max(0, min(k, size))
+    check_memory(16 * n_groups * K * (m + min(m, SEARCH_BLOCK)),
+                 f"the nearest neighbours ({K} in each of {n_groups} group(s) of {m} instances)",
+                 "use a smaller k or fewer iterations")
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
     todo, done = np.arange(m), 0.0
@@ -93,9 +107,52 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done)
+    mass = None
+    if data.weights is not None and K:
+        neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
+                                                   skip_zero_distance, neighbours, distances)
     if callback is not None:
         callback(1.0)
-    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups)
+    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass)
+
+
+def _self_distances(model, instances):
+    """D(R_i, R_i) of each sampled instance: the diffs of its missing values to themselves."""
+    missing = np.isnan(model.values[instances]) & (model.kind != _UNUSABLE)
+    if not missing.any():
+        return np.zeros(instances.size)
+    c = model.cls[instances]
+    terms = model.missing_diffs[1][c, c, :]
+    if model.options.distance == "euclidean":
+        terms = terms * terms
+    return np.where(missing, terms, 0.0).sum(axis=1)
+
+
+def _with_copies(model, instances, cls, groups, skip_zero, neighbours, distances):
+    """The weighted context (see the module docstring): each neighbour's ``mass`` (its weight),
+    and R_i's other copies (mass w_i - 1) inserted in its own group by (distance, index)."""
+    weights = model.data.weights
+    m, G, K = neighbours.shape
+    pad = np.full((m, G, 1), -1, np.intp)
+    neighbours = np.concatenate([neighbours, pad], axis=2)
+    distances = np.concatenate([distances, np.full((m, G, 1), np.inf)], axis=2)
+    mass = np.where(neighbours >= 0, weights[np.maximum(neighbours, 0)], 0.0)
+    own = cls[instances] if groups == "per-class" else np.zeros(m, np.intp)
+    d_self = _self_distances(model, instances)
+    copies = weights[instances] - 1.0
+    rows = np.flatnonzero((copies > 0) & ~(skip_zero & (d_self == 0)))
+    if rows.size:
+        nb, d, g = neighbours[rows, own[rows]], distances[rows, own[rows]], own[rows]
+        ds, me = d_self[rows, None], instances[rows, None]
+        pos = ((nb >= 0) & ((d < ds) | ((d == ds) & (nb < me)))).sum(axis=1)[:, None]
+        j = np.arange(K + 1)[None, :]
+        src = np.maximum(j - (j > pos), 0)
+        at = j == pos
+        for array, value in ((neighbours, me), (distances, ds),
+                             (mass, copies[rows, None])):
+            shifted = np.take_along_axis(array[rows, g], src, axis=1)
+            array[rows, g] = np.where(at, value, shifted)
+    return neighbours, distances, mass
 
 
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
@@ -390,9 +447,9 @@ def _nearest_search(rows, tiles, mode, skip_zero, n_chunks, out_idx, out_dist):
 
 
 def neighbour_weights(context, weighting="equal", sigma=20.0):
-    """Unnormalised influence of each neighbour in the context, shape (m, G, K); 0 where there is
-    no neighbour. ``exp-rank`` is eq. 14 (rank 0-based, equal distances share the rank of the
-    first of them); ``1/d`` and ``1/d2`` use the distance, and where a group has neighbours at
+    """Unnormalised influence of each neighbour in the context, shape (m, G, K), per neighbour
+    place it fills; 0 where there is no neighbour. ``exp-rank`` is eq. 14 (rank 0-based: the
+    places before the neighbour; equal distances share the rank of the first of them); ``1/d`` and ``1/d2`` use the distance, and where a group has neighbours at
     distance 0 those share all of its influence (the limit of 1/d as d -> 0)."""
     d = context.distances
     found = context.neighbours >= 0
@@ -400,7 +457,10 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
         w = np.ones_like(d)
     elif weighting == "exp-rank":
         K = d.shape[2]
-        rank = np.broadcast_to(np.arange(K), d.shape).copy()
+        if context.mass is None:
+            rank = np.broadcast_to(np.arange(K), d.shape).copy()
+        else:       # the places before a neighbour, filled by the masses of the nearer ones
+            rank = np.cumsum(context.mass, axis=2) - context.mass
         if K > 1:
             same = np.zeros(d.shape, bool)
             same[..., 1:] = d[..., 1:] == d[..., :-1]

@@ -1,13 +1,19 @@
 """What the Relief family shares: parameters, sampling of the iterations, the neighbour context,
 and the weighted sums of diffs over that context for any number of neighbours k.
 
-Every update of Relief, ReliefF (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3) and RReliefF
+Every update of Relief, ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3) and RReliefF
 (Fig. 4) is a sum over the sampled instances R_i and their neighbour groups g of
 
     coef[i, g] * sum_{j < k'} w^(k)_igj * factor_igj * diff(A, R_i, N_igj),
 
 with k' = min(k, neighbours found) and w^(k) the neighbour influences normalised over the first k'
-(eq. 13). :func:`weighted_diff_sums` computes these sums for every k of a list at once from
+(eq. 13). With instance weights, the neighbours fill places by their weights
+(:mod:`.neighbours`): w^(k) then counts each neighbour's influence once per place it fills among
+the first k (fractions at the k-th), and the estimators weight R_i's update by its weight and
+divide by the sum of the weights instead of m; with integer weights the estimates are those of
+the data with each instance repeated w times, when every instance is visited (``iterations``
+None). A sample of ``iterations`` instances is drawn without regard to the weights and each
+update is weighted. :func:`weighted_diff_sums` computes these sums for every k of a list at once from
 prefix sums over the sorted neighbours, so one neighbour search gives the estimates for all k
 (ReliefFbestK, the papers' Fig. 2 "estimate versus k").
 """
@@ -15,7 +21,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .base import Estimator, check_data, random_generator
+from .base import Estimator, check_data, check_memory, random_generator
 from .diffs import DiffModel, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
 
@@ -41,21 +47,28 @@ CORELEARN_K = {"equal": 10, "other": 70}
 class ReliefFamily(Estimator):
     """Parameters shared by the Relief family.
 
-    k: neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
-       group's size (CORElearn). None = the estimator's default (with ``preset="corelearn"``
-       CORElearn's: 10 for equal weights, 70 otherwise).
-    iterations: None = every instance once, in data order (deterministic; CORElearn's default);
-       an int m < N = m instances sampled without replacement with ``random_state``.
-    weighting, sigma: neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
-    preset: "papers" (default: the papers' definitions) or "corelearn": every choice as
-       CORElearn, the R package of the ReliefF authors, makes it, to the last bit (the ramp
-       diff, Laplace-corrected probabilities of missing values, CORElearn's arithmetic and
-       neighbour order, its k); :meth:`corelearn` is a shortcut.
-    diff: a :class:`.DiffOptions` (how diffs, distances and neighbours are computed); None =
-       the preset's.
-    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins, distance,
-       skip_zero_distance: keyword arguments that change single fields of ``diff`` (see
-       :mod:`.diffs`; ``numeric_diff`` is the field ``numeric``).
+    Parameters
+    ----------
+    k
+        Neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
+        group's size (CORElearn). None = the estimator's default (with ``preset="corelearn"``
+        CORElearn's: 10 for equal weights, 70 otherwise).
+    iterations
+        None = every instance once, in data order (deterministic; CORElearn's default); an int
+        m < N = m instances sampled without replacement with ``random_state``.
+    weighting, sigma
+        Neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
+    preset
+        "papers" (default: the papers' definitions) or "corelearn": every choice as CORElearn,
+        the R package of the ReliefF authors, makes it, to the last bit (the ramp diff,
+        Laplace-corrected probabilities of missing values, CORElearn's arithmetic and neighbour
+        order, its k); :meth:`corelearn` is a shortcut.
+    diff
+        A :class:`.DiffOptions` (how diffs, distances and neighbours are computed); None = the
+        preset's.
+    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins, distance, skip_zero_distance
+        Keyword arguments that change single fields of ``diff`` (see :mod:`.diffs`;
+        ``numeric_diff`` is the field ``numeric``); also readable and settable attributes.
     """
     default_k = 10
     default_weighting = "equal"
@@ -146,6 +159,11 @@ class ReliefFamily(Estimator):
         return nearest_neighbours(model, self.sample(data.n_instances), self.k_,
                                   groups=self.groups, callback=callback)
 
+    @staticmethod
+    def update_weights(context):
+        """The weight of each sampled instance's update: its instance weight."""
+        return context.data.instance_weights[context.instances]
+
     def estimate(self, context, columns=None):
         """Estimates of ``columns`` (default: the context's data) with k neighbours."""
         return self.profile(context, [self.k_], columns)[0]
@@ -180,18 +198,30 @@ for _key in DIFF_KEYWORDS:
     setattr(ReliefFamily, _key, _diff_field(_key))
 
 
+#: ReliefFbestK's default k_max: the estimates of Robnik-Šikonja & Kononenko 1999 (Fig. 2,
+#: 200 instances) have turned myopic well before k = 100, and k_max neighbours of every instance
+#: cost time and memory in proportion to k_max (the largest class made them quadratic)
+DEFAULT_K_MAX = 100
+
+
 class BestK:
-    """Mixin of a Relief-family estimator evaluated for every k from 1 to ``k_max`` (None: the
-    largest group) from one neighbour search, each attribute taking its best estimate over k
-    (CORElearn's ReliefFbestK and RReliefFbestK)."""
+    """Mixin of a Relief-family estimator evaluated for every k from 1 to ``k_max`` (None: 100,
+    or with ``preset="corelearn"`` the largest group, as CORElearn) from one neighbour search,
+    each attribute taking its best estimate over k (CORElearn's ReliefFbestK and
+    RReliefFbestK)."""
     k_max = None
 
     @property
     def k_(self):
-        return self.k_max if self.k_max is not None else np.iinfo(np.int32).max
+        if self.k_max is not None:
+            return self.k_max
+        return np.iinfo(np.int32).max if self.preset == "corelearn" else DEFAULT_K_MAX
 
     def estimate(self, context, columns=None):
-        ks = np.arange(1, context.neighbours.shape[2] + 1)
+        K = context.neighbours.shape[2]
+        if context.mass is not None:     # the places the neighbours fill, at most k_max
+            K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
+        ks = np.arange(1, K + 1)
         return np.max(self.profile(context, ks, columns), axis=0)
 
 
@@ -219,6 +249,10 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     S, F = coef.shape[0], factors.shape[0]
     weights = neighbour_weights(context, weighting, sigma)
     available = context.available
+    row_bytes = 8 * max(G * K * a, 1) * (F + 2)
+    check_memory(8 * ks.size * a * (S * F + S) + row_bytes * min(m, max(
+        1, BLOCK_BYTES // row_bytes)), f"the sums of diffs for {ks.size} values of k over "
+                 f"{G * K} neighbours and {a} attributes", "use a smaller k")
     sums = np.zeros((S, F, ks.size, a))
     known = np.zeros((S, ks.size, a))
     totals = np.zeros((S, F, ks.size))
@@ -236,8 +270,9 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         c = coef[:, blk]
         f = factors[:, blk]
         all_known = is_known.all()
-        if ks.size <= DIRECT_KS:
-            _direct_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
+        if ks.size <= DIRECT_KS or context.mass is not None:
+            places = None if context.mass is None else context.mass[blk]
+            _direct_sums(ks, available[blk], places, w, c, f, diffs, is_known, all_known,
                          sums, known, totals)
         else:
             _prefix_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
@@ -245,13 +280,18 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     return sums, known, totals
 
 
-def _direct_sums(ks, available, w, c, f, diffs, is_known, all_known, sums, known, totals):
-    """:func:`weighted_diff_sums` for a few k: the pair coefficients of each k times the pair
-    diffs, one matrix product per k."""
+def _direct_sums(ks, available, mass, w, c, f, diffs, is_known, all_known, sums, known,
+                 totals):
+    """:func:`weighted_diff_sums` for a few k (or weighted neighbours, ``mass``): the pair
+    coefficients of each k times the pair diffs, one matrix product per k."""
     S, F, K, a = c.shape[0], f.shape[0], f.shape[-1], diffs.shape[-1]
     flat_diffs = diffs.reshape(-1, a)
+    before = None if mass is None else np.cumsum(mass, axis=2) - mass
     for q, k in enumerate(ks):
-        first = np.arange(K) < np.minimum(k, available)[..., None]          # (b, G, K)
+        if mass is None:
+            first = np.arange(K) < np.minimum(k, available)[..., None]      # (b, G, K)
+        else:                 # the places among the first k that each neighbour fills
+            first = np.clip(k - before, 0.0, mass)
         wk = w * first
         total = wk.sum(axis=2, keepdims=True)
         wk = np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)

@@ -1,6 +1,6 @@
 """Relief (Kira & Rendell), ReliefF (RELIEF-A/E/F) and ReliefFbestK for a discrete class.
 
-ReliefF (robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 3; kononenko-relieff-1994.txt §2, §4):
+ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3; Kononenko 1994 §2, §4):
 for each sampled instance R with class y, its k nearest hits H_j and, per other class C, its
 k nearest misses M_j(C):
 
@@ -55,7 +55,7 @@ class ReliefF(ReliefFamily):
             prior = data.class_priors()
             hit = (np.arange(G) == y[:, None]).astype(float)
             miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
-        return np.stack([miss, hit])
+        return np.stack([miss, hit]) * self.update_weights(context)[None, :, None]
 
     def profile(self, context, ks, columns=None):
         sums, known, totals = weighted_diff_sums(
@@ -63,7 +63,10 @@ class ReliefF(ReliefFamily):
             weighting=self.weighting_, sigma=self.sigma)
         with np.errstate(invalid="ignore", divide="ignore"):
             renorm = sums[:, 0] * totals[:, 0, :, None] / known
-        return (renorm[0] - renorm[1]) / context.instances.size
+        # no neighbour in the group at all (a class of one instance has no hits): no
+        # contribution, where RELIEF-C's "none of the diffs known" stays NaN
+        renorm[np.broadcast_to(totals[:, 0, :, None] == 0, renorm.shape)] = 0.0
+        return (renorm[0] - renorm[1]) / self.update_weights(context).sum()
 
 
 class Relief(ReliefF):
@@ -85,9 +88,10 @@ class Relief(ReliefF):
 
 
 class ReliefFbestK(BestK, ReliefF):
-    """ReliefF evaluated for every k from 1 to ``k_max`` (default: the largest class size) from
-    one neighbour search; each attribute takes its best estimate over k (CORElearn's
-    ReliefFbestK)."""
+    """ReliefF evaluated for every k from 1 to ``k_max`` (default 100, capped by the class
+    sizes; with ``preset="corelearn"`` the largest class, as CORElearn's ReliefFbestK, which
+    makes time and memory grow with the square of the number of instances) from one neighbour
+    search; each attribute takes its best estimate over k."""
     name = "ReliefFbestK"
 
     def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,

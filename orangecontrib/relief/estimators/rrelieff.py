@@ -1,6 +1,6 @@
 """RReliefF: the Relief estimate for a numeric (regression) target.
 
-robnik-kononenko-relieff-rrelieff-trees.txt, Fig. 4 and eq. 12: for each sampled instance R_i and
+Robnik-Šikonja & Kononenko 1999, Fig. 4 and eq. 12: for each sampled instance R_i and
 its k nearest instances I_j with influences d(i, j) (eqs. 13-14: exp(-(rank/sigma)^2) normalised
 over the k; default k = 70, sigma = 20),
 
@@ -10,7 +10,7 @@ over the k; default k = 70, sigma = 20),
     W[A]     = N_dC&dA / N_dC - (N_dA - N_dC&dA) / (m - N_dC).
 
 diff(tau) is the target's difference divided by its range (ramped with ``numeric_diff="ramp"``,
-REFERENCE.md). N_dC is clamped into [1e-7, m - 1e-7], as CORElearn does, so a target that never
+as CORElearn). N_dC is clamped into [1e-7, m - 1e-7], as CORElearn does, so a target that never
 (or always) differs among neighbours gives a finite estimate. Under RELIEF-C N_dA and N_dC&dA are
 multiplied by m / (the influence whose diffs of A are known), while N_dC and m stay sums over all
 neighbours.
@@ -44,7 +44,7 @@ class RReliefF(ReliefFamily):
         tau[found] = target_diffs(context.data, rows[found], nb[found],
                                   context.diff_model.options)
         factors = np.stack([np.ones(nb.shape), tau])
-        coef = np.ones((1,) + nb.shape[:2])
+        coef = np.broadcast_to(self.update_weights(context)[None, :, None], (1,) + nb.shape[:2])
         sums, known, totals = weighted_diff_sums(
             context, ks, coef, factors=factors, columns=columns,
             weighting=self.weighting_, sigma=self.sigma)

@@ -1,7 +1,7 @@
 """Binary splits of one attribute column, shared by the impurity measures and the CORE trees.
 
 A split sends each instance with a known value to the left or the right branch; instances with a
-missing value are left out of the evaluation (REFERENCE.md, "Impurity measures").
+missing value are left out of the evaluation (as in CORElearn).
 
 Target statistics
     Every split criterion is a function of a *table* of summed per-instance target statistics,
@@ -18,7 +18,7 @@ Target statistics
 Numeric attributes (:func:`candidate_thresholds`, :func:`best_threshold`)
     Candidate thresholds are the midpoints between consecutive distinct known values, kept when they
     leave at least ``min_lower`` instances on the lower side and ``min_upper`` on the upper side
-    (CORElearn: 2 and 3, REFERENCE.md). The lower side is ``x <= threshold`` (Orange's
+    (CORElearn: 2 and 3). The lower side is ``x <= threshold`` (Orange's
     ``NumericNode`` convention). All candidates are evaluated at once from cumulative sums of the
     statistics in the sorted order (class counts for classification; sums and sums of squares for
     regression).
@@ -33,7 +33,7 @@ Discrete attributes (:func:`search_partitions`, :func:`best_partition`)
       V − 1 partitions visited wins;
     * regression with ``sorted_by_mean=True``: the values sorted by their mean target, the V − 1
       prefixes of that order are the only candidates; for the weighted variance (eq. 17 of
-      robnik-kononenko-relieff-rrelieff-trees.txt, CORElearn's MSEofMean) the optimum is among them
+      Robnik-Šikonja & Kononenko 1999, CORElearn's MSEofMean) the optimum is among them
       (Breiman et al. 1984, Thm. 4.5), so the search is one pass whatever V is.
 
     :func:`search_partitions` takes any scoring function of partition masks, so a tree can run the
@@ -110,29 +110,36 @@ def value_table(codes, stats, n_values):
     return table.reshape(int(n_values), k)
 
 
-def candidate_thresholds(x, min_lower=2, min_upper=3):
+def candidate_thresholds(x, min_lower=2, min_upper=3, weights=None):
     """Candidate thresholds of a numeric column and the sort order they refer to.
 
     Returns ``(thresholds, n_lower, order)``: the midpoints between consecutive distinct known
     values that leave at least ``min_lower`` known instances at or below and ``min_upper`` above
-    them, the number of known instances below each (ascending), and the indices of the known
-    instances in ascending order of value (stable, so ties keep data order)."""
+    them (with ``weights``, instances counted by their weights), the number of known instances
+    below each (ascending), and the indices of the known instances in ascending order of value
+    (stable, so ties keep data order)."""
     x = np.asarray(x, dtype=np.float64)
     known = np.flatnonzero(~np.isnan(x))
     order = known[np.argsort(x[known], kind="stable")]
     values = x[order]
     n = values.size
     n_lower = np.flatnonzero(values[1:] != values[:-1]) + 1
-    n_lower = n_lower[(n_lower >= min_lower) & (n - n_lower >= min_upper)]
-    thresholds = (values[n_lower - 1] + values[n_lower]) / 2
+    if weights is None:
+        lower, total = n_lower, n
+    else:
+        mass = np.cumsum(np.asarray(weights, dtype=np.float64)[order])
+        lower, total = mass[n_lower - 1], (mass[-1] if n else 0.0)
+    n_lower = n_lower[(lower >= min_lower) & (total - lower >= min_upper)]
+    thresholds = values[n_lower - 1] / 2 + values[n_lower] / 2     # no overflow near the float max
     return thresholds, n_lower, order
 
 
-def best_threshold(x, stats, criterion, min_lower=2, min_upper=3):
+def best_threshold(x, stats, criterion, min_lower=2, min_upper=3, weights=None):
     """The best numeric split of column ``x`` by ``criterion`` (a function of ``(T, 2, K)``
     tables), or ``None`` when no candidate threshold exists (no two distinct known values, or too
-    few instances for the side minima). All candidates are scored at once from cumulative sums."""
-    thresholds, n_lower, order = candidate_thresholds(x, min_lower, min_upper)
+    few instances for the side minima, counted by ``weights`` if given). All candidates are
+    scored at once from cumulative sums."""
+    thresholds, n_lower, order = candidate_thresholds(x, min_lower, min_upper, weights)
     if thresholds.size == 0:
         return None
     cumulative = np.cumsum(stats[order], axis=0)
@@ -189,17 +196,18 @@ def search_partitions(n_values, score_partitions, exhaustive_max=7):
 
 
 def best_partition(codes, stats, criterion, n_values, exhaustive_max=7, min_branch=1,
-                   sorted_by_mean=False):
+                   sorted_by_mean=False, weights=None):
     """The best binary partition of a discrete column by ``criterion`` (a function of
     ``(P, 2, K)`` tables), or ``None`` when fewer than two values occur.
 
     Only the values that occur among the known values are partitioned (the others go right);
-    each branch must hold at least ``min_branch`` instances. ``sorted_by_mean=True`` (regression
+    each branch must hold at least ``min_branch`` instances (counted by ``weights`` if given). ``sorted_by_mean=True`` (regression
     statistics only) searches the prefixes of the values sorted by mean target instead."""
     codes = np.asarray(codes, dtype=np.float64)
     table = value_table(codes, stats, n_values)
-    known = codes[~np.isnan(codes)].astype(np.intp)
-    counts = np.bincount(known, minlength=int(n_values))
+    known = ~np.isnan(codes)
+    counts = np.bincount(codes[known].astype(np.intp), minlength=int(n_values),
+                         weights=None if weights is None else np.asarray(weights)[known])
     present = np.flatnonzero(counts > 0)
     if present.size < 2:
         return None

@@ -1,4 +1,4 @@
-"""The unified framework Π of evaluation metrics (vilalta-unified-framework-pi.txt, §4).
+"""The unified framework Π of evaluation metrics (Vilalta et al. 2001, §4).
 
 Feature X_k splits the examples T into subsets T_m, one per value V_m. Each T_m has a p x 4 count
 matrix R_m (p = number of classes; row r = class r; columns = the four cases of Fig. 3a for an
@@ -25,7 +25,7 @@ columns 3 and 4 are 0.
 
 The score is M(X_k) = F(R, {R_m}) (eqs. 12-13):
 
-* ``F="default"``: eqs. 14-15, sum_m |T_m|/|T| sum_r (R_m[r,1] + R_m[r,4] - R_m[r,2] - R_m[r,3]);
+* ``F="default"``: eqs. 14-15, ``sum_m |T_m|/|T| sum_r (R_m[r,1] + R_m[r,4] - R_m[r,2] - R_m[r,3])``;
 * ``F="gini"``, ``F="infgain"``: Gini gain sum_m p_m sum_c p(c|m)^2 - sum_c p(c)^2 and
   information gain H(C) - sum_m p_m H(C|m) (bits, eqs. 1-3), computed from column 1 of the R_m
   taken as class counts. With Prop. 1's setting (theta = (1,0,0,0), f = "zero") and no two
@@ -37,8 +37,13 @@ The score is M(X_k) = F(R, {R_m}) (eqs. 12-13):
 Numeric features are partitioned into ``bins`` equal-width intervals of their range (§5.1) for
 the T_m; D still uses their numeric diffs. An instance whose value of X_k is missing is in no
 T_m, and pairs with a missing value of X_k are not counted for X_k (they are neither "same value"
-nor "different value"); |T| counts the instances with a known value. A feature with no known
+nor "different value"); ``|T|`` counts the instances with a known value. A feature with no known
 value scores NaN.
+
+Instance weights: an instance of weight w stands for w copies of it, so a pair (i, j) adds
+w_i w_j f_alpha(D) (the pairs among the copies of one instance included, as Algorithm 2 visits
+them) and ``|T_m|`` sums weights; integer weights give the counts of the data with each instance
+repeated w times.
 
 ``sample=s`` fills the matrices from s instances drawn without replacement with
 ``random_state`` (§4, complexity O(n s^2)); the missing-value probabilities of the diffs then come
@@ -58,10 +63,10 @@ import numpy as np
 from scipy import sparse
 
 from . import impurity
-from .base import check_data, random_generator, row_blocks
+from .base import check_data, check_memory, random_generator, row_blocks
 from .contextual_merit import PairwiseClassEstimator
 from .diffs import DiffModel
-from .encoding import EncodedData
+from .encoding import EncodedData, unit_scales
 
 __all__ = ["UnifiedPi", "PiContext", "value_codes", "distance_weights",
            "gini_gain", "information_gain", "F_FUNCTIONS", "WEIGHT_FUNCTIONS"]
@@ -83,7 +88,7 @@ def distance_weights(distances, f="exp2", alpha=0.1):
             x[...] = 1.0
             return x
         zero = x == 0
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", over="ignore"):     # overflow: refused by the caller
             np.power(x, -float(alpha), out=x)
         x[zero] = 0.0
         return x
@@ -110,10 +115,9 @@ def value_codes(data, bins):
     numeric ones get the index of their equal-width interval of [min, max] (``bins``
     intervals, the maximum in the last); -1 = missing."""
     X = data.X
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scaled = np.where(data.span > 0, (X - data.minimum) / np.where(data.span > 0,
-                                                                       data.span, 1.0), 0.0)
-    numeric = np.clip(np.floor(scaled * bins), 0, bins - 1)
+    scale, shift, inv_span = unit_scales(X, ~data.discrete, data.minimum, data.span)
+    with np.errstate(invalid="ignore"):
+        numeric = np.clip(np.floor((X * scale - shift) * inv_span * bins), 0, bins - 1)
     codes = np.where(data.discrete, X, numeric)
     codes = np.where(np.isnan(X), -1, codes).astype(np.intp)
     n_values = np.where(data.discrete, np.maximum(data.n_values, 1), bins).astype(np.intp)
@@ -126,7 +130,7 @@ class PiContext:
 
     data: the (sampled) instances S; rows: their indices in the input data; diff_model: the
     diff model of ``data`` (distances D); case_counts: per feature an array (n_values, p, 4),
-    the R_m of eq. 10; total: R, the (p, 4) matrix of the whole T; sizes: per feature |T_m|;
+    the R_m of eq. 10; total: R, the (p, 4) matrix of the whole T; sizes: per feature ``|T_m|``;
     n_input: the number of instances of the input data.
     """
     data: EncodedData
@@ -249,24 +253,33 @@ class UnifiedPi(PairwiseClassEstimator):
         # cell[i, k]: the (value, class) cell of instance i for feature k, -1 if missing
         cell = np.where(known, codes * p + cls[:, None], -1)
         r, k = np.nonzero(known)
-        Z = sparse.csr_matrix((np.ones(r.size), (r, offsets[k] + cell[r, k])),
+        w_inst = columns.instance_weights      # an instance of weight w stands for w copies
+        Z = sparse.csr_matrix((w_inst[r], (r, offsets[k] + cell[r, k])),
                               shape=(n, offsets[-1]))
         if n * offsets[-1] * 8 <= DENSE_ONE_HOT_BYTES:
             Z = Z.toarray()        # BLAS is faster while the dense one-hot matrix is small
+        check_memory(8 * (int(np.sum(widths.astype(float) ** 2)) + n * offsets[-1] * (
+            1 if sparse.issparse(Z) else 0)), f"the pair counts of {widths.size - 1} features "
+                     f"(up to {n_values.max()} values x {p} classes each)",
+                     "merge rare values or use fewer bins")
         pair_sums = [np.zeros((w, w)) for w in widths]
         blocks = row_blocks(n, 8 * (2 * n + offsets[-1]))
         for b, sl in enumerate(blocks):
             W = distance_weights(model.distances(np.arange(sl.start, sl.stop)), self.f,
                                  self.alpha)
-            G = np.asarray(W @ Z)
+            with np.errstate(invalid="ignore", over="ignore"):
+                G = np.asarray(W @ Z)
             del W
             for k, (P, w) in enumerate(zip(pair_sums, widths)):
-                one_hot = (cell[sl, k, None] == np.arange(w)).astype(float)
+                one_hot = (cell[sl, k, None] == np.arange(w)) * w_inst[sl, None]
                 P += one_hot.T @ G[:, offsets[k]:offsets[k + 1]]
             if callback is not None:
                 callback((b + 1) / len(blocks))
+        if not all(np.isfinite(P).all() for P in pair_sums):
+            raise ValueError(f"{self.name}: the weights f_alpha(D) exceed the largest float "
+                             f"(f={self.f!r}, alpha={self.alpha!r}); choose a smaller alpha")
         counts = [_cases(P.reshape(v, p, v, p)) * theta for P, v in zip(pair_sums, n_values)]
-        sizes = [np.bincount(codes[known[:, k], k], minlength=v)
+        sizes = [np.bincount(codes[known[:, k], k], weights=w_inst[known[:, k]], minlength=v)
                  for k, v in enumerate(n_values[:-1])]
         return counts[:-1], counts[-1][0], sizes
 

@@ -1,5 +1,4 @@
-"""The best binary split of one attribute in a tree node (REFERENCE.md "Trees"; robnik-kononenko-
-relieff-rrelieff-trees.txt §4).
+"""The best binary split of one attribute in a tree node (Robnik-Šikonja & Kononenko 1999 §4).
 
 The search itself is :mod:`..estimators.splits` (candidate thresholds at midpoints between
 consecutive distinct values, ``x <= threshold`` left; value partitions exhaustive up to 7 values,
@@ -10,8 +9,8 @@ greedy beyond). This module only decides how candidates are scored in a node:
   through the measure's own ``best_split``;
 * every other estimator (the Relief family, Contextual Merit, Π) scores each candidate as a
   derived 0/1 column (NaN where the value is missing) with ``estimator.estimate(context,
-  columns)`` over the node's one context (DESIGN.md "context once, columns cheap": one neighbour
-  search evaluates all thresholds of an attribute).
+  columns)`` over the node's one context (one neighbour search evaluates all thresholds of an
+  attribute).
 
 A candidate is *admissible* when each branch receives a weight of at least ``min_leaf``, the
 instances with a missing value counted in proportion to the known ones, as they are sent down.
@@ -24,18 +23,20 @@ from ..estimators.splits import (Split, best_partition, best_threshold, candidat
 
 __all__ = ["best_split", "BLOCK_ELEMENTS"]
 
-#: largest number of elements in one block of derived columns (instances x columns)
-BLOCK_ELEMENTS = 2 ** 21
+#: largest number of elements in one block of derived columns (instances x columns): about
+#: 0.2 s of ReliefF's estimate between two cancel points
+BLOCK_ELEMENTS = 2 ** 19
 
 
 def best_split(estimator, context, node_data, weights, attribute, min_leaf,
-               thresholds_per_pass=None):
+               thresholds_per_pass=None, check=None):
     """The best admissible binary split (a :class:`..estimators.splits.Split`) of ``attribute``
     in the node whose :class:`EncodedData` is ``node_data``, instance weights ``weights`` and
     context for ``estimator`` is ``context``; ``None`` when no split is admissible.
 
     ``thresholds_per_pass``: how many candidate thresholds a column-scoring estimator scores in
-    one pass (None = all at once); see :func:`_column_threshold`."""
+    one pass (None = all at once); see :func:`_column_threshold`. ``check()`` is called between
+    blocks of estimator calls (a cancel point: an exception raised there propagates)."""
     column = node_data.X[:, attribute]
     known = ~np.isnan(column)
     if known.sum() < 2 or weights[known].sum() <= 0:
@@ -45,9 +46,9 @@ def best_split(estimator, context, node_data, weights, attribute, min_leaf,
         return _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale)
     if node_data.discrete[attribute]:
         return _column_partition(estimator, context, node_data, weights, attribute, min_leaf,
-                                 scale)
+                                 scale, check)
     return _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
-                             thresholds_per_pass)
+                             thresholds_per_pass, check)
 
 
 def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
@@ -65,20 +66,22 @@ def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
     return best_threshold(column, stats, admissible_criterion, 1, 1)
 
 
-def _score_columns(estimator, context, node_data, columns):
-    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in memory-bounded
-    blocks of columns."""
+def _score_columns(estimator, context, node_data, columns, check=None):
+    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in blocks of columns
+    bounded in memory and time; ``check()`` is called before each block."""
     n, t = columns.shape
     step = max(1, BLOCK_ELEMENTS // max(n, 1))
     out = np.empty(t)
     for lo in range(0, t, step):
+        if check is not None:
+            check()
         derived = node_data.with_columns(columns[:, lo:lo + step], discrete=True, n_values=2)
         out[lo:lo + step] = estimator.estimate(context, derived)
     return out
 
 
 def _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
-                      thresholds_per_pass):
+                      thresholds_per_pass, check=None):
     """Best admissible threshold, ``thresholds_per_pass`` candidates scored per pass: a pass
     scores candidates evenly spread over the current range of the sorted candidates, the next
     pass the candidates between the best one's scored neighbours, until none is left unscored
@@ -100,7 +103,7 @@ def _column_threshold(estimator, context, node_data, weights, attribute, min_lea
             break
         right = (column[:, None] > thresholds[pick]).astype(float)
         right[np.isnan(column)] = np.nan
-        scores[pick] = _score_columns(estimator, context, node_data, right)
+        scores[pick] = _score_columns(estimator, context, node_data, right, check)
         if np.all(np.isnan(scores)):
             return None
         best = int(np.nanargmax(scores))
@@ -113,7 +116,8 @@ def _column_threshold(estimator, context, node_data, weights, attribute, min_lea
     return Split(score=float(scores[best]), threshold=float(thresholds[best]))
 
 
-def _column_partition(estimator, context, node_data, weights, attribute, min_leaf, scale):
+def _column_partition(estimator, context, node_data, weights, attribute, min_leaf, scale,
+                      check=None):
     column = node_data.X[:, attribute]
     known = ~np.isnan(column)
     present = np.unique(column[known]).astype(np.intp)
@@ -128,7 +132,7 @@ def _column_partition(estimator, context, node_data, weights, attribute, min_lea
         if ok.any():
             right = np.column_stack([~np.isin(column, present[m]) for m in masks[ok]])
             right = np.where(known[:, None], right, np.nan)
-            scores[ok] = _score_columns(estimator, context, node_data, right)
+            scores[ok] = _score_columns(estimator, context, node_data, right, check)
         return scores
 
     found = search_partitions(present.size, score_partitions)

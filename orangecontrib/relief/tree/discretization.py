@@ -1,4 +1,4 @@
-"""Equal-width pre-discretisation of numeric attributes (vilalta-unified-framework-pi.txt §5.1:
+"""Equal-width pre-discretisation of numeric attributes (Vilalta et al. 2001 §5.1:
 "an initial discretization step on all numeric features divides each feature domain into ten
 equally-sized intervals").
 

@@ -1,5 +1,5 @@
 """CORE trees: binary decision and regression trees whose splits are chosen by any attribute
-estimator (robnik-kononenko-relieff-rrelieff-trees.txt §4; REFERENCE.md "Trees").
+estimator (Robnik-Šikonja & Kononenko 1999 §4).
 
 At each node the selection estimator is re-run on the node's instances; the attribute with the
 best estimate is binarised at its best split (:mod:`.candidates`), scored by the same estimator.
@@ -21,7 +21,7 @@ that chose its split and ρ.
 Leaves: class distribution (majority class) or, for regression, the mean or a linear model
 (:mod:`.leaves`). Post-pruning: m-estimate (m = 2), C4.5's pessimistic pruning, or none
 (:mod:`.pruning`). Optional pre-discretisation of numeric attributes into ``discretize``
-equal-width intervals (vilalta-unified-framework-pi.txt §5.1; :mod:`.discretization`).
+equal-width intervals (Vilalta et al. 2001 §5.1; :mod:`.discretization`).
 
 The estimators see every instance that reaches a node once, whatever its fractional weight (the
 encoded data carry no weights); the impurity measures' split search, class distributions, leaf
@@ -61,17 +61,25 @@ def _is_relief_family(estimator):
 class CoreTree(Parameters):
     """Grows a CORE tree on :class:`EncodedData`; see the module docstring.
 
-    estimator: the split selector (an engine estimator); None = ReliefF() for classification,
+    Parameters
+    ----------
+    estimator
+        The split selector (an engine estimator); None = ReliefF() for classification,
         RReliefF() for regression.
-    min_leaf, min_majority, max_depth, min_estimate: stopping (None disables max_depth /
-        min_estimate).
-    leaf_model: "mean" or "linear" (regression).
-    pruning: "m-estimate", "pessimistic" (classification) or None; m, confidence their parameters.
-    switch, switch_threshold: the estimator switch and its ρ threshold.
-    discretize: None, or the number of equal-width intervals for numeric attributes.
-    thresholds_per_pass: candidate thresholds of a numeric attribute a column-scoring
-        (Relief-family, CM, Π) estimator scores per pass of its coarse-to-fine search
-        (:mod:`.candidates`; None = all in one pass).
+    min_leaf, min_majority, max_depth, min_estimate
+        Stopping (None disables max_depth / min_estimate).
+    leaf_model
+        "mean" or "linear" (regression).
+    pruning, m, confidence
+        "m-estimate", "pessimistic" (classification) or None; m, confidence their parameters.
+    switch, switch_threshold
+        The estimator switch and its ρ threshold.
+    discretize
+        None, or the number of equal-width intervals for numeric attributes.
+    thresholds_per_pass
+        Candidate thresholds of a numeric attribute a column-scoring (Relief-family, CM, Π)
+        estimator scores per pass of its coarse-to-fine search (:mod:`.candidates`; None = all
+        in one pass).
     """
 
     def __init__(self, estimator=None, min_leaf=5, min_majority=0.97, max_depth=None,
@@ -161,9 +169,11 @@ class CoreTree(Parameters):
         if self.discretize is not None:
             data, cuts = discretize_data(data, self.discretize)
         n = data.n_instances
-        progress = _Progress(callback, float(n))
-        root = self._grow(data, np.arange(n), np.ones(n), 0, estimator, False, progress)
+        progress = _Progress(callback)
+        root = self._grow(data, np.arange(n), np.ones(n), 0, estimator, False, progress,
+                          (0.0, 1.0))
         tree = GrownTree(root, data.n_classes, data.names, cuts)
+        progress.report(1.0)            # a cancel point before pruning (one pass over the nodes)
         self._prune(tree, data)
         if callback is not None:
             callback(1.0)
@@ -184,37 +194,50 @@ class CoreTree(Parameters):
         y = data.y[node.rows]
         return np.ptp(y) == 0
 
-    def _grow(self, data, rows, weights, depth, estimator, switched, progress):
+    def _grow(self, data, rows, weights, depth, estimator, switched, progress, span):
+        """The subtree of the node holding ``rows``; its growth reports progress in ``span``
+        (see :class:`_Progress`)."""
+        lo, hi = span
         node = self._node(data, rows, weights, depth)
         if not self._stops(node, data):
             node_data = data.subset(rows)
-            chosen = self._choose(estimator, switched, node_data, weights)
+            own = lo + _Progress.OWN_SHARE * (hi - lo)
+            chosen = self._choose(estimator, switched, node_data, weights,
+                                  progress.part(lo, own))
             if chosen is not None:
                 attribute, split, used, rho = chosen
                 self._split(node, data, node_data, attribute, split, used, rho,
-                            switched or used is not estimator, progress)
+                            switched or used is not estimator, progress, (own, hi))
                 return node
-        progress.done(node.weight)
+        progress.report(hi)
         return node
 
-    def _split(self, node, data, node_data, attribute, split, used, rho, switched, progress):
+    def _split(self, node, data, node_data, attribute, split, used, rho, switched, progress,
+               span):
         branch = split.branches(node_data.X[:, attribute])
         missing = np.isnan(branch)
         known_weight = node.weights[~missing].sum()
         node.p_left = float(node.weights[branch == 0].sum() / known_weight)
         node.attribute, node.split, node.estimator, node.rho = attribute, split, used.name, rho
+        sides = []
         for side, share in ((0, node.p_left), (1, 1 - node.p_left)):
             take = (branch == side) | missing
-            weights = node.weights[take] * np.where(missing[take], share, 1.0)
+            sides.append((take, node.weights[take] * np.where(missing[take], share, 1.0)))
+        lo, hi = span
+        cut = lo + (hi - lo) * sides[0][1].sum() / (sides[0][1].sum() + sides[1][1].sum())
+        for (take, weights), child_span in zip(sides, ((lo, cut), (cut, hi))):
             node.children.append(self._grow(data, node.rows[take], weights, node.depth + 1,
-                                            used, switched, progress))
+                                            used, switched, progress, child_span))
 
-    def _choose(self, estimator, switched, node_data, weights):
-        """(attribute, split, estimator used, ρ) for the node, or None for a leaf."""
+    def _choose(self, estimator, switched, node_data, weights, report):
+        """(attribute, split, estimator used, ρ) for the node, or None for a leaf.
+        ``report(fraction)`` reports the progress of this work (the context's own progress
+        first, then the split search; it is also the cancel point between blocks)."""
         if node_data.n_instances < estimator.min_instances:
             return None
-        context = estimator.context(node_data)
+        context = estimator.context(node_data, callback=lambda f: report(0.6 * f))
         estimates = estimator.estimate(context)
+        report(0.7)
         rho = np.nan
         if self.switch and not switched:
             accuracy = Accuracy() if node_data.is_classification else MSE()
@@ -228,9 +251,10 @@ class CoreTree(Parameters):
         order = finite[np.argsort(-estimates[finite], kind="stable")]
         if self.min_estimate is not None and _is_relief_family(estimator):
             order = order[estimates[order] > self.min_estimate]
-        for attribute in order:
+        for i, attribute in enumerate(order):
+            done = 0.7 + 0.3 * i / len(order)
             split = best_split(estimator, context, node_data, weights, attribute, self.min_leaf,
-                               self.thresholds_per_pass)
+                               self.thresholds_per_pass, check=lambda: report(done))
             if split is not None:
                 return attribute, split, estimator, rho
         return None
@@ -249,12 +273,24 @@ class CoreTree(Parameters):
 
 
 class _Progress:
-    """Reports the fraction of the training weight that has reached a final leaf."""
+    """Growth progress: the share of the training weight that has reached a final leaf, refined
+    within a node. Each node owns a span of [0, 1] as wide as its share of the weight (the root
+    all of it): the first ``OWN_SHARE`` of the span measures the node's own work (the estimator's
+    context by its own progress, then the split search), the rest is divided between its
+    children by their weights; a leaf reports the end of its span. Reports never decrease, and
+    each is a cancel point: an exception raised by ``callback`` propagates."""
+    #: share of a node's span for choosing its split (the Relief family's neighbour search is
+    #: quadratic in the node's size, so a node costs about as much as all of its subtree)
+    OWN_SHARE = 0.5
 
-    def __init__(self, callback, total):
-        self.callback, self.total, self.finished = callback, total, 0.0
+    def __init__(self, callback):
+        self.callback, self.last = callback, 0.0
 
-    def done(self, weight):
-        self.finished += weight
+    def report(self, fraction):
         if self.callback is not None:
-            self.callback(min(self.finished / self.total, 1.0))
+            self.last = max(self.last, min(float(fraction), 1.0))
+            self.callback(self.last)
+
+    def part(self, lo, hi):
+        """A callback reporting fraction f of the span [lo, hi]."""
+        return lambda f: self.report(lo + (hi - lo) * f)

@@ -1,4 +1,4 @@
-"""Models in the nodes of a CORE tree (robnik-kononenko-relieff-rrelieff-trees.txt §4).
+"""Models in the nodes of a CORE tree (Robnik-Šikonja & Kononenko 1999 §4).
 
 * classification: the weighted class distribution; the prediction is its normalisation, so the
   predicted class is the majority class;

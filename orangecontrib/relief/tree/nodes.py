@@ -1,7 +1,7 @@
 """The grown tree: nodes and prediction with fractional weights for missing values.
 
 An instance whose split value is missing goes down both branches, weighted by the training
-proportions ``p_left`` and 1 - ``p_left`` of the node (REFERENCE.md, "Trees": the better choice
+proportions ``p_left`` and 1 - ``p_left`` of the node (a better choice
 than CORElearn's 0.5/0.5); its prediction is the weighted sum of the leaves it reaches.
 """
 from dataclasses import dataclass, field

@@ -1,8 +1,8 @@
 """Post-pruning of a grown tree, bottom up: a subtree is replaced by a leaf when the leaf's
 estimated error is not larger than the subtree's.
 
-* ``"m-estimate"`` (REFERENCE.md "Trees"; ICML'99 trees, robnik-kononenko-relieff-rrelieff-
-  trees.txt §4.1-4.2, m = 2):
+* ``"m-estimate"`` (as CORElearn; Robnik-Šikonja & Kononenko 1999 §4.1-4.2,
+  m = 2):
 
   - classification: static error Es = 1 - (n_maj + m p_maj) / (n + m), where n is the node
     weight, n_maj the weight of its majority class and p_maj = (N_maj + 1) / (N + C) that class's
@@ -13,7 +13,7 @@ estimated error is not larger than the subtree's.
     sum_i (n_i / sum_j n_j) E_i; prune when Es <= backed-up, the node's error being
     min(Es, backed-up).
 
-* ``"pessimistic"`` (C4.5's error-based pruning, used by vilalta-unified-framework-pi.txt §5.1,
+* ``"pessimistic"`` (C4.5's error-based pruning, used by Vilalta et al. 2001 §5.1,
   classification only): a leaf with weight n and e errors is charged n U_CF(e, n), U_CF the
   upper limit of the binomial confidence interval at confidence ``confidence`` (default 25 %),
   computed exactly as the Clopper-Pearson bound (the beta quantile; it equals C4.5's

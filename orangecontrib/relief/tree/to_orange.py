@@ -1,5 +1,5 @@
 """Conversion of a grown CORE tree to Orange's ``TreeModel`` (the one module of ``tree/`` that
-imports Orange; DESIGN.md "Orange integration facts").
+imports Orange).
 
 The tree is rebuilt from the four stock node classes, which Tree Viewer, Pythagorean Tree,
 Predictions, Test and Score and pickling require: ``NumericNode`` (children [x <= threshold,

@@ -44,7 +44,7 @@ PARAMETERS = {
     "K": Parameter("Counter-examples K:", "int", 1, 10000, none_text="⌈log₂⌉",
                    tooltip="nearest counter-examples per example; ⌈log₂⌉ = ⌈log₂ of the "
                            "number of counter-examples⌉ (Hong)"),
-    "k_max": Parameter("Largest k:", "int", 1, 10000, none_text="largest class",
+    "k_max": Parameter("Largest k:", "int", 1, 10000, none_text="100",
                        tooltip="ReliefFbestK: each attribute's best estimate over k = 1..k_max"),
     "iterations": Parameter("Iterations m:", "int", 1, 1000000, none_text="all instances",
                             tooltip="instances sampled; 'all instances' visits each one once"),

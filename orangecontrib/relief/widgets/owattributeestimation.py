@@ -27,7 +27,7 @@ from orangecontrib.relief.widgets.estimatorparams import ParameterEditor, descri
 
 __all__ = ["OWAttributeEstimation", "estimate"]
 
-#: the four cases of the Π framework (vilalta-unified-framework-pi.txt §4), in column order
+#: the four cases of the Π framework (Vilalta et al. 2001 §4), in column order
 CASES = ("same value,\nsame class", "same value,\ndiff. class",
          "diff. value,\nsame class", "diff. value,\ndiff. class")
 

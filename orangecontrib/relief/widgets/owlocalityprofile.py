@@ -1,6 +1,6 @@
 """Locality Profile: ReliefF's (RReliefF's) estimate of every attribute as a function of the
 number of nearest neighbours k, from one neighbour search (Fig. 2 of
-robnik-kononenko-relieff-rrelieff-trees.txt), and the correlation (eq. 15) of those estimates
+Robnik-Šikonja & Kononenko 1999), and the correlation (eq. 15) of those estimates
 with myopic estimates, as functions of k (Fig. 5): with myopic ReliefF (eq. 5) and accuracy
 (eq. 16) for classification, with the MSE of the mean (eq. 17) for regression."""
 from types import SimpleNamespace

@@ -1,4 +1,4 @@
-"""Oblivious Tree: OBLIVION (langley-oblivion-1994.txt), backward elimination of attributes from
+"""Oblivious Tree: OBLIVION (Langley 1994), backward elimination of attributes from
 an oblivious decision tree with a leave-one-out or k-fold accuracy estimate; fitted in the
 background. Outputs the learner, the model and the data reduced to the retained attributes, and
 shows the elimination path."""

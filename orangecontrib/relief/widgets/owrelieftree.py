@@ -1,5 +1,5 @@
 """Relief Tree: CORE decision and regression trees whose binary splits are chosen by any
-estimator of the add-on (robnik-kononenko-relieff-rrelieff-trees.txt §4), with the estimator
+estimator of the add-on (Robnik-Šikonja & Kononenko 1999 §4), with the estimator
 switch, stopping rules, pruning, leaf models and pre-discretisation; fitted in the background."""
 from AnyQt.QtCore import Qt
 from AnyQt.QtWidgets import QComboBox

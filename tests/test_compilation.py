@@ -1,0 +1,91 @@
+"""Numba's cache location and the compile notices (orangecontrib.relief.compilation).
+
+Root ignores file permissions, so an unwritable cache is made with numba's own settings: only
+the user-provided locator (NUMBA_CACHE_LOCATOR_CLASSES) pointed at a path below a regular file
+(NUMBA_CACHE_DIR), which no one can create, not even root. Without the fallback, importing the
+package then fails with "cannot cache function ...: no locator available"."""
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+from numba import njit
+
+from orangecontrib.relief import compilation
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+REPORT = """
+import orangecontrib.relief
+from orangecontrib.relief import compilation
+from orangecontrib.relief.estimators import diffs
+cache = diffs._pair_diffs._cache
+print(repr(compilation.cache_dir()))
+print(type(cache).__name__)
+print(getattr(cache, "_cache_path", ""))
+"""
+
+
+def run_import(tmp_path, **env):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    environ = dict(os.environ, NUMBA_CACHE_DIR=str(blocker / "cache"),
+                   PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]), **env)
+    result = subprocess.run([sys.executable, "-c", REPORT], env=environ, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_unwritable_cache_falls_back_to_a_private_temporary_directory(tmp_path):
+    chosen, cache_kind, path = run_import(
+        tmp_path, NUMBA_CACHE_LOCATOR_CLASSES="UserProvidedCacheLocator", TMPDIR=str(tmp_path))
+    expected = str(tmp_path / f"orange3-relief-numba-{os.getuid()}")
+    assert chosen == repr(expected)
+    assert cache_kind == "FunctionCache"
+    assert path.startswith(expected)
+    assert os.stat(expected).st_mode & 0o077 == 0     # private: a cache holds pickled code
+
+
+def test_without_any_usable_cache_location_kernels_are_not_cached(tmp_path):
+    # a locator list that never serves a package file: no directory can help
+    chosen, cache_kind, path = run_import(
+        tmp_path, NUMBA_CACHE_LOCATOR_CLASSES="IPythonCacheLocator", TMPDIR=str(tmp_path))
+    assert chosen == "''"
+    assert cache_kind == "NullCache"
+
+
+def test_a_directory_someone_else_can_write_to_is_not_used(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    assert compilation._private_dir(str(shared)) is None
+    assert compilation._private_dir(str(tmp_path / "mine")) == str(tmp_path / "mine")
+    (tmp_path / "plain").write_text("")
+    assert compilation._private_dir(str(tmp_path / "plain" / "below")) is None
+
+
+def test_notices_name_each_compiled_kernel_once_and_stop_after_the_block():
+    names = []
+
+    def twice(x):
+        return 2 * x
+
+    kernel = njit(twice)
+    with compilation.compile_notices(names.append):
+        assert kernel(np.float64(3.0)) == 6.0
+        assert kernel(np.float64(4.0)) == 8.0      # compiled already: no second notice
+    assert names == [f"{__name__}.{twice.__qualname__}"]
+    kernel(np.int8(2))                             # a new signature compiles, after the block
+    assert len(names) == 1
+
+
+def test_notices_come_from_the_thread_that_compiles():
+    threads = []
+    kernel = njit(lambda x: x + 1)
+    with compilation.compile_notices(lambda name: threads.append(threading.get_ident())):
+        worker = threading.Thread(target=kernel, args=(1.5,))
+        worker.start()
+        worker.join()
+    assert threads == [worker.ident]
