@@ -33,7 +33,7 @@ Distances are the sum of the diffs over the attributes (Manhattan, the papers' c
 whose order is that of the Euclidean distance.
 
 With ``corelearn=True`` the arithmetic is CORElearn's (Robnik-Sikonja's R package), so that
-near-equal distances order as there: a numeric diff is computed from d = |x - y| as 0 if
+near-equal distances order as there: a numeric diff is computed from ``d = |x - y|`` as 0 if
 d <= t_equal * range, 1 if d >= t_different * range, else (d - t_equal * range) / ((t_different
 - t_equal) * range) (the linear diff is the case t_equal = 0, t_different = 1); a distance sums
 the discrete attributes' diffs first, then the numeric ones, each in attribute order; a value on
@@ -180,7 +180,7 @@ class DiffModel:
 
     @cached_property
     def _ramp_args(self):
-        """Per column (lo, hi, slope) of the numeric diff of d = |x - y| (:func:`_diff`): 0 if
+        """Per column (lo, hi, slope) of the numeric diff of ``d = |x - y|`` (:func:`_diff`): 0 if
         d <= lo, 1 if d >= hi, else (d - lo) * slope; the ramp's lo = t_equal * span, hi =
         t_different * span, slope = 1 / (hi - lo); the linear diff's lo = 0, slope = 1 / span,
         hi = inf (a query outside the training range gets a diff above 1), or with
@@ -379,7 +379,7 @@ def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
 def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope, other,
           both, leave_out):
     """diff(A_t, I_i, I_j) for the estimate, I_i the current instance: a numeric one from
-    |x - y| by :attr:`DiffModel._ramp_args` (CORElearn's arithmetic); RELIEF-C's excluded
+    ``|x - y|`` by :attr:`DiffModel._ramp_args` (CORElearn's arithmetic); RELIEF-C's excluded
     contributions (``leave_out``) are NaN; a missing value's diff is looked up in the tables of
     :attr:`DiffModel.missing_diffs`."""
     k = kind[t]

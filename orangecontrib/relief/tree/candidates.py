@@ -21,7 +21,7 @@ from ..estimators.impurity import ImpurityEstimator
 from ..estimators.splits import (Split, best_partition, best_threshold, candidate_thresholds,
                                  search_partitions, target_statistics)
 
-__all__ = ["best_split", "BLOCK_ELEMENTS"]
+__all__ = ["best_split", "corelearn_split", "BLOCK_ELEMENTS"]
 
 #: largest number of elements in one block of derived columns (instances x columns): about
 #: 0.2 s of ReliefF's estimate between two cancel points
@@ -49,6 +49,39 @@ def best_split(estimator, context, node_data, weights, attribute, min_leaf,
                                  scale, check)
     return _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
                              thresholds_per_pass, check)
+
+
+def corelearn_split(estimator, context, node_data, attribute, check=None):
+    """The split of ``attribute`` as CORElearn chooses it, without regard to the branches'
+    weights (the tree then makes a leaf when a branch is too light): an impurity measure's own
+    best split of the node's instances counted once each; for the other estimators a numeric
+    attribute's thresholds at the midpoints between consecutive distinct values among the
+    sorted known values, leaving out the two lowest and the two highest values, scored as
+    derived columns (the first best wins), a discrete attribute's partitions of its values
+    leaving at least 2 instances on each side. ``None`` when there is no candidate."""
+    column = node_data.X[:, attribute]
+    known = ~np.isnan(column)
+    if known.sum() < 2:
+        return None
+    if isinstance(estimator, ImpurityEstimator):
+        stats = target_statistics(node_data.y, node_data.n_classes)
+        return estimator.best_split(column, node_data.discrete[attribute],
+                                    node_data.n_values[attribute], stats)
+    ones = np.ones(node_data.n_instances)
+    if node_data.discrete[attribute]:
+        return _column_partition(estimator, context, node_data, ones, attribute, 2, 1.0, check)
+    values = np.sort(column[known])
+    inner = np.unique(values[2:values.size - 2])
+    if inner.size < 2:
+        return None
+    thresholds = (inner[:-1] + inner[1:]) / 2
+    right = (column[:, None] > thresholds).astype(float)
+    right[~known] = np.nan
+    scores = _score_columns(estimator, context, node_data, right, check)
+    if np.all(np.isnan(scores)):
+        return None
+    best = int(np.nanargmax(scores))
+    return Split(score=float(scores[best]), threshold=float(thresholds[best]))
 
 
 def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
