@@ -204,3 +204,16 @@ class TestScorerInRank(widget_test.WidgetTest):
         # ReliefF does not apply to a numeric target: Rank shows an empty column (its Scores
         # output turns NaN into -1.797e308), no crash
         assert np.all(columns["ReliefF k=10"] < -1e300)
+
+
+def test_scorers_give_p_and_q_values_of_the_table_attributes():
+    data = Table("heart_disease")
+    stir_result = scoring.ReliefF(k=10).significance(data)
+    assert stir_result.pvalues.shape == (len(data.domain.attributes),)
+    np.testing.assert_allclose(stir_result.scores, scoring.ReliefF(k=10)(data))
+    assert np.nanmin(stir_result.qvalues) < 0.05 and stir_result.method == "stir"
+    perm = scoring.InfGain().significance(data, method="permutation", n_permutations=9,
+                                          random_state=0)
+    np.testing.assert_array_equal(perm.pvalues, scoring.InfGain().significance(
+        data, method="permutation", n_permutations=9, random_state=0).pvalues)
+    assert set(np.round(perm.pvalues * 10)) <= set(range(1, 11))

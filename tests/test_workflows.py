@@ -84,7 +84,8 @@ class TestShippedWorkflows(unittest.TestCase):
     def test_every_workflow_is_registered_as_a_tutorial_and_has_its_data(self):
         names = sorted(os.path.basename(p) for p in glob.glob(workflow_path("*.ows")))
         self.assertEqual(names, ["attribute-estimation-parity.ows",
-                                 "locality-profile-parity.ows", "relief-tree-parity.ows"])
+                                 "locality-profile-parity.ows", "oblivious-tree-parity.ows",
+                                 "relief-tree-parity.ows"])
         tutorials = [ep.value for ep in self.config.examples_entry_points()]
         self.assertIn("orangecontrib.relief.workflows", tutorials)
         for data in ("parity2.tab", "parity3.tab"):
@@ -119,6 +120,17 @@ class TestShippedWorkflows(unittest.TestCase):
         self.assertEqual(errors, {})
         data = values[("File", "Data", "Locality Profile")]
         self.assertEqual(data.name, "parity2")
+
+    def test_oblivious_tree_keeps_the_parity_attributes_and_beats_knn(self):
+        values, errors = self.run_workflow("oblivious-tree-parity.ows")
+        self.assertEqual(errors, {})
+        reduced = values[("Oblivious Tree", "Reduced Data", "Data Table")]
+        self.assertEqual({a.name for a in reduced.domain.attributes}, {"I1", "I2"})
+        results = values[("Test and Score", "Evaluation Results", "Confusion Matrix")]
+        accuracy = dict(zip(results.learner_names, CA(results)))
+        self.assertEqual(set(accuracy), {"Oblivious Tree", "kNN"})
+        self.assertGreater(accuracy["Oblivious Tree"], 0.95)
+        self.assertGreater(accuracy["Oblivious Tree"], accuracy["kNN"] + 0.1)
 
     def test_orange_canvas_run_exits_0_for_every_workflow(self):
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")

@@ -18,6 +18,7 @@ from Orange.data import Variable
 from Orange.preprocess.score import Scorer
 
 from .estimators import base, contextual_merit, impurity, relieff, rrelieff, unified_pi
+from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table
 
 __all__ = ["EstimatorScorer", "SCORERS", "Relief", "ReliefF", "ReliefFbestK", "RReliefF",
@@ -91,6 +92,16 @@ class EstimatorScorer(Scorer):
         """The estimates of ``data.domain.attributes`` (1-D)."""
         encoded, _ = encode_table(data)
         return np.asarray(self.engine().__call__(self, encoded, callback), dtype=float)
+
+    def significance(self, data, method="stir", n_permutations=100, random_state=None,
+                     callback=None):
+        """Estimates of ``data.domain.attributes`` with their p-values and Benjamini-Hochberg
+        q-values: a :class:`~.estimators.significance.Significance`. ``method="stir"`` (the
+        Relief estimators of a discrete class: STIR's pseudo t-test) or ``"permutation"`` (any
+        scorer: ``n_permutations`` estimates with the class permuted by ``random_state``)."""
+        encoded, _ = encode_table(data)
+        return estimate_significance(self, encoded, method, n_permutations, random_state,
+                                     callback)
 
     def score_data(self, data, feature=None, callback=None):
         scores = self.scores(data, callback)

@@ -13,6 +13,9 @@ from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import Cancelled
 from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation, estimate
 
+#: generous: the first estimate compiles the engine's kernels (slow on a loaded machine)
+TIMEOUT = 60000
+
 
 class TestOWAttributeEstimation(WidgetTest):
     @classmethod
@@ -32,7 +35,7 @@ class TestOWAttributeEstimation(WidgetTest):
         for key, value in params.items():
             control = editor.controls[key]
             control.setValue(value)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
 
     def scores(self):
         table = self.get_output(self.widget.Outputs.scores)
@@ -42,7 +45,7 @@ class TestOWAttributeEstimation(WidgetTest):
         self.choose("ReliefF")
         self.widget.n_selected = 2
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         scores = self.scores()
         self.assertEqual(set(sorted(scores, key=scores.get)[-2:]), {"I1", "I2"})
         self.widget.set_selection_method(self.widget.SelectNBest)
@@ -54,7 +57,7 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_scores_equal_the_engine_estimates_for_the_chosen_parameters(self):
         self.choose("ReliefF", k=5)
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         expected = ReliefF(k=5)(encode_table(self.parity)[0])
         table = self.get_output(self.widget.Outputs.scores)
         np.testing.assert_allclose(table.X[:, 0], expected)
@@ -72,7 +75,7 @@ class TestOWAttributeEstimation(WidgetTest):
 
     def test_table_is_sorted_descending_with_bars(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         model = self.widget.ranks_model
         shown = [model.data(model.index(r, 2)) for r in range(model.rowCount())]
         self.assertEqual(shown, sorted(shown, reverse=True))
@@ -82,7 +85,7 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_threshold_selects_attributes_above_tau_of_alpha_and_m(self):
         self.choose("ReliefF")
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.widget.alpha = 0.5
         self.widget.set_selection_method(self.widget.SelectThreshold)
         tau = 1 / np.sqrt(0.5 * len(self.parity))      # 1/sqrt(alpha * m), m = 200
@@ -94,7 +97,7 @@ class TestOWAttributeEstimation(WidgetTest):
 
     def test_manual_selection_is_restored_from_context_settings(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         attrs = self.parity.domain.attributes
         self.widget.selected_attrs = [attrs[5], attrs[7]]
         self.widget.set_selection_method(self.widget.SelectManual)
@@ -104,38 +107,176 @@ class TestOWAttributeEstimation(WidgetTest):
 
         widget = self.create_widget(OWAttributeEstimation, stored_settings=settings)
         self.send_signal(widget.Inputs.data, self.parity, widget=widget)
-        self.wait_until_finished(widget=widget)
+        self.wait_until_finished(widget=widget, timeout=TIMEOUT)
         self.assertEqual(widget.selection_method, widget.SelectManual)
         self.assertEqual(self.get_output(widget.Outputs.features, widget=widget),
                          [attrs[5], attrs[7]])
         self.assertEqual(self.get_output(widget.Outputs.scorer, widget=widget).k, 3)
 
-    def test_no_class_and_wrong_class_type_are_errors_not_tracebacks(self):
+    def test_no_class_is_an_error_not_a_traceback(self):
         w = self.widget
         no_class = self.parity.transform(Domain(self.parity.domain.attributes))
         self.send_signal(w.Inputs.data, no_class)
         self.assertTrue(w.Error.no_class.is_shown())
         self.assertIsNone(self.get_output(w.Outputs.scores))
-        self.choose("ReliefF")
-        self.send_signal(w.Inputs.data, Table("housing"))
-        self.wait_until_finished()
-        self.assertTrue(w.Error.unsuitable.is_shown())
-        self.assertIn("classification", str(w.Error.unsuitable.formatted))
-        self.choose("RReliefF", k=10)
-        self.assertFalse(w.Error.unsuitable.is_shown())
-        self.assertEqual(len(self.get_output(w.Outputs.scores)), 13)
         self.send_signal(w.Inputs.data, None)
         self.assertFalse(w.Error.active)
+
+    def test_estimator_follows_the_target_type(self):
+        # ReliefF on a numeric target becomes RReliefF, an impurity measure MSE; each target
+        # type keeps its own choice
+        w = self.widget
+        housing = Table("housing")[:100]
+        self.choose("ReliefF", k=4)
+        self.send_signal(w.Inputs.data, housing)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertFalse(w.Error.active)
+        self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
+        self.assertIsInstance(self.get_output(w.Outputs.scorer), scoring.RReliefF)
+        from orangecontrib.relief.estimators.rrelieff import RReliefF
+        np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0],
+                                   RReliefF()(encode_table(housing)[0]))
+        # estimators for the other target type cannot be chosen for these data
+        model = w.estimator_combo.model()
+        names = list(w.scorer_classes)
+        self.assertFalse(model.item(names.index("ReliefF")).isEnabled())
+        self.assertTrue(model.item(names.index("MSE")).isEnabled())
+        self.choose("MSE")
+        self.send_signal(w.Inputs.data, self.parity)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.estimator_combo.currentText(), "ReliefF")
+        self.assertEqual(self.get_output(w.Outputs.scorer).k, 4)
+        self.send_signal(w.Inputs.data, housing)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.estimator_combo.currentText(), "MSE")
+        self.assertFalse(w.Error.active)
+
+    def test_every_control_has_a_tooltip_and_advanced_ones_start_hidden(self):
+        w = self.widget
+        for name, editor in w.editors.items():
+            for key, control in editor.controls.items():
+                self.assertGreater(len(control.toolTip()), 20, (name, key))
+        relieff = w.editors["ReliefF"]
+        self.assertFalse(relieff.controls["distance"].isVisibleTo(w))
+        self.assertTrue(relieff.controls["k"].isVisibleTo(w))
+        relieff.advanced.button.click()
+        self.assertTrue(relieff.controls["distance"].isVisibleTo(w))
+        self.assertTrue(w.advanced_shown)
+        # one state for all estimators, and it is saved
+        self.assertTrue(w.editors["Unified Π"].advanced.is_expanded())
+        settings = w.settingsHandler.pack_data(w)
+        widget = self.create_widget(OWAttributeEstimation, stored_settings=settings)
+        self.assertTrue(widget.editors["ReliefF"].advanced.is_expanded())
+
+    def test_inapplicable_parameters_are_disabled(self):
+        editor = self.widget.editors["ReliefF"]
+        controls = editor.controls
+        self.assertFalse(controls["sigma"].isEnabled())           # equal weights
+        self.assertFalse(controls["random_state"].isEnabled())    # all instances
+        self.assertFalse(controls["t_equal"].isEnabled())         # linear diff
+        combo = controls["weighting"]
+        combo.setCurrentIndex(combo.findData("exp-rank"))
+        combo.activated.emit(combo.currentIndex())
+        self.assertTrue(controls["sigma"].isEnabled())
+        controls["iterations"].setValue(50)
+        self.assertTrue(controls["random_state"].isEnabled())
+        combo = controls["numeric_diff"]
+        combo.setCurrentIndex(combo.findData("ramp"))
+        combo.activated.emit(combo.currentIndex())
+        self.assertTrue(controls["t_equal"].isEnabled())
+        self.assertTrue(controls["t_different"].isEnabled())
+        pi = self.widget.editors["Unified Π"].controls
+        self.assertFalse(pi["random_state"].isEnabled())
+        pi["sample"].setValue(30)
+        self.assertTrue(pi["random_state"].isEnabled())
+
+    def test_scorer_name_shows_only_non_default_parameters(self):
+        w = self.widget
+        self.choose("ReliefF")
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "ReliefF k=10")
+        combo = w.editors["ReliefF"].controls["weighting"]
+        combo.setCurrentIndex(combo.findData("exp-rank"))
+        combo.activated.emit(combo.currentIndex())
+        self.assertEqual(self.get_output(w.Outputs.scorer).name,
+                         "ReliefF k=10 weighting=exp-rank")
+        self.choose("Unified Π")
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unified Π")
+
+    def test_settings_of_version_1_with_removed_parameters_load(self):
+        old = {"estimator_name": "Gini",        # a class name, now shown as "Gini gain"
+               "estimator_params": {"ReliefF": {"k": 7, "no_such_parameter": 3,
+                                                "sigma": "wrong type"},
+                                    "RReliefF": {"k": 30}, "Removed estimator": {"x": 1}},
+               "n_selected": 3, "__version__": 1}
+        w = self.create_widget(OWAttributeEstimation, stored_settings=old)
+        self.assertEqual(w.estimator_combo.currentText(), "Gini gain")
+        self.assertEqual(w.estimator_params["ReliefF"]["k"], 7)
+        self.assertNotIn("no_such_parameter", w.estimator_params["ReliefF"])
+        self.assertEqual(w.estimator_params["ReliefF"]["sigma"], 20.0)
+        self.send_signal(w.Inputs.data, self.parity, widget=w)
+        self.wait_until_finished(widget=w, timeout=TIMEOUT)
+        self.assertFalse(w.Error.active)
+        w.estimator_combo.setCurrentText("ReliefF")
+        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        self.assertEqual(self.get_output(w.Outputs.scorer, widget=w).k, 7)
+        # an old regression estimator goes to the numeric target's slot
+        w = self.create_widget(OWAttributeEstimation,
+                               stored_settings={"estimator_name": "RReliefF",
+                                                "__version__": 1})
+        self.assertEqual((w.estimator_name, w.regression_estimator_name),
+                         ("ReliefF", "RReliefF"))
+
+    def test_choosing_the_case_counts_attribute_keeps_the_selection(self):
+        w = self.widget
+        self.choose("Unified Π")
+        self.send_signal(w.Inputs.data, self.parity)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertTrue(w.counts_box.isVisibleTo(w))
+        # the best attribute's counts are shown first
+        best = w.data.domain.attributes[int(np.argmax(w.result.scores))]
+        self.assertEqual(w.counts_combo.currentText(), best.name)
+        before = self.get_output(w.Outputs.features)
+        w.counts_combo.setCurrentIndex(5)
+        w.counts_combo.activated.emit(5)
+        attr = self.parity.domain.attributes[5]
+        # a binary attribute and class: 2 x 2 rows of the four cases (shown to 4 digits)
+        self.assertEqual(w.counts_view.rowCount(), 4)
+        self.assertTrue(w.counts_view.verticalHeaderItem(0).text().startswith(attr.name))
+        counts = np.asarray(w.result.case_counts[5]).reshape(-1, 4)
+        self.assertLess(abs(float(w.counts_view.item(1, 2).text()) / counts[1, 2] - 1), 1e-3)
+        self.assertEqual(self.get_output(w.Outputs.features), before)
+        self.assertEqual(w.selection_method, w.SelectNBest)
+
+    def test_auto_send_off_holds_changes_until_sent(self):
+        w = self.widget
+        w.auto_apply = False
+        self.choose("ReliefF")
+        self.send_signal(w.Inputs.data, self.parity)        # new data are sent at once
+        self.wait_until_finished(timeout=TIMEOUT)
+        first = self.get_output(w.Outputs.scores).X[:, 0].copy()
+        self.choose("ReliefF", k=2)
+        np.testing.assert_array_equal(self.get_output(w.Outputs.scores).X[:, 0], first)
+        w.commit.now()
+        expected = ReliefF(k=2)(encode_table(self.parity)[0])
+        np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0], expected)
+
+    def test_the_table_is_wide_enough_for_the_score_column(self):
+        w = self.widget
+        self.send_signal(w.Inputs.data, self.parity)
+        self.wait_until_finished(timeout=TIMEOUT)
+        view = w.ranks_view
+        columns = sum(view.columnWidth(c) for c in range(w.ranks_model.columnCount()))
+        self.assertGreaterEqual(view.minimumWidth(), columns)
 
     def test_one_class_and_too_few_instances_are_errors(self):
         w = self.widget
         self.choose("ReliefF")
         one_class = self.parity[self.parity.Y == 0]
         self.send_signal(w.Inputs.data, one_class)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertTrue(w.Error.unsuitable.is_shown())
         self.send_signal(w.Inputs.data, self.parity[:1])
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertTrue(w.Error.unsuitable.is_shown())
 
     def test_missing_class_values_are_ignored_with_a_warning(self):
@@ -143,7 +284,7 @@ class TestOWAttributeEstimation(WidgetTest):
         with data.unlocked(data.Y):
             data.Y[:10] = np.nan
         self.send_signal(self.widget.Inputs.data, data)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.assertTrue(self.widget.Warning.missing_class.is_shown())
         self.assertIn("10", self.widget.Warning.missing_class.formatted)
 
@@ -168,13 +309,17 @@ class TestOWAttributeEstimation(WidgetTest):
             self.choose(cls.stem())
             data = self.parity if "classification" in cls.tasks else Table("housing")[:80]
             self.send_signal(self.widget.Inputs.data, data)
-            self.wait_until_finished(timeout=20000)
+            self.wait_until_finished(timeout=TIMEOUT)
             self.assertFalse(self.widget.Error.active, cls.stem())
             scores = self.get_output(self.widget.Outputs.scores)
             self.assertEqual(scores.domain.attributes[0].name, cls.stem())
             self.assertEqual(len(scores), len(data.domain.attributes))
 
     def test_report(self):
+        self.choose("ReliefF", k=6)
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished()
+        self.wait_until_finished(timeout=TIMEOUT)
         self.widget.send_report()
+        html = self.widget.report_html
+        self.assertIn("Nearest neighbours k", html)
+        self.assertIn("I1", html)

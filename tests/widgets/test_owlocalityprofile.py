@@ -78,20 +78,37 @@ class TestOWLocalityProfile(WidgetTest):
         w = self.widget
         self.run_on(self.parity, k_max=10)
         self.assertIsNone(self.get_output(w.Outputs.selected_data))
-        w._on_curve_clicked(0)
-        w._on_curve_clicked(3)
+        # pyqtgraph emits sigClicked(item, event)
+        w.curves[0].sigClicked.emit(w.curves[0], None)
+        w.curves[3].sigClicked.emit(w.curves[3], None)
         out = self.get_output(w.Outputs.selected_data)
         self.assertEqual([a.name for a in out.domain.attributes], ["I1", "R2"])
         self.assertEqual(out.domain.class_var.name, "parity")
-        w._on_curve_clicked(0)                         # a second click deselects
+        w.curves[0].sigClicked.emit(w.curves[0], None)     # a second click deselects
         self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], ["R2"])
         w.attr_view.selectAll()
         self.assertEqual(len(self.get_output(w.Outputs.features)), 12)
 
+    def test_legend_names_the_coloured_curves_and_axes_have_no_scale_factor(self):
+        w = self.widget
+        self.run_on(self.parity, k_max=10)
+
+        def legend():
+            return [label.text for _, label in w.profile_legend.items]
+        # without a selection, the ten highest curves; the informative attributes among them
+        self.assertEqual(len(legend()), 10)
+        self.assertLessEqual({"I1", "I2"}, set(legend()))
+        w.curves[3].sigClicked.emit(w.curves[3], None)
+        self.assertEqual(legend(), ["R2"])
+        for plot in (w.profile_plot, w.correlation_plot):
+            for side in ("left", "bottom"):
+                self.assertFalse(plot.getAxis(side).autoSIPrefix)
+        self.assertNotIn("x0.0", w.profile_plot.getAxis("left").labelString())
+
     def test_selection_and_parameters_survive_saving(self):
         w = self.widget
         self.run_on(self.parity, k_max=12)
-        w._on_curve_clicked(1)
+        w.curves[1].sigClicked.emit(w.curves[1], None)
         settings = w.settingsHandler.pack_data(w)
         widget = self.create_widget(OWLocalityProfile, stored_settings=settings)
         self.send_signal(widget.Inputs.data, self.parity, widget=widget)
@@ -135,3 +152,16 @@ class TestOWLocalityProfile(WidgetTest):
     def test_report(self):
         self.run_on(self.parity, k_max=5)
         self.widget.send_report()
+        self.assertIn("Largest k", self.widget.report_html)
+
+    def test_a_myopic_measure_refusing_the_data_leaves_the_profile_with_a_warning(self):
+        # a target near the largest float: MSE cannot be held by a float, RReliefF can
+        data = Table("housing")[:60].copy()
+        with data.unlocked(data.Y):
+            data.Y[:] = data.Y * 2.0 ** 990
+        result = self.run_on(data, k_max=5)
+        self.assertFalse(self.widget.Error.active)
+        self.assertTrue(np.all(np.isfinite(result.profile)))
+        self.assertTrue(np.isnan(result.correlations["MSE (eq. 17)"]).all())
+        self.assertTrue(self.widget.Warning.no_reference.is_shown())
+        self.assertIn("MSE", self.widget.Warning.no_reference.formatted)

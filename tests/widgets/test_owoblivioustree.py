@@ -38,8 +38,11 @@ class TestOWObliviousTree(base.WidgetTest):
         self.assertEqual(table.rowCount(), 1 + len(model.path))
         self.assertEqual(table.item(0, 1).text(), "(all attributes)")
         removed = [table.item(r, 1).text() for r in range(1, table.rowCount())]
-        self.assertEqual(sorted(removed), ["R1", "R2", "R3", "R4", "R5"])
-        self.assertEqual(table.item(table.rowCount() - 1, 2).text(), "1.000")
+        accuracies = [table.item(r, 2).text() for r in range(1, table.rowCount())]
+        # the five random attributes go first, after which the tree is perfect
+        self.assertEqual(sorted(removed[:5]), ["R1", "R2", "R3", "R4", "R5"])
+        self.assertEqual(accuracies[4], "1.000")
+        self.assertEqual(accuracies, [f"{acc:.3f}" for _, acc in model.path])
 
     def test_regression_data_shows_error_and_clears_outputs(self):
         self.fit(self.parity)
@@ -73,13 +76,16 @@ class TestOWObliviousTree(base.WidgetTest):
         self.assertFalse(self.widget.folds_spin.isEnabled())
 
     def test_search_setting_is_saved_and_restored(self):
-        self.widget.controls.search.setCurrentIndex(1)
-        self.widget.controls.search.activated.emit(1)
-        self.assertEqual(self.get_output(self.widget.Outputs.learner).search, "full-path")
+        combo = self.widget.search_combo
+        index = combo.findData("greedy")
+        combo.setCurrentIndex(index)
+        combo.activated.emit(index)
+        self.assertEqual(self.get_output(self.widget.Outputs.learner).search, "greedy")
         settings = self.widget.settingsHandler.pack_data(self.widget)
         restored = self.create_widget(OWObliviousTree, stored_settings=settings)
-        self.assertEqual(restored.search, 1)
-        self.assertEqual(restored.create_learner().search, "full-path")
+        self.assertEqual(restored.search, "greedy")
+        self.assertEqual(restored.search_combo.currentData(), "greedy")
+        self.assertEqual(restored.create_learner().search, "greedy")
 
     def test_no_retained_attribute_warns(self):
         # the class is independent of the only attribute: the empty tree (majority) is as good
@@ -95,3 +101,26 @@ class TestOWObliviousTree(base.WidgetTest):
         self.widget.send_report()
         self.assertIn("Elimination path", self.widget.report_html)
         self.assertIn("I1, I2", self.widget.report_html)
+
+    def test_features_output_is_the_retained_attributes(self):
+        self.fit(self.parity)
+        features = self.get_output(self.widget.Outputs.features)
+        self.assertEqual([v.name for v in features], ["I1", "I2"])
+        self.fit(None)
+        self.assertIsNone(self.get_output(self.widget.Outputs.features))
+
+    def test_learner_output_works_in_cross_validation(self):
+        # what Test and Score does with the Learner output
+        from Orange.evaluation import CA, CrossValidation
+        learner = self.get_output(self.widget.Outputs.learner)
+        results = CrossValidation(k=3, random_state=0)(self.parity, [learner])
+        self.assertFalse(results.failed[0])
+        self.assertGreater(CA(results)[0], 0.9)
+
+    def test_settings_of_version_1_store_the_search_as_an_index(self):
+        widget = self.create_widget(OWObliviousTree,
+                                    stored_settings={"search": 1, "__version__": 1})
+        self.assertEqual(widget.create_learner().search, "full-path")
+        widget = self.create_widget(OWObliviousTree,
+                                    stored_settings={"search": 7, "__version__": 1})
+        self.assertIn(widget.create_learner().search, ("greedy", "full-path"))

@@ -90,3 +90,56 @@ class TestOWReliefTree(WidgetTest, WidgetLearnerTestMixin):
         widget = self.create_widget(OWReliefTree, stored_settings=settings)
         self.assertEqual(widget.estimator_combo.currentText(), "InfGain")
         self.assertEqual((widget.pruning, widget.switch), (None, True))
+
+    def test_estimator_parameters_reach_the_learner(self):
+        w = self.widget
+        editor = w.class_stack.editors["ReliefF"]
+        self.assertTrue(editor.isVisibleTo(w))
+        editor.controls["k"].setValue(4)
+        combo = editor.controls["weighting"]
+        combo.setCurrentIndex(combo.findData("exp-rank"))
+        combo.activated.emit(combo.currentIndex())
+        w.regression_stack.editors["RReliefF"].controls["k"].setValue(15)
+        self.click_apply()
+        kwargs = self.get_output(w.Outputs.learner).kwargs
+        estimator = kwargs["estimator"]
+        self.assertEqual((estimator.k, estimator.weighting), (4, "exp-rank"))
+        self.assertEqual(kwargs["regression_estimator"].k, 15)
+        # saved with the widget's settings
+        settings = w.settingsHandler.pack_data(w)
+        widget = self.create_widget(OWReliefTree, stored_settings=settings)
+        self.assertEqual(widget.create_learner().kwargs["estimator"].k, 4)
+        # another estimator shows its own parameters
+        w.estimator_combo.setCurrentIndex(w.estimator_combo.findText("Contextual Merit"))
+        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        self.assertIs(w.class_stack.currentWidget(), w.class_stack.editors["Contextual Merit"])
+        self.assertIn("K", w.class_stack.editors["Contextual Merit"].controls)
+
+    def test_inapplicable_options_are_disabled_and_all_have_tooltips(self):
+        w = self.widget
+        self.assertTrue(w.m_spin.isEnabled())
+        self.assertFalse(w.confidence_spin.isEnabled())
+        self.assertFalse(w.intervals_spin.isEnabled())
+        for editor in list(w.class_stack.editors.values()) + list(w.regression_stack.editors.values()):
+            for control in editor.controls.values():
+                self.assertTrue(control.toolTip())
+        for spin in (w.m_spin, w.confidence_spin, w.intervals_spin):
+            self.assertTrue(spin.toolTip())
+        self.assertFalse(w.advanced.is_expanded())
+
+    def test_settings_of_version_1_load(self):
+        old = {"estimator_name": "Gini", "regression_estimator_name": "No such estimator",
+               "pruning": "removed-method", "leaf_model": "mean", "__version__": 1}
+        widget = self.create_widget(OWReliefTree, stored_settings=old)
+        kwargs = widget.create_learner().kwargs
+        self.assertEqual(type(kwargs["estimator"]).__name__, "Gini")
+        self.assertEqual(kwargs["regression_estimator"].name, "RReliefF")
+        self.assertEqual(kwargs["pruning"], "m-estimate")
+
+    def test_report_names_the_estimators_and_their_parameters(self):
+        w = self.widget
+        w.class_stack.editors["ReliefF"].controls["k"].setValue(4)
+        self.fit(self.parity3)
+        w.send_report()
+        self.assertIn("ReliefF, Nearest neighbours k 4", w.report_html)
+        self.assertIn("RReliefF", w.report_html)

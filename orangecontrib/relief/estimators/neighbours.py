@@ -40,7 +40,7 @@ from .base import check_memory
 from .encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _diff, _tile_buffers, _tile_distances
 
-__all__ = ["NeighbourContext", "nearest_neighbours", "neighbour_weights", "WEIGHTINGS"]
+__all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
 
@@ -153,6 +153,35 @@ def _with_copies(model, instances, cls, groups, skip_zero, neighbours, distances
             shifted = np.take_along_axis(array[rows, g], src, axis=1)
             array[rows, g] = np.where(at, value, shifted)
     return neighbours, distances, mass
+
+
+def regroup(ordered, data, k, groups):
+    """The context of ``data`` (the instances of ``ordered.data`` with other class values, e.g.
+    permuted) for ``k`` neighbours per group, without a new search: ``ordered`` holds every
+    other instance of each sampled one sorted by (distance, index) (a ``groups="all"`` context
+    with k = n - 1), and the first k of each group in that order are the group's nearest. Only
+    valid when distances do not depend on the class (no RELIEF-D missing values)."""
+    nb, dist = ordered.neighbours[:, 0], ordered.distances[:, 0]
+    n, m = data.n_instances, nb.shape[0]
+    cls = data.y.astype(np.intp)
+    neighbour_cls = np.where(nb >= 0, cls[np.maximum(nb, 0)], -1)
+    if groups == "per-class":
+        members = [neighbour_cls == g for g in range(data.n_classes)]
+        size = int(np.bincount(cls).max())
+    else:
+        same = neighbour_cls == cls[ordered.instances][:, None]
+        members = [same, (nb >= 0) & ~same]
+        size = n
+    K = max(0, min(k, size))
+    neighbours = np.full((m, len(members), K), -1, dtype=np.intp)
+    distances = np.full((m, len(members), K), np.inf)
+    for g, member in enumerate(members):
+        rank = np.cumsum(member, axis=1, dtype=np.int32)
+        rows, at = np.nonzero(member & (rank <= K))
+        neighbours[rows, g, rank[rows, at] - 1] = nb[rows, at]
+        distances[rows, g, rank[rows, at] - 1] = dist[rows, at]
+    return NeighbourContext(data, ordered.diff_model, ordered.instances, neighbours, distances,
+                            groups)
 
 
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,

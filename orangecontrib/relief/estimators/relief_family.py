@@ -25,7 +25,7 @@ from .base import Estimator, check_data, check_memory, random_generator
 from .diffs import DiffModel, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
 
-__all__ = ["ReliefFamily", "BestK", "weighted_diff_sums"]
+__all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair diffs
 BLOCK_BYTES = 128 * 2 ** 20
@@ -153,11 +153,14 @@ class ReliefFamily(Estimator):
 
     def context(self, data, callback=None):
         """The nearest neighbours of the sampled instances (the expensive part, done once)."""
+        return self._search(data, self.k_, self.groups, callback)
+
+    def _search(self, data, k, groups, callback):
         check_data(data, self)
         self._check_parameters()
         model = DiffModel(data, self.diff_options())
-        return nearest_neighbours(model, self.sample(data.n_instances), self.k_,
-                                  groups=self.groups, callback=callback)
+        return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
+                                  callback=callback)
 
     @staticmethod
     def update_weights(context):
@@ -280,22 +283,30 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     return sums, known, totals
 
 
+def first_k_weights(weights, available, k, mass=None, before=None):
+    """The influences ``weights`` (..., G, K) of the first k' = min(k, ``available``) neighbours
+    of each group normalised to sum 1 (eq. 13), 0 beyond k' and in a group without neighbours.
+    With neighbour places ``mass`` (instance weights; ``before``: the places the nearer ones
+    fill, computed when not given) each counts for the places among the first k it fills."""
+    if mass is None:
+        first = np.arange(weights.shape[-1]) < np.minimum(k, available)[..., None]
+    else:
+        before = np.cumsum(mass, axis=-1) - mass if before is None else before
+        first = np.clip(k - before, 0.0, mass)
+    wk = weights * first
+    total = wk.sum(axis=-1, keepdims=True)
+    return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
+
+
 def _direct_sums(ks, available, mass, w, c, f, diffs, is_known, all_known, sums, known,
                  totals):
     """:func:`weighted_diff_sums` for a few k (or weighted neighbours, ``mass``): the pair
     coefficients of each k times the pair diffs, one matrix product per k."""
-    S, F, K, a = c.shape[0], f.shape[0], f.shape[-1], diffs.shape[-1]
+    S, F, a = c.shape[0], f.shape[0], diffs.shape[-1]
     flat_diffs = diffs.reshape(-1, a)
     before = None if mass is None else np.cumsum(mass, axis=2) - mass
     for q, k in enumerate(ks):
-        if mass is None:
-            first = np.arange(K) < np.minimum(k, available)[..., None]      # (b, G, K)
-        else:                 # the places among the first k that each neighbour fills
-            first = np.clip(k - before, 0.0, mass)
-        wk = w * first
-        total = wk.sum(axis=2, keepdims=True)
-        wk = np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
-        pair = c[..., None] * wk                                          # (S, b, G, K)
+        pair = c[..., None] * first_k_weights(w, available, k, mass, before)  # (S, b, G, K)
         pair_f = (pair[:, None] * f).reshape(S * F, -1)                   # (S*F, b*G*K)
         sums[:, :, q] += (pair_f @ flat_diffs).reshape(S, F, a)
         totals[:, :, q] += pair_f.sum(axis=1).reshape(S, F)

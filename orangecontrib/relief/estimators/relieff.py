@@ -17,9 +17,14 @@ whose hit (or miss) diffs is known then gets NaN.
 """
 import numpy as np
 
-from .relief_family import BestK, ReliefFamily, weighted_diff_sums
+from .neighbours import neighbour_weights, regroup
+from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
+from .significance import HitMissPairs
 
 __all__ = ["Relief", "ReliefF", "ReliefFbestK"]
+
+#: a permutation test keeps every instance's neighbours sorted (16 bytes each) up to this size
+ORDER_BYTES = 256 * 2 ** 20
 
 
 class ReliefF(ReliefFamily):
@@ -56,6 +61,37 @@ class ReliefF(ReliefFamily):
             hit = (np.arange(G) == y[:, None]).astype(float)
             miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
         return np.stack([miss, hit]) * self.update_weights(context)[None, :, None]
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test: a function from ``data`` with other classes (the same
+        instances and attributes) to its context, all from one search that sorts all instances
+        by distance from each sampled one; the groups are read off in that order
+        (:func:`.neighbours.regroup`). None (search again for each class) with instance weights,
+        with ``preset="corelearn"`` (its neighbour order is that of a search per class),
+        when RELIEF-D's distances depend on the class (missing values) or when the sorted
+        neighbours would exceed ``ORDER_BYTES``."""
+        n = data.n_instances
+        if data.weights is not None or (self.missing == "D" and np.isnan(data.X).any()) \
+                or self.diff.corelearn or 16 * self.sample(n).size * n > ORDER_BYTES:
+            return None
+        ordered = self._search(data, n, "all", callback)
+        k, groups = self.k_, self.groups
+        return lambda target: regroup(ordered, target, k, groups)
+
+    def hit_miss_pairs(self, context):
+        """The (instance, neighbour) pairs of the estimate with their weights in the hit and the
+        miss mean (STIR, :mod:`.significance`): each instance's first k' neighbours of a group
+        with their normalised influences times the group's coefficient (and the instance's
+        weight)."""
+        coef = self.coefficients(context)
+        w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma),
+                            context.available, self.k_, context.mass)
+        miss, hit = coef[0][..., None] * w, coef[1][..., None] * w
+        nb = context.neighbours
+        keep = (nb >= 0) & (miss + hit > 0)
+        rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
+        return HitMissPairs(rows=rows[keep], others=nb[keep], weights=(miss + hit)[keep],
+                            miss=(miss > 0)[keep])
 
     def profile(self, context, ks, columns=None):
         sums, known, totals = weighted_diff_sums(
@@ -99,3 +135,7 @@ class ReliefFbestK(BestK, ReliefF):
         super().__init__(iterations=iterations, random_state=random_state, weighting=weighting,
                          sigma=sigma, misses=misses, preset=preset, diff=diff, **diff_keywords)
         self.k_max = k_max
+
+    def hit_miss_pairs(self, context):
+        raise ValueError("STIR tests the estimate of one neighbourhood, but ReliefFbestK takes "
+                         "the best over k: use permutation p-values")

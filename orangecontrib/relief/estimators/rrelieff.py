@@ -15,6 +15,8 @@ as CORElearn). N_dC is clamped into [1e-7, m - 1e-7], as CORElearn does, so a ta
 multiplied by m / (the influence whose diffs of A are known), while N_dC and m stay sums over all
 neighbours.
 """
+from dataclasses import replace
+
 import numpy as np
 
 from .diffs import target_diffs
@@ -35,6 +37,13 @@ class RReliefF(ReliefFamily):
     groups = "all"
     #: CORElearn's RReliefF keeps neighbours at distance 0
     corelearn_skips_zero = False
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test: a function from ``data`` with another target (the same
+        instances and attributes) to its context. The neighbours do not depend on a numeric
+        target, so one search serves every target."""
+        context = self.context(data, callback)
+        return lambda target: replace(context, data=target)
 
     def profile(self, context, ks, columns=None):
         nb = context.neighbours
@@ -58,9 +67,9 @@ class RReliefF(ReliefFamily):
 
 
 class RReliefFbestK(BestK, RReliefF):
-    """RReliefF with equal weights evaluated for every k from 1 to ``k_max`` (default: all
-    other instances) from one neighbour search; each attribute takes its best estimate over k
-    (CORElearn's RReliefFbestK)."""
+    """RReliefF with equal weights evaluated for every k from 1 to ``k_max`` (default 100; with
+    ``preset="corelearn"`` all other instances, as CORElearn's RReliefFbestK) from one
+    neighbour search; each attribute takes its best estimate over k."""
     name = "RReliefFbestK"
     default_weighting = "equal"
 

@@ -1,4 +1,6 @@
 """Running the engine in a widget's background task (``ConcurrentWidgetMixin``)."""
+import warnings
+
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg, OWWidget
@@ -57,6 +59,14 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=Tr
         else:
             self.Outputs.model.send(None)
 
+    def add_bottom_buttons(self):
+        # OWBaseLearner's apply is not a gui.deferred method, for which orangewidget warns at
+        # every widget's creation (Orange's own learner widgets too)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", r"decorate \w+\.apply with @gui\.deferred",
+                                    UserWarning)
+            super().add_bottom_buttons()
+
     def on_partial_result(self, _):
         pass
 
@@ -88,6 +98,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
 
     class Error(OWWidget.Error):
         no_class = Msg("Data has no target variable.")
+        no_attributes = Msg("Data has no attributes.")
         unsuitable = Msg("{}")
         failed = Msg("Estimation failed: {}")
 
@@ -99,6 +110,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         ConcurrentWidgetMixin.__init__(self)
         self.data = None
         self.result = None
+        self._new_data = False
 
     def accept_data(self, data):
         """Cancel the running task and keep ``data`` if it suits an estimation (else None,
@@ -112,7 +124,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
             if not data.domain.class_var:
                 self.Error.no_class()
             elif not data.domain.attributes:
-                self.Error.unsuitable("Data has no attributes.")
+                self.Error.no_attributes()
             else:
                 self.data = data
 
@@ -125,17 +137,19 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         """Show ``self.result`` (None: nothing or a failure)."""
         raise NotImplementedError
 
-    def restart(self):
-        """Cancel the running task, if any, and start one for the current settings."""
+    def restart(self, new_data=False):
+        """Cancel the running task, if any, and start one for the current settings. Its
+        result is sent at once after ``new_data`` (as Orange's widgets do on new input), else
+        when auto-send is on or the user sends it."""
         self.cancel()
+        self._new_data |= new_data
         self.result = None
         self.Error.unsuitable.clear()
         self.Error.failed.clear()
         self.Warning.clear()
         self.Information.clear()
         if self.data is None:
-            self.show_result()
-            self.commit.now()
+            self._show_and_send()
             return
         self.start(*self.background_task())
 
@@ -145,16 +159,22 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
     def on_done(self, result):
         self.result = result
         self.Warning.missing_class(result.n_ignored, shown=result.n_ignored > 0)
-        self.show_result()
-        self.commit.now()
+        self._show_and_send()
 
     def on_exception(self, ex):
         if isinstance(ex, ValueError):
             self.Error.unsuitable(str(ex))
         else:
             self.Error.failed(f"{type(ex).__name__}: {ex}")
+        self._show_and_send()
+
+    def _show_and_send(self):
         self.show_result()
-        self.commit.now()
+        if self._new_data:
+            self._new_data = False
+            self.commit.now()
+        else:
+            self.commit.deferred()
 
     def onDeleteWidget(self):
         self.shutdown()

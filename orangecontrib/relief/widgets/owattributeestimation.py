@@ -6,8 +6,8 @@ from types import SimpleNamespace
 import numpy as np
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QItemSelectionRange, Qt
 from AnyQt.QtWidgets import (
-    QButtonGroup, QComboBox, QGridLayout, QLabel, QRadioButton, QStackedWidget, QTableWidget,
-    QTableWidgetItem, QHeaderView
+    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QRadioButton, QTableWidget,
+    QTableWidgetItem
 )
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
@@ -16,6 +16,7 @@ from Orange.widgets import gui
 from Orange.widgets.data.owrank import RankTableModel, TableView
 from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
 from Orange.widgets.utils import enum2int
+from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
@@ -23,9 +24,17 @@ from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
-from orangecontrib.relief.widgets.estimatorparams import ParameterEditor, describe
+from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 
 __all__ = ["OWAttributeEstimation", "estimate"]
+
+
+def _scorer_or_none(name):
+    try:
+        return scoring.scorer_by_name(str(name))
+    except ValueError:
+        return None
+
 
 #: the four cases of the Π framework (Vilalta et al. 2001 §4), in column order
 CASES = ("same value,\nsame class", "same value,\ndiff. class",
@@ -72,8 +81,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     SelectManual, SelectNBest, SelectThreshold = range(3)
 
     settingsHandler = DomainContextHandler()
+    settings_version = 2
+    #: the estimator for a categorical target and for a numeric one (its stem)
     estimator_name = Setting("ReliefF")
+    regression_estimator_name = Setting("RReliefF")
     estimator_params = Setting({})
+    advanced_shown = Setting(False)
     sorting = Setting((2, enum2int(Qt.DescendingOrder)))
     selection_method = ContextSetting(SelectNBest)
     n_selected = ContextSetting(5)
@@ -91,25 +104,27 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def __init__(self):
         super().__init__()
         self.scorer_classes = {cls.stem(): cls for cls in scoring.SCORERS}
-        if self.estimator_name not in self.scorer_classes:
-            self.estimator_name = scoring.SCORERS[0].stem()
+        self.target_type = "classification"   # of the data; without data, of the last choice
+        for attr, task in (("estimator_name", "classification"),
+                           ("regression_estimator_name", "regression")):
+            if getattr(self, attr) not in self.scorer_classes:
+                setattr(self, attr, next(name for name, cls in self.scorer_classes.items()
+                                         if task in cls.tasks))
 
         box = gui.vBox(self.controlArea, "Estimator")
-        self.estimator_combo = QComboBox()
+        self.estimator_combo = QComboBox(
+            toolTip="The estimator; each target type (categorical or numeric) keeps its own "
+                    "choice, so ReliefF becomes RReliefF on a numeric target.")
         self.estimator_combo.addItems(list(self.scorer_classes))
-        self.estimator_combo.setCurrentText(self.estimator_name)
         self.estimator_combo.activated.connect(self._on_estimator_changed)
         box.layout().addWidget(self.estimator_combo)
 
-        self.params_box = gui.vBox(self.controlArea, "Parameters")
-        self.params_stack = QStackedWidget()
-        self.editors = {}
-        for name, cls in self.scorer_classes.items():
-            editor = ParameterEditor(cls, self.estimator_params.setdefault(name, {}))
-            editor.changed.connect(self._on_parameters_changed)
-            self.editors[name] = editor
-            self.params_stack.addWidget(editor)
-        self.params_box.layout().addWidget(self.params_stack)
+        self.params_stack = ParameterStack(self.scorer_classes, self.estimator_params,
+                                           self.advanced_shown)
+        self.params_stack.changed.connect(self._on_parameters_changed)
+        self.params_stack.advanced_toggled.connect(self._on_advanced_toggled)
+        self.editors = self.params_stack.editors
+        box.layout().addWidget(self.params_stack)
         gui.rubber(self.controlArea)
 
         sel_box = gui.vBox(self.buttonsArea, "Select Attributes")
@@ -121,6 +136,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             button = QRadioButton(text)
             self.select_buttons.addButton(button, i)
             grid.addWidget(button, i, 0)
+        self.select_buttons.button(self.SelectThreshold).setToolTip(
+            "Attributes whose estimate exceeds τ = 1/√(α·m) (Kira & Rendell): by Chebyshev's "
+            "inequality an irrelevant attribute exceeds τ with a probability of at most α.")
         grid.addWidget(gui.spin(None, self, "n_selected", 1, 10000, addToLayout=False,
                                 callback=lambda: self.set_selection_method(self.SelectNBest)),
                        1, 1)
@@ -140,33 +158,82 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.ranks_view.horizontalHeader().sectionClicked.connect(self._on_header_click)
         self.mainArea.layout().addWidget(self.ranks_view)
 
-        self.counts_box = gui.vBox(self.mainArea, "Π case counts of the current attribute")
+        # the Π counts of one attribute, chosen here and not in the table, whose selection
+        # is the output
+        self.counts_box = gui.vBox(self.mainArea, "Π case counts")
+        self.counts_attr_model = VariableListModel(parent=self)
+        self.counts_combo = QComboBox(toolTip="The attribute whose case counts are shown")
+        self.counts_combo.setModel(self.counts_attr_model)
+        self.counts_combo.activated.connect(self._show_case_counts)
+        row = gui.hBox(self.counts_box)
+        gui.widgetLabel(row, "Attribute:")
+        row.layout().addWidget(self.counts_combo, 1)
         self.counts_view = QTableWidget(0, 4)
         self.counts_view.setHorizontalHeaderLabels(CASES)
         self.counts_view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.counts_view.setEditTriggers(QTableWidget.NoEditTriggers)
         self.counts_box.layout().addWidget(self.counts_view)
-        self.ranks_view.selectionModel().currentRowChanged.connect(self._show_case_counts)
 
         self.select_buttons.button(self.selection_method).setChecked(True)
         self._show_estimator()
-        self.resize(780, 560)
+        self.resize(820, 560)
+
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        """Version 1 stored one estimator for both target types, possibly under an older name
+        (a class name such as "Gini"); parameters an estimator no longer has are dropped when
+        its editor is built (:class:`.estimatorparams.ParameterEditor`)."""
+        if version is None or version < 2:
+            names = {}
+            for key in ("estimator_name", "regression_estimator_name"):
+                try:
+                    names[key] = scoring.scorer_by_name(str(settings[key])).stem()
+                except (KeyError, ValueError):
+                    pass
+            settings.update(names)
+            if "estimator_name" in names and "classification" not in \
+                    scoring.scorer_by_name(names["estimator_name"]).tasks:
+                settings["regression_estimator_name"] = settings.pop("estimator_name")
+            params = settings.get("estimator_params")
+            if not isinstance(params, dict):
+                settings.pop("estimator_params", None)
+            else:
+                settings["estimator_params"] = {
+                    cls_.stem(): dict(params[name])
+                    for name in params if isinstance(params[name], dict)
+                    for cls_ in [_scorer_or_none(name)] if cls_ is not None}
 
     # --- configuration
+    @property
+    def current_name(self):
+        """The stem of the estimator used for the current target type."""
+        return (self.regression_estimator_name if self.target_type == "regression"
+                else self.estimator_name)
+
     def create_scorer(self):
-        """The configured scorer (the object sent on the Scorer output)."""
-        params = self.editors[self.estimator_name].values
-        return self.scorer_classes[self.estimator_name](**params)
+        """The configured scorer (the object sent on the Scorer output), constructed with the
+        parameters that differ from their defaults, so its name shows just those."""
+        return self.params_stack.create(self.current_name)
 
     def _show_estimator(self):
-        self.params_stack.setCurrentWidget(self.editors[self.estimator_name])
-        self.params_box.setVisible(bool(self.editors[self.estimator_name].defaults))
-        self.counts_box.setVisible(hasattr(self.scorer_classes[self.estimator_name],
-                                           "case_counts"))
+        name = self.current_name
+        self.estimator_combo.setCurrentText(name)
+        model = self.estimator_combo.model()
+        for row, cls in enumerate(self.scorer_classes.values()):
+            model.item(row).setEnabled(self.data is None or self.target_type in cls.tasks)
+        self.params_stack.show_editor(name)
+        self.counts_box.setVisible(hasattr(self.scorer_classes[name], "case_counts"))
         self.Outputs.scorer.send(self.create_scorer())
 
     def _on_estimator_changed(self):
-        self.estimator_name = self.estimator_combo.currentText()
+        name = self.estimator_combo.currentText()
+        tasks = self.scorer_classes[name].tasks
+        if self.data is None and self.target_type not in tasks:
+            self.target_type = next(iter(tasks))
+        if "classification" in tasks:
+            self.estimator_name = name
+        if "regression" in tasks:
+            self.regression_estimator_name = name
         self._show_estimator()
         self.restart()
 
@@ -174,15 +241,23 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.Outputs.scorer.send(self.create_scorer())
         self.restart()
 
+    def _on_advanced_toggled(self, shown):
+        self.advanced_shown = shown
+
     # --- data and computation
     @Inputs.data
     def set_data(self, data):
         self.closeContext()
         self.selected_attrs = []
         self.accept_data(data)
+        if self.data is not None:
+            self.target_type = "regression" if self.data.domain.class_var.is_continuous \
+                else "classification"
+        self.counts_attr_model[:] = self.data.domain.attributes if self.data else []
+        self._show_estimator()
         self.openContext(self.data)
         self.select_buttons.button(self.selection_method).setChecked(True)
-        self.restart()
+        self.restart(new_data=True)
 
     def background_task(self):
         return estimate, self.create_scorer(), self.data
@@ -200,12 +275,17 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         rows = [[a, nv, float(s)] for a, nv, s in zip(attrs, n_values, self.result.scores)]
         self.ranks_model.setExtremesFrom(2, self.result.scores)
         self.ranks_model.wrap(rows)
-        self.ranks_model.setHorizontalHeaderLabels(("", "#", self.estimator_name))
+        self.ranks_model.setHorizontalHeaderLabels(("", "#", self.current_name))
         self.ranks_view.setColumnWidth(1, 40)
         self.ranks_view.resizeColumnToContents(0)
+        self._fit_table_width()
         column, order = self.sorting
         self.ranks_model.sort(column, Qt.SortOrder(order))
         self.ranks_view.horizontalHeader().setSortIndicator(column, Qt.SortOrder(order))
+        if self.result.case_counts is not None:
+            self.counts_combo.setCurrentIndex(
+                int(np.argmax(np.nan_to_num(self.result.scores, nan=-np.inf))))
+            self._show_case_counts()
         self.auto_select()
 
     def _on_header_click(self):
@@ -213,13 +293,22 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         if self.selection_method != self.SelectManual:
             self.auto_select()
 
-    def _show_case_counts(self, current):
-        """Fill the Π table with the count matrices {R_m} of the current attribute: one row per
-        (value V_m, class), one column per case (eqs. 10-13 of the Π paper)."""
+    def _fit_table_width(self):
+        """Make the main area at least as wide as the table's columns, so the score column is
+        never clipped."""
+        view = self.ranks_view
+        width = sum(view.columnWidth(c) for c in range(self.ranks_model.columnCount()))
+        view.setMinimumWidth(width + view.verticalHeader().width() + 2 * view.frameWidth()
+                             + view.verticalScrollBar().sizeHint().width())
+
+    def _show_case_counts(self):
+        """Fill the Π table with the count matrices {R_m} of the attribute chosen in the
+        combo: one row per (value V_m, class), one column per case (eqs. 10-13 of the Π
+        paper)."""
         self.counts_view.setRowCount(0)
-        if self.result is None or self.result.case_counts is None or not current.isValid():
+        index = self.counts_combo.currentIndex()
+        if self.result is None or self.result.case_counts is None or index < 0:
             return
-        index = self.ranks_model.mapToSourceRows(current.row())
         attr = self.data.domain.attributes[index]
         counts = np.asarray(self.result.case_counts[index])   # (values, classes, 4)
         values = attr.values if attr.is_discrete else [f"bin {i + 1}"
@@ -238,7 +327,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     # --- selection
     def _threshold(self):
         """τ, or None when the estimator has no iterations (not a Relief-family estimate)."""
-        if self.result is None or "iterations" not in self.editors[self.estimator_name].defaults:
+        if self.result is None or "iterations" not in self.editors[self.current_name].defaults:
             return None
         return relief_threshold(self.alpha, self.result.m)
 
@@ -306,7 +395,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         """Scores as a table in Rank's format: one score column, attribute names as meta."""
         if self.result is None:
             return None
-        domain = Domain([ContinuousVariable(self.estimator_name)],
+        domain = Domain([ContinuousVariable(self.current_name)],
                         metas=[StringVariable("Feature")])
         names = np.array([[a.name] for a in self.data.domain.attributes], dtype=object)
         table = Table.from_numpy(domain, self.result.scores[:, None], metas=names)
@@ -314,8 +403,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         return table
 
     def send_report(self):
-        params = self.editors[self.estimator_name].values
-        self.report_items("Estimator", [("Estimator", self.estimator_name)]
+        params = self.editors[self.current_name].values
+        self.report_items("Estimator", [("Estimator", self.current_name)]
                           + [describe(name, value) for name, value in params.items()])
         if self.data is None:
             return

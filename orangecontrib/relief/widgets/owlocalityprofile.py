@@ -1,8 +1,8 @@
 """Locality Profile: ReliefF's (RReliefF's) estimate of every attribute as a function of the
-number of nearest neighbours k, from one neighbour search (Fig. 2 of
-Robnik-Šikonja & Kononenko 1999), and the correlation (eq. 15) of those estimates
-with myopic estimates, as functions of k (Fig. 5): with myopic ReliefF (eq. 5) and accuracy
-(eq. 16) for classification, with the MSE of the mean (eq. 17) for regression."""
+number of nearest neighbours k, from one neighbour search (Fig. 2 of Robnik-Šikonja &
+Kononenko 1999), and the correlation (eq. 15) of those estimates with myopic estimates, as
+functions of k (Fig. 5): with myopic ReliefF (eq. 5) and accuracy (eq. 16) for classification,
+with the MSE of the mean (eq. 17) for regression."""
 from types import SimpleNamespace
 
 import numpy as np
@@ -26,6 +26,9 @@ from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 
 __all__ = ["OWLocalityProfile", "locality_profile", "correlation"]
+
+#: attributes named in the legend of the profile when none is selected
+LEGEND_SIZE = 10
 
 #: myopic estimators the profile is correlated with, per task (Fig. 5; eqs. 5, 16, 17)
 REFERENCES = {
@@ -52,7 +55,8 @@ def locality_profile(data, k_max, iterations, random_state, state):
     myopic estimators of :data:`REFERENCES` for every k.
 
     Returns a namespace with ``ks`` (K,), ``profile`` (K, n_attributes), ``correlations``
-    ({label: (K,)}) and ``n_ignored`` (instances dropped for a missing class)."""
+    ({label: (K,)}; NaN where a myopic measure refuses the data, with its reason in
+    ``failures`` {label: message}) and ``n_ignored`` (instances dropped for a missing class)."""
     callback = progress_callback(state, 0, 90)
     encoded, rows = encode_table(data)
     task = "classification" if encoded.is_classification else "regression"
@@ -61,13 +65,17 @@ def locality_profile(data, k_max, iterations, random_state, state):
     context = estimator.context(encoded, callback)
     ks = np.arange(1, context.neighbours.shape[2] + 1)
     profile = estimator.profile(context, ks)
-    correlations = {}
+    correlations, failures = {}, {}
     for label, reference in REFERENCES[task]:
         callback(0.95)
-        myopic = np.asarray(reference()(encoded), dtype=float)
+        try:
+            myopic = np.asarray(reference()(encoded), dtype=float)
+        except ValueError as error:     # data the myopic measure cannot take: no correlation
+            failures[label] = str(error)
+            myopic = np.full(profile.shape[1], np.nan)
         correlations[label] = np.array([correlation(row, myopic) for row in profile])
     return SimpleNamespace(ks=ks, profile=profile, correlations=correlations,
-                           n_ignored=len(data) - len(rows))
+                           failures=failures, n_ignored=len(data) - len(rows))
 
 
 class OWLocalityProfile(BackgroundEstimationWidget):
@@ -97,6 +105,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
     class Warning(BackgroundEstimationWidget.Warning):
         no_correlation = Msg("Correlations are undefined: fewer than two attributes with "
                              "varying estimates.")
+        no_reference = Msg("No correlation with {}")
 
     class Information(BackgroundEstimationWidget.Information):
         k_capped = Msg("k is limited to {} by the size of the classes.")
@@ -108,11 +117,21 @@ class OWLocalityProfile(BackgroundEstimationWidget):
 
         box = gui.vBox(self.controlArea, "ReliefF")
         gui.spin(box, self, "k_max", 1, 10000, label="Largest k:", callback=self.restart,
-                 controlWidth=110)
+                 controlWidth=110,
+                 tooltip="Estimates are computed for every number of nearest neighbours "
+                         "k = 1 … this, from one neighbour search (at most the size of the "
+                         "classes).")
         gui.spin(box, self, "iterations", 0, 1000000, label="Iterations m:",
-                 specialValueText="all instances", callback=self.restart, controlWidth=110)
-        gui.spin(box, self, "random_state", 0, 2 ** 31 - 1, label="Random seed:",
-                 callback=self.restart, controlWidth=110)
+                 specialValueText="all instances", callback=self._on_iterations_changed,
+                 controlWidth=110,
+                 tooltip="m, the number of instances R sampled at random whose neighbours "
+                         "update the estimates; 'all instances' visits each once.")
+        self.seed_spin = gui.spin(
+            box, self, "random_state", 0, 2 ** 31 - 1, label="Random seed:",
+            callback=self.restart, controlWidth=110,
+            tooltip="Seed of the sample of m instances: the same seed repeats a run exactly "
+                    "(used only when instances are sampled).")
+        self.seed_spin.setEnabled(bool(self.iterations))
 
         box = gui.vBox(self.controlArea, "Attributes")
         self.attr_model = VariableListModel(parent=self)
@@ -125,17 +144,25 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.profile_plot = self._plot("Estimate of each attribute", "estimate")
         self.correlation_plot = self._plot("Correlation with myopic estimates",
                                            "correlation (eq. 15)")
+        self.profile_legend = self.profile_plot.addLegend(offset=(-10, 10),
+                                                          labelTextColor="k")
         self.correlation_plot.addLegend(offset=(-10, -10), labelTextColor="k")
         self.correlation_plot.setYRange(-1, 1)
         self.mainArea.layout().addWidget(self.profile_plot, 3)
         self.mainArea.layout().addWidget(self.correlation_plot, 2)
         self.resize(900, 620)
 
+    def _on_iterations_changed(self):
+        self.seed_spin.setEnabled(bool(self.iterations))
+        self.restart()
+
     def _plot(self, title, ylabel):
         plot = pg.PlotWidget(background="w")
         plot.setTitle(title, color="k")
         plot.setLabel("bottom", "number of nearest neighbours k", color="k")
         plot.setLabel("left", ylabel, color="k")
+        for side in ("left", "bottom"):     # plain numbers, no "(x0.001)" scale in the label
+            plot.getAxis(side).enableAutoSIPrefix(False)
         plot.showGrid(x=True, y=True, alpha=0.2)
         plot.getPlotItem().setMenuEnabled(False)
         return plot
@@ -148,7 +175,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.accept_data(data)
         self.attr_model[:] = self.data.domain.attributes if self.data is not None else []
         self.openContext(self.data)
-        self.restart()
+        self.restart(new_data=True)
 
     def background_task(self):
         return (locality_profile, self.data, self.k_max, self.iterations or None,
@@ -157,8 +184,12 @@ class OWLocalityProfile(BackgroundEstimationWidget):
     def on_done(self, result):
         self.Information.k_capped(len(result.ks), shown=len(result.ks) < self.k_max)
         self.Warning.no_correlation(
-            shown=all(np.isnan(c).all() for c in result.correlations.values()))
+            shown=not result.failures
+            and all(np.isnan(c).all() for c in result.correlations.values()))
         super().on_done(result)
+        self.Warning.no_reference(
+            "; ".join(f"{label}: {reason}" for label, reason in result.failures.items()),
+            shown=bool(result.failures))
 
     # --- plots
     def show_result(self):
@@ -175,9 +206,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         n = self.result.profile.shape[1]
         self.colors = list(LimitedDiscretePalette(max(n, 1)).qcolors)
         for i, attr in enumerate(self.data.domain.attributes):
-            curve = pg.PlotDataItem(ks, self.result.profile[:, i], name=attr.name)
+            curve = pg.PlotDataItem(ks, self.result.profile[:, i])
             curve.setCurveClickable(True, width=6)
-            curve.sigClicked.connect(lambda _, i=i: self._on_curve_clicked(i))
+            curve.sigClicked.connect(self._on_curve_clicked)
             curve.setToolTip(attr.name)
             self.profile_plot.addItem(curve)
             self.curves.append(curve)
@@ -188,8 +219,11 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self._style_curves()
 
     def _style_curves(self):
-        """Selected attributes drawn thick in their colour, the others thin and grey."""
-        selected = {self.data.domain.attributes.index(a) for a in self.selected_attrs}
+        """Selected attributes drawn thick in their colour, the others thin and grey; the
+        legend names the coloured curves: the selected ones, or without a selection the
+        :data:`LEGEND_SIZE` attributes with the highest estimates."""
+        attrs = self.data.domain.attributes
+        selected = {attrs.index(a) for a in self.selected_attrs}
         for i, curve in enumerate(self.curves):
             if i in selected or not selected:
                 curve.setPen(pg.mkPen(self.colors[i], width=3 if selected else 1.5))
@@ -197,10 +231,20 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             else:
                 curve.setPen(pg.mkPen(QColor(190, 190, 190), width=1))
                 curve.setZValue(1)
+        self.profile_legend.clear()
+        if selected:
+            shown = sorted(selected)
+        else:
+            profile = self.result.profile
+            best = np.where(np.isnan(profile), -np.inf, profile).max(axis=0, initial=-np.inf)
+            shown = np.argsort(-best, kind="stable")[:LEGEND_SIZE]
+        for i in shown:
+            self.profile_legend.addItem(self.curves[i], attrs[i].name)
 
     # --- selection
-    def _on_curve_clicked(self, index):
-        attr = self.data.domain.attributes[index]
+    def _on_curve_clicked(self, curve, _event=None):
+        """pyqtgraph's sigClicked(item, event): toggle the curve's attribute."""
+        attr = self.data.domain.attributes[self.curves.index(curve)]
         if attr in self.selected_attrs:
             self.selected_attrs = [a for a in self.selected_attrs if a is not attr]
         else:

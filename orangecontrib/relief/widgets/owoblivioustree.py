@@ -1,26 +1,33 @@
-"""Oblivious Tree: OBLIVION (Langley 1994), backward elimination of attributes from
-an oblivious decision tree with a leave-one-out or k-fold accuracy estimate; fitted in the
-background. Outputs the learner, the model and the data reduced to the retained attributes, and
-shows the elimination path."""
+"""Oblivious Tree: OBLIVION (Langley 1994), backward elimination of attributes from an oblivious
+decision tree with a leave-one-out or k-fold accuracy estimate; fitted in the background.
+Outputs the learner, the model, the retained attributes and the data reduced to them, and shows
+the elimination path."""
+import inspect
+
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QTableView
+from AnyQt.QtWidgets import QComboBox, QTableView
 
 from Orange.data import Domain, Table
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.utils.widgetpreview import WidgetPreview
-from Orange.widgets.widget import Msg, Output
+from Orange.widgets.widget import AttributeList, Msg, Output
 
+from orangecontrib.relief import oblivion
 from orangecontrib.relief.learners import ObliviousTreeLearner
 from orangecontrib.relief.widgets.background import BackgroundLearnerWidget
 
 __all__ = ["OWObliviousTree"]
 
 ESTIMATES = ("Leave-one-out", "Cross-validation")
-SEARCHES = (("greedy", "Stop at the first loss (paper)"),
-            ("full-path", "Full path, keep the most accurate"))
+#: labels of the elimination searches (:data:`.oblivion.SEARCHES`); a search without a label
+#: here is offered under its own name
+SEARCH_LABELS = {"greedy": "Stop at the first loss (paper)",
+                 "full-path": "Full path, keep the most accurate"}
+SEARCHES = tuple((search, SEARCH_LABELS.get(search, search)) for search in oblivion.SEARCHES)
+DEFAULT_SEARCH = inspect.signature(ObliviousTreeLearner).parameters["search"].default
 
 
 class OWObliviousTree(BackgroundLearnerWidget):
@@ -41,6 +48,7 @@ class OWObliviousTree(BackgroundLearnerWidget):
 
     class Outputs(BackgroundLearnerWidget.Outputs):
         reduced_data = Output("Reduced Data", Table)
+        features = Output("Features", AttributeList, dynamic=False)
 
     class Warning(OWBaseLearner.Warning):
         no_attributes = Msg("No attribute was retained: the model predicts the majority class.")
@@ -48,22 +56,46 @@ class OWObliviousTree(BackgroundLearnerWidget):
     class Information(OWBaseLearner.Information):
         retained = Msg("Retained {} of {} attributes (estimated accuracy {:.3f}).")
 
+    settings_version = 2
     estimate = Setting(0)      # index into ESTIMATES
     folds = Setting(10)
-    search = Setting(0)        # index into SEARCHES
+    search = Setting(DEFAULT_SEARCH)
     random_state = Setting(0)
+
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        """Version 1 stored the search as an index into (greedy, full-path)."""
+        if version is None or version < 2:
+            search = settings.get("search")
+            if isinstance(search, int) and not isinstance(search, bool):
+                settings["search"] = ("greedy", "full-path")[search] if search in (0, 1) \
+                    else DEFAULT_SEARCH
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Accuracy estimate")
-        radio = gui.radioButtons(box, self, "estimate", callback=self.settings_changed)
+        radio = gui.radioButtons(
+            box, self, "estimate", callback=self.settings_changed,
+            tooltips=["Each instance is classified by its nearest other cases in the space of "
+                      "the remaining attributes (Langley's choice).",
+                      "Stratified k-fold cross-validation."])
         gui.appendRadioButton(radio, ESTIMATES[0])
         gui.appendRadioButton(radio, ESTIMATES[1])
         self.folds_spin = gui.spin(gui.indentedBox(radio), self, "folds", 2, 100,
                                    label="Folds:", callback=self.settings_changed,
-                                   controlWidth=60)
+                                   controlWidth=60, tooltip="The number of folds k.")
         box = gui.vBox(self.controlArea, "Elimination")
-        gui.comboBox(box, self, "search", items=[label for _, label in SEARCHES],
-                     callback=self.settings_changed)
+        if self.search not in oblivion.SEARCHES:
+            self.search = DEFAULT_SEARCH
+        self.search_combo = QComboBox(
+            toolTip="Backward elimination: stop as soon as every removal loses accuracy "
+                    "(Langley), or remove attributes down to none and keep the most accurate "
+                    "tree met on the way.")
+        for search, label in SEARCHES:
+            self.search_combo.addItem(label, search)
+        self.search_combo.setCurrentIndex(oblivion.SEARCHES.index(self.search))
+        self.search_combo.activated.connect(self._on_search_changed)
+        box.layout().addWidget(self.search_combo)
+        gui.rubber(self.controlArea)
 
         self.path_model = QStandardItemModel(0, 3, self)
         self.path_model.setHorizontalHeaderLabels(["Step", "Removed", "Accuracy"])
@@ -75,6 +107,10 @@ class OWObliviousTree(BackgroundLearnerWidget):
         gui.vBox(self.mainArea, "Elimination path").layout().addWidget(self.path_view)
         self._update_folds_enabled()
 
+    def _on_search_changed(self):
+        self.search = self.search_combo.currentData()
+        self.settings_changed()
+
     def _update_folds_enabled(self):
         self.folds_spin.setEnabled(self.estimate == 1)
 
@@ -84,12 +120,12 @@ class OWObliviousTree(BackgroundLearnerWidget):
 
     def create_learner(self):
         return self.LEARNER(folds=self.folds if self.estimate == 1 else None,
-                            search=SEARCHES[self.search][0], random_state=self.random_state,
+                            search=self.search, random_state=self.random_state,
                             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
         estimate = ESTIMATES[0] if self.estimate == 0 else f"{self.folds}-fold cross-validation"
-        search = SEARCHES[self.search][1]
+        search = dict(SEARCHES)[self.search]
         return (("Accuracy estimate", estimate), ("Elimination", search))
 
     def model_changed(self):
@@ -100,14 +136,16 @@ class OWObliviousTree(BackgroundLearnerWidget):
         model = self.model
         if model is None:
             self.Outputs.reduced_data.send(None)
+            self.Outputs.features.send(None)
             return
         tree = model.tree
         rows = [("0", "(all attributes)", tree.initial_accuracy)]
         rows += [(str(step), var.name, acc) for step, (var, acc) in enumerate(model.path, 1)]
         for step, name, acc in rows:
             items = [QStandardItem(step), QStandardItem(name), QStandardItem(f"{acc:.3f}")]
-            items[0].setTextAlignment(Qt.AlignmentFlag.AlignRight)
-            items[2].setTextAlignment(Qt.AlignmentFlag.AlignRight)
+            for item in (items[0], items[2]):
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                      | Qt.AlignmentFlag.AlignVCenter)
             self.path_model.appendRow(items)
         self.path_view.resizeColumnsToContents()
         retained = model.retained_attributes
@@ -115,6 +153,7 @@ class OWObliviousTree(BackgroundLearnerWidget):
         self.Warning.no_attributes(shown=not retained)
         domain = Domain(retained, self.data.domain.class_vars, self.data.domain.metas)
         self.Outputs.reduced_data.send(self.data.transform(domain))
+        self.Outputs.features.send(AttributeList(retained))
 
     def send_report(self):
         super().send_report()

@@ -10,13 +10,13 @@ from Orange.widgets.settings import Setting
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 
 from orangecontrib.relief.learners import CoreTreeLearner
-from orangecontrib.relief.scoring import SCORERS
+from orangecontrib.relief.scoring import SCORERS, scorer_by_name
 from orangecontrib.relief.widgets.background import BackgroundLearnerWidget
+from orangecontrib.relief.widgets.estimatorparams import Collapsible, ParameterStack, describe
 
 __all__ = ["OWReliefTree"]
 
-#: split selection estimators offered, by name: the engine classes of the scorers, used with
-#: their default parameters
+#: split selection estimators offered, by name: the engine classes of the scorers
 CLASSIFICATION_ESTIMATORS = {s.stem(): s.engine() for s in SCORERS if "classification" in s.tasks}
 REGRESSION_ESTIMATORS = {s.stem(): s.engine() for s in SCORERS if "regression" in s.tasks}
 PRUNINGS = (("m-estimate", "m-estimate"), ("pessimistic", "pessimistic (C4.5)"), (None, "none"))
@@ -40,8 +40,12 @@ class OWReliefTree(BackgroundLearnerWidget):
     class Outputs(BackgroundLearnerWidget.Outputs):
         pass
 
+    settings_version = 2
     estimator_name = Setting("ReliefF")
     regression_estimator_name = Setting("RReliefF")
+    #: the parameters of each estimator, by name (as Attribute Estimation's)
+    estimator_params = Setting({})
+    advanced_shown = Setting(False)
     switch = Setting(False)
     switch_threshold = Setting(0.8)
     min_leaf = Setting(5)
@@ -57,10 +61,21 @@ class OWReliefTree(BackgroundLearnerWidget):
     discretize = Setting(False)
     n_intervals = Setting(10)
 
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        """Version 1 had no estimator parameters and may name an estimator by its class
+        ("Gini"); values a combo does not offer fall back to its first item."""
+        if version is None or version < 2:
+            for key in ("estimator_name", "regression_estimator_name"):
+                try:
+                    settings[key] = scorer_by_name(str(settings[key])).stem()
+                except (KeyError, ValueError):
+                    settings.pop(key, None)
+
     # --- layout
-    def _combo(self, box, label, attr, items):
+    def _combo(self, box, label, attr, items, tooltip):
         """A combo for setting ``attr`` with (value, label) ``items``."""
-        combo = QComboBox()
+        combo = QComboBox(toolTip=tooltip)
         for value, text in items:
             combo.addItem(text, value)
         values = [value for value, _ in items]
@@ -70,63 +85,123 @@ class OWReliefTree(BackgroundLearnerWidget):
 
         def changed(index):
             setattr(self, attr, combo.itemData(index))
+            self._update_enabled()
             self.settings_changed()
         combo.activated.connect(changed)
         row = gui.hBox(box)
-        gui.widgetLabel(row, label)
+        gui.widgetLabel(row, label).setToolTip(tooltip)
         row.layout().addWidget(combo)
         return combo
+
+    def _estimator_editors(self, box, estimators):
+        """The parameters of the estimators, indented under their combo."""
+        stack = ParameterStack(estimators, self.estimator_params, self.advanced_shown)
+        stack.changed.connect(self.settings_changed)
+        stack.advanced_toggled.connect(self._on_advanced_toggled)
+        gui.indentedBox(box).layout().addWidget(stack)
+        return stack
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Split selection")
         self.estimator_combo = self._combo(
             box, "Classification:", "estimator_name",
-            [(name, name) for name in CLASSIFICATION_ESTIMATORS])
+            [(name, name) for name in CLASSIFICATION_ESTIMATORS],
+            "The estimator that chooses the split in every node of a classification tree, "
+            "re-estimated on the node's instances (Robnik-Šikonja & Kononenko 1999, §4)")
+        self.class_stack = self._estimator_editors(
+            box, CLASSIFICATION_ESTIMATORS)
         self.regression_estimator_combo = self._combo(
             box, "Regression:", "regression_estimator_name",
-            [(name, name) for name in REGRESSION_ESTIMATORS])
-        gui.doubleSpin(box, self, "switch_threshold", 0.0, 1.0, 0.05, decimals=2,
+            [(name, name) for name in REGRESSION_ESTIMATORS],
+            "The estimator that chooses the split in every node of a regression tree")
+        self.regression_stack = self._estimator_editors(
+            box, REGRESSION_ESTIMATORS)
+
+        box = gui.vBox(self.controlArea, "Tree")
+        gui.spin(box, self, "min_leaf", 1, 10000, label="Min. instances in leaves: ",
+                 callback=self.settings_changed, alignment=Qt.AlignRight, controlWidth=70,
+                 tooltip="A node is not split when a branch would get fewer instances.")
+        self._combo(box, "Pruning:", "pruning", PRUNINGS,
+                    "Post-pruning: a subtree is replaced by a leaf when the leaf's estimated "
+                    "error (m-estimate of the probabilities, or C4.5's pessimistic upper "
+                    "confidence bound) is not larger than the subtree's.")
+
+        content = gui.vBox(None, margin=0)
+        gui.doubleSpin(content, self, "switch_threshold", 0.0, 1.0, 0.05, decimals=2,
                        label="Switch to accuracy / MSE at ρ ≥ ", checked="switch",
                        callback=self.settings_changed, checkCallback=self.settings_changed,
-                       controlWidth=70)
-        gui.checkBox(box, self, "discretize", "Discretize numeric attributes first",
-                     callback=self.settings_changed)
-        gui.spin(gui.indentedBox(box), self, "n_intervals", 2, 100,
-                 label="Equal-width intervals: ", callback=self.settings_changed,
-                 controlWidth=70)
-
-        box = gui.vBox(self.controlArea, "Stopping")
-        gui.spin(box, self, "min_leaf", 1, 10000, label="Min. instances in leaves: ",
-                 callback=self.settings_changed, alignment=Qt.AlignRight, controlWidth=70)
-        gui.spin(box, self, "max_depth", 1, 1000, label="Limit the depth to: ",
+                       controlWidth=70,
+                       tooltip="In the subtree of a node where the correlation ρ of the "
+                               "estimator's estimates with accuracy (MSE) reaches this, the "
+                               "myopic measure chooses the splits: the dependencies there are "
+                               "no longer hidden (Robnik-Šikonja & Kononenko 1999, §4).")
+        gui.checkBox(content, self, "discretize", "Discretize numeric attributes first",
+                     callback=self._on_discretize_changed,
+                     tooltip="Split numeric attributes into equal-width intervals before "
+                             "growing, as the Π framework does (Vilalta et al. 2001, §5.1).")
+        self.intervals_spin = gui.spin(
+            gui.indentedBox(content), self, "n_intervals", 2, 100,
+            label="Equal-width intervals: ", callback=self.settings_changed, controlWidth=70,
+            tooltip="The number of equal-width intervals of each numeric attribute.")
+        gui.spin(content, self, "max_depth", 1, 1000, label="Limit the depth to: ",
                  checked="limit_depth", callback=self.settings_changed,
                  checkCallback=self.settings_changed, alignment=Qt.AlignRight,
-                 controlWidth=70)
-        gui.checkBox(box, self, "stop_nonpositive", "Stop when the best estimate ≤ 0",
-                     callback=self.settings_changed)
-
-        box = gui.vBox(self.controlArea, "Pruning")
-        self._combo(box, "Method:", "pruning", PRUNINGS)
-        gui.doubleSpin(box, self, "m", 0.0, 1000.0, 0.5, label="m (m-estimate): ",
-                       callback=self.settings_changed, controlWidth=70)
-        gui.doubleSpin(box, self, "confidence", 0.01, 0.5, 0.05, decimals=2,
-                       label="Confidence (pessimistic): ", callback=self.settings_changed,
-                       controlWidth=70)
-
-    def add_classification_layout(self, box):
-        gui.spin(box, self, "min_majority", 51, 100, label="Stop when majority reaches [%]: ",
+                 controlWidth=70, tooltip="Nodes at this depth are not split.")
+        gui.checkBox(content, self, "stop_nonpositive", "Stop when the best estimate ≤ 0",
+                     callback=self.settings_changed,
+                     tooltip="A node is not split when no attribute has a positive estimate "
+                             "(none looks related to the target there).")
+        gui.spin(content, self, "min_majority", 51, 100,
+                 label="Classification: stop at majority [%]: ",
                  checked="limit_majority", callback=self.settings_changed,
                  checkCallback=self.settings_changed, alignment=Qt.AlignRight,
-                 controlWidth=70)
+                 controlWidth=70,
+                 tooltip="A node whose majority class reaches this proportion is a leaf.")
+        self.m_spin = gui.doubleSpin(
+            content, self, "m", 0.0, 1000.0, 0.5, label="m (m-estimate): ",
+            callback=self.settings_changed, controlWidth=70,
+            tooltip="m of the m-estimate of probabilities in m-estimate pruning: how strongly "
+                    "a node's class distribution is pulled towards its parent's.")
+        self.confidence_spin = gui.doubleSpin(
+            content, self, "confidence", 0.01, 0.5, 0.05, decimals=2,
+            label="Confidence (pessimistic): ", callback=self.settings_changed,
+            controlWidth=70,
+            tooltip="Confidence level of C4.5's pessimistic error estimate (smaller prunes "
+                    "more).")
+        self._combo(content, "Regression leaves:", "leaf_model", LEAF_MODELS,
+                    "What a regression tree's leaf predicts: the mean of its instances or a "
+                    "linear model fitted on them.")
+        self.advanced = Collapsible("Advanced", content, self.advanced_shown)
+        self.advanced.toggled.connect(self._on_advanced_toggled)
+        self.controlArea.layout().addWidget(self.advanced)
+        gui.rubber(self.controlArea)
+        self._update_enabled()
 
-    def add_regression_layout(self, box):
-        self._combo(box, "Leaf model:", "leaf_model", LEAF_MODELS)
+    def _on_discretize_changed(self):
+        self._update_enabled()
+        self.settings_changed()
+
+    def _on_advanced_toggled(self, shown):
+        self.advanced_shown = shown
+        self.advanced.set_expanded(shown)
+        self.class_stack.set_advanced_expanded(shown)
+        self.regression_stack.set_advanced_expanded(shown)
+
+    def _update_enabled(self):
+        """Show the chosen estimators' parameters; disable the options that have no effect."""
+        if not hasattr(self, "intervals_spin"):     # during the layout
+            return
+        self.class_stack.show_editor(self.estimator_name)
+        self.regression_stack.show_editor(self.regression_estimator_name)
+        self.intervals_spin.setEnabled(self.discretize)
+        self.m_spin.setEnabled(self.pruning == "m-estimate")
+        self.confidence_spin.setEnabled(self.pruning == "pessimistic")
 
     # --- learner
     def learner_kwargs(self):
         return dict(
-            estimator=CLASSIFICATION_ESTIMATORS[self.estimator_name](),
-            regression_estimator=REGRESSION_ESTIMATORS[self.regression_estimator_name](),
+            estimator=self.class_stack.create(self.estimator_name),
+            regression_estimator=self.regression_stack.create(self.regression_estimator_name),
             switch=self.switch, switch_threshold=self.switch_threshold,
             min_leaf=self.min_leaf,
             min_majority=self.min_majority / 100 if self.limit_majority else 1.0,
@@ -140,6 +215,11 @@ class OWReliefTree(BackgroundLearnerWidget):
     def create_learner(self):
         return self.LEARNER(**self.learner_kwargs())
 
+    @staticmethod
+    def _estimator_description(stack, name):
+        return name + "".join(f", {label} {value}" for label, value in
+                              (describe(k, v) for k, v in stack.arguments(name).items()))
+
     def get_learner_parameters(self):
         pruning = dict(PRUNINGS)[self.pruning]
         if self.pruning == "m-estimate":
@@ -147,8 +227,11 @@ class OWReliefTree(BackgroundLearnerWidget):
         elif self.pruning == "pessimistic":
             pruning += f", confidence {self.confidence:g}"
         return (
-            ("Estimator", f"{self.estimator_name} (classification), "
-                          f"{self.regression_estimator_name} (regression)"),
+            ("Estimator (classification)",
+             self._estimator_description(self.class_stack, self.estimator_name)),
+            ("Estimator (regression)",
+             self._estimator_description(self.regression_stack,
+                                         self.regression_estimator_name)),
             ("Switch", f"at ρ ≥ {self.switch_threshold:g}" if self.switch else "off"),
             ("Discretization", f"{self.n_intervals} equal-width intervals"
                                if self.discretize else "none"),

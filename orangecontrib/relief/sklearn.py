@@ -1,0 +1,224 @@
+"""scikit-learn feature selectors: every estimator of the add-on with ``fit(X, y)``,
+``feature_importances_``, optional p-values and ``transform`` to the selected columns, usable in a
+``Pipeline`` and in ``GridSearchCV``::
+
+    from orangecontrib.relief.sklearn import ReliefF
+    selector = ReliefF(k=10, n_features_to_select=5).fit(X, y)
+    X_small = selector.transform(X)
+
+Each selector takes its estimator's parameters (``ReliefF(k=..., iterations=..., ...)``, as in
+:mod:`orangecontrib.relief.estimators`) and these of the selection:
+
+* ``n_features_to_select``: keep the n best (an int), or this share of the features (a float in
+  (0, 1));
+* ``threshold``: keep the features whose estimate exceeds it;
+* ``fdr``: keep the features whose Benjamini-Hochberg q-value is below it (needs ``pvalues``);
+* ``pvalues``: None, "stir" (STIR's pseudo t-test, the Relief family of a discrete class) or
+  "permutation" (any estimator; ``n_permutations`` runs with ``random_state``): fitting then sets
+  ``pvalues_`` and ``qvalues_`` (see :mod:`orangecontrib.relief.estimators.significance`);
+* ``discrete_features``: which columns are discrete (nominal): False (none, the default), True
+  (all), a boolean mask or column indices. A discrete column's distinct values are its values;
+  the others are numeric. NaN is a missing value.
+
+The criteria given are all applied (the n best among the features passing the others); with
+none given, the better half of the features is kept. A classification estimator treats ``y`` as
+class labels; a regression one as numbers.
+"""
+import inspect
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .estimators import contextual_merit, encode, impurity, relieff, rrelieff, unified_pi
+from .estimators.significance import METHODS, significance
+
+__all__ = ["EstimatorSelector", "Relief", "ReliefF", "ReliefFbestK", "RReliefF", "InfGain",
+           "GainRatio", "Gini", "MDL", "Accuracy", "MSE", "MyopicReliefF", "ContextualMerit",
+           "UnifiedPi"]
+
+#: the selection's parameters and their defaults, after the estimator's
+SELECTION = {"n_features_to_select": None, "threshold": None, "fdr": None, "pvalues": None,
+             "n_permutations": 100, "discrete_features": False}
+
+
+class EstimatorSelector(SelectorMixin, BaseEstimator):
+    """A feature selector by the estimates of ``engine`` (an estimator class of
+    :mod:`orangecontrib.relief.estimators`); see the module docstring. Subclasses name the
+    engine; their ``__init__`` takes its parameters and those of the selection.
+
+    Fitted attributes: ``feature_importances_`` (the estimates), ``pvalues_`` and ``qvalues_``
+    (None unless ``pvalues`` is set), ``n_features_in_`` (and ``feature_names_in_``)."""
+    engine = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        engine_params = [p for name, p in inspect.signature(cls.engine.__init__).parameters
+                         .items() if name != "self"]
+        names = {p.name for p in engine_params}
+        extra = dict(SELECTION, **({} if "random_state" in names else {"random_state": None}))
+        params = ([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+                  + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in engine_params]
+                  + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+                     for name, default in extra.items()])
+        signature = inspect.Signature(params)
+
+        def __init__(self, **kwargs):
+            bound = signature.bind(self, **kwargs)
+            bound.apply_defaults()
+            for name, value in list(bound.arguments.items())[1:]:
+                setattr(self, name, value)
+
+        __init__.__signature__ = signature
+        __init__.__doc__ = f"Parameters of {cls.engine.__name__} and of the selection."
+        cls.__init__ = __init__
+        cls._engine_params = tuple(p.name for p in engine_params)
+        if cls.__doc__ is None:
+            cls.__doc__ = (f"Feature selection by {cls.engine.name} (scikit-learn selector).\n\n"
+                           + inspect.cleandoc(cls.engine.__doc__ or ""))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.target_tags.required = True
+        return tags
+
+    def _encode(self, X, y):
+        n, a = X.shape
+        discrete = np.zeros(a, bool)
+        flags = self.discrete_features
+        if isinstance(flags, (bool, np.bool_)):
+            discrete[:] = flags
+        else:
+            flags = np.asarray(flags)
+            if flags.dtype == bool:
+                if flags.shape != (a,):
+                    raise ValueError(f"discrete_features as a mask needs {a} values, "
+                                     f"got {flags.size}")
+                discrete = flags.copy()
+            elif flags.size and (not np.issubdtype(flags.dtype, np.integer)
+                                 or flags.min() < -a or flags.max() >= a):
+                raise ValueError("discrete_features must be a bool, a boolean mask or column "
+                                 f"indices in 0..{a - 1}")
+            else:
+                discrete[flags] = True
+        X = X.copy() if discrete.any() else X
+        n_values = np.zeros(a, np.intp)
+        for c in np.flatnonzero(discrete):
+            known = ~np.isnan(X[:, c])
+            values, X[known, c] = np.unique(X[known, c], return_inverse=True)
+            n_values[c] = values.size
+        tasks = self.engine.tasks
+        labels = "regression" not in tasks or (
+            "classification" in tasks and type_of_target(y) in ("binary", "multiclass"))
+        if labels:
+            check_classification_targets(y)
+            self.classes_, y = np.unique(y, return_inverse=True)
+            n_classes = self.classes_.size
+        else:
+            y, n_classes = np.asarray(y, dtype=float), 0
+        if n < 2:
+            raise ValueError(f"{self.engine.name} needs at least 2 samples, got n_samples={n}")
+        return encode(X, y, discrete=discrete, n_values=n_values, n_classes=n_classes)
+
+    def fit(self, X, y):
+        """Estimate the features of ``X`` (n_samples, n_features) for the target ``y``."""
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
+                             y_numeric="classification" not in self.engine.tasks)
+        data = self._encode(X, y)
+        engine = self.engine(**{name: getattr(self, name) for name in self._engine_params})
+        if self.pvalues is None:
+            self.feature_importances_ = np.asarray(engine(data), dtype=float)
+            self.pvalues_ = self.qvalues_ = None
+        elif self.pvalues in METHODS:
+            result = significance(engine, data, self.pvalues, self.n_permutations,
+                                  self.random_state)
+            self.feature_importances_ = result.scores
+            self.pvalues_, self.qvalues_ = result.pvalues, result.qvalues
+        else:
+            raise ValueError(f"pvalues must be None or one of {', '.join(METHODS)}, "
+                             f"got {self.pvalues!r}")
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "feature_importances_")
+        scores = self.feature_importances_
+        a = scores.size
+        mask = np.ones(a, bool)
+        if self.threshold is not None:
+            mask &= scores > self.threshold
+        if self.fdr is not None:
+            if self.qvalues_ is None:
+                raise ValueError("fdr selects by q-values: set pvalues='stir' or "
+                                 "'permutation' before fitting")
+            mask &= self.qvalues_ < self.fdr
+        count = self.n_features_to_select
+        if count is None and self.threshold is None and self.fdr is None:
+            count = max(1, a // 2)
+        if count is not None:
+            if isinstance(count, (float, np.floating)) and 0 < count < 1:
+                count = max(1, int(count * a))
+            elif isinstance(count, bool) or not isinstance(count, (int, np.integer)) \
+                    or count < 0:
+                raise ValueError("n_features_to_select must be None, an integer >= 0 or a "
+                                 f"float in (0, 1), got {count!r}")
+            order = np.argsort(-np.where(mask, np.nan_to_num(scores, nan=-np.inf), -np.inf),
+                               kind="stable")
+            best = np.zeros(a, bool)
+            best[order[:count]] = True
+            mask &= best
+        return mask
+
+
+class Relief(EstimatorSelector):
+    engine = relieff.Relief
+
+
+class ReliefF(EstimatorSelector):
+    engine = relieff.ReliefF
+
+
+class ReliefFbestK(EstimatorSelector):
+    engine = relieff.ReliefFbestK
+
+
+class RReliefF(EstimatorSelector):
+    engine = rrelieff.RReliefF
+
+
+class InfGain(EstimatorSelector):
+    engine = impurity.InfGain
+
+
+class GainRatio(EstimatorSelector):
+    engine = impurity.GainRatio
+
+
+class Gini(EstimatorSelector):
+    engine = impurity.Gini
+
+
+class MDL(EstimatorSelector):
+    engine = impurity.MDL
+
+
+class Accuracy(EstimatorSelector):
+    engine = impurity.Accuracy
+
+
+class MSE(EstimatorSelector):
+    engine = impurity.MSE
+
+
+class MyopicReliefF(EstimatorSelector):
+    engine = impurity.MyopicReliefF
+
+
+class ContextualMerit(EstimatorSelector):
+    engine = contextual_merit.ContextualMerit
+
+
+class UnifiedPi(EstimatorSelector):
+    engine = unified_pi.UnifiedPi

@@ -1,0 +1,271 @@
+"""Significance: STIR's pseudo t-test against plain-loop computations, permutation p-values,
+Benjamini-Hochberg q-values and false discoveries on null data."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.impurity import InfGain
+from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
+from orangecontrib.relief.estimators.rrelieff import RReliefF
+from orangecontrib.relief.estimators.significance import (
+    benjamini_hochberg, permutation_test, significance, stir)
+
+
+def binary_table(n=40, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 5))
+    X[:, 3] = rng.integers(0, 3, n)
+    y = ((X[:, 0] > 0.5) ^ (X[:, 3] == 1)).astype(int)
+    return X, y, [False, False, False, True, False]
+
+
+def plain_diff(X, discrete, span, i, j, t):
+    if discrete[t]:
+        return float(X[i, t] != X[j, t])
+    return abs(X[i, t] - X[j, t]) / span[t] if span[t] > 0 else 0.0
+
+
+def test_stir_equals_a_pooled_t_test_of_plain_loop_hit_and_miss_diffs():
+    # two classes, equal weights, k = 4: STIR is Student's pooled two-sample t-test of the miss
+    # diffs against the hit diffs (the paper's S_p with |M| = |H| = m*k), one-sided; here the
+    # neighbours and diffs come from plain loops and the test from scipy
+    X, y, discrete = binary_table()
+    n, a = X.shape
+    span = X.max(axis=0) - X.min(axis=0)
+    k = 4
+    hits = [[] for _ in range(a)]
+    misses = [[] for _ in range(a)]
+    for i in range(n):
+        dist = [(sum(plain_diff(X, discrete, span, i, j, t) for t in range(a)), j)
+                for j in range(n) if j != i]
+        dist.sort()
+        near_hits = [j for _, j in dist if y[j] == y[i]][:k]
+        near_misses = [j for _, j in dist if y[j] != y[i]][:k]
+        for t in range(a):
+            hits[t] += [plain_diff(X, discrete, span, i, j, t) for j in near_hits]
+            misses[t] += [plain_diff(X, discrete, span, i, j, t) for j in near_misses]
+    expected = [stats.ttest_ind(misses[t], hits[t], alternative="greater") for t in range(a)]
+    result = stir(ReliefF(k=k), encode(X, y, discrete=discrete, n_classes=2))
+    np.testing.assert_allclose(result.statistics, [e.statistic for e in expected], rtol=1e-9)
+    np.testing.assert_allclose(result.pvalues, [e.pvalue for e in expected], rtol=1e-9)
+    np.testing.assert_allclose(result.scores, [np.mean(misses[t]) - np.mean(hits[t])
+                                               for t in range(a)], atol=1e-12)
+    assert max(result.pvalues[[0, 3]]) < min(result.pvalues[[1, 2, 4]])   # the relevant ones
+
+
+def weighted_t_by_loops(pairs):
+    """STIR's t from a list of (weight, diff, is_miss) written out term by term."""
+    groups = {}
+    for miss in (False, True):
+        ws = [w for w, d, m in pairs if m == miss and d is not None]
+        ds = [d for w, d, m in pairs if m == miss and d is not None]
+        total = sum(ws)
+        mean = sum(w * d for w, d in zip(ws, ds)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(ws, ds)) / total * len(ds) / (len(ds) - 1)
+        groups[miss] = (len(ds), mean, var)
+    (n_h, m_h, v_h), (n_m, m_m, v_m) = groups[False], groups[True]
+    pooled = ((n_m - 1) * v_m + (n_h - 1) * v_h) / (n_m + n_h - 2)
+    return (m_m - m_h) / np.sqrt(pooled * (1 / n_m + 1 / n_h)), n_m + n_h - 2
+
+
+def test_stir_weighted_pairs_of_three_classes_and_missing_values_by_loops():
+    # per-class misses weighted by P(C) / (1 - P(class)), RELIEF-C leaving out the pairs with a
+    # missing value: the engine's neighbours, everything else by loops
+    rng = np.random.default_rng(5)
+    n = 45
+    X = rng.random((n, 3))
+    X[rng.random((n, 3)) < 0.15] = np.nan
+    y = np.repeat([0, 1, 2], [10, 15, 20])
+    data = encode(X, y, n_classes=3)
+    estimator = ReliefF(k=3, missing="C")
+    context = estimator.context(data)
+    prior = np.bincount(y) / n
+    span = np.nanmax(X, axis=0) - np.nanmin(X, axis=0)
+    result = stir(estimator, data)
+    for t in range(3):
+        pairs = []
+        for row, i in enumerate(context.instances):
+            for c in range(3):
+                coef = 1.0 if c == y[i] else prior[c] / (1 - prior[y[i]])
+                for j in context.neighbours[row, c][:3]:
+                    d = abs(X[i, t] - X[j, t]) / span[t]
+                    pairs.append((coef / 3, None if np.isnan(d) else d, c != y[i]))
+        t_stat, df = weighted_t_by_loops(pairs)
+        assert result.statistics[t] == pytest.approx(t_stat, rel=1e-9)
+        assert result.pvalues[t] == pytest.approx(stats.t.sf(t_stat, df), rel=1e-9)
+
+
+def test_stir_degenerate_attributes():
+    # a perfectly separating attribute: hit diffs all 0, miss diffs all 1, no variance: p = 0;
+    # a constant attribute: every diff 0: p = 1
+    y = np.repeat([0, 1], 10)
+    X = np.column_stack([y, np.ones(20), np.arange(20) % 7])
+    result = stir(Relief(), encode(X, y, n_classes=2))
+    assert result.pvalues[0] == 0.0 and result.statistics[0] == np.inf
+    assert result.pvalues[1] == 1.0
+    assert 0 < result.pvalues[2] <= 1
+
+
+def test_stir_refuses_estimates_it_cannot_test():
+    X, y, discrete = binary_table()
+    with pytest.raises(ValueError, match="permutation"):
+        stir(RReliefF(), encode(X, X[:, 0]))
+    with pytest.raises(ValueError, match="best over k"):
+        stir(ReliefFbestK(), encode(X, y, n_classes=2))
+    with pytest.raises(ValueError, match="permutation"):
+        stir(InfGain(), encode(X, y, discrete=discrete, n_classes=2))
+    with pytest.raises(ValueError, match="method"):
+        significance(ReliefF(), encode(X, y, n_classes=2), method="bootstrap")
+    with pytest.raises(ValueError, match="n_permutations"):
+        permutation_test(ReliefF(), encode(X, y, n_classes=2), n_permutations=0)
+
+
+def test_permutation_p_values_repeat_for_a_seed_and_have_the_form_b_plus_1_over_r_plus_1():
+    X, y, discrete = binary_table()
+    data = encode(X, y, discrete=discrete, n_classes=2)
+    # the estimator samples its iterations without a seed of its own: the test seeds it
+    estimator = ReliefF(k=5, iterations=30)
+    first = permutation_test(estimator, data, 19, random_state=7)
+    again = permutation_test(estimator, data, 19, random_state=7)
+    other = permutation_test(estimator, data, 19, random_state=8)
+    np.testing.assert_array_equal(first.pvalues, again.pvalues)
+    np.testing.assert_array_equal(first.scores, again.scores)
+    assert not np.array_equal(first.pvalues, other.pvalues)
+    b = first.pvalues * 20 - 1
+    np.testing.assert_allclose(b, np.round(b), atol=1e-12)
+    np.testing.assert_array_equal(b.round(), first.statistics)
+    assert first.pvalues[0] == 1 / 20      # never reached by a permutation
+    assert first.n_permutations == 19 and first.method == "permutation"
+
+
+def test_permutation_counts_permuted_estimates_reaching_the_observed_one():
+    # a hand-checkable estimator: the score is the class mean difference of each column; with
+    # every permutation of 4 instances... here 2 instances: the permutations are the identity
+    # and the swap, so b counts how often each arises among R draws
+    X = np.array([[1.0, 0.0], [0.0, 0.0]])
+    data = encode(X, [1, 0], n_classes=2)
+
+    class MeanDifference(InfGain):
+        def estimate(self, context, columns=None):
+            d = context
+            return d.X[d.y == 1].mean(axis=0) - d.X[d.y == 0].mean(axis=0)
+
+    result = permutation_test(MeanDifference(), data, 200, random_state=0)
+    # column 0: observed 1, reached only by the identity (about half the draws);
+    # column 1: observed 0, reached by every draw
+    assert 0.35 < result.pvalues[0] < 0.65
+    assert result.pvalues[1] == 1.0
+
+
+@pytest.mark.parametrize("estimator", [
+    ReliefF(k=3), ReliefF(k=4, misses="pooled", skip_zero_distance=True), Relief(),
+    ReliefF(k=2, iterations=15, random_state=3, weighting="exp-rank", sigma=2.0),
+    ReliefFbestK(), ReliefF(k=3, missing="C")])
+def test_one_search_serves_every_permuted_class(estimator):
+    # discrete values: many neighbours at equal distances, so ties by index matter
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 3, (40, 4)).astype(float)
+    if estimator.missing == "C":
+        X[rng.random(X.shape) < 0.1] = np.nan
+    data = encode(X, rng.integers(0, 3, 40), discrete=True, n_classes=3)
+    contexts = estimator.target_contexts(data)
+    for _ in range(3):
+        permuted = replace(data, y=data.y[rng.permutation(40)])
+        shared, fresh = contexts(permuted), estimator.context(permuted)
+        np.testing.assert_array_equal(shared.neighbours, fresh.neighbours)
+        np.testing.assert_allclose(estimator.estimate(shared), estimator.estimate(fresh),
+                                   rtol=1e-12, atol=1e-15)
+
+
+def test_relief_d_with_missing_values_searches_again_for_every_class():
+    X = np.random.default_rng(0).random((30, 3))
+    X[0, 0] = np.nan
+    data = encode(X, np.arange(30) % 2, n_classes=2)
+    assert ReliefF().target_contexts(data) is None
+    assert ReliefF(missing="B").target_contexts(data) is not None
+
+
+def test_permutation_of_a_numeric_target_keeps_rrelieff_neighbours():
+    rng = np.random.default_rng(2)
+    X = rng.random((50, 4))
+    data = encode(X, X[:, 0] + 0.3 * rng.random(50))
+    estimator = RReliefF(k=10)
+    permuted = replace(data, y=data.y[rng.permutation(50)])
+    np.testing.assert_allclose(estimator.estimate(estimator.target_contexts(data)(permuted)),
+                               estimator(permuted), rtol=1e-12, atol=1e-15)
+    result = permutation_test(estimator, data, 19, random_state=1)
+    assert result.pvalues[0] == 1 / 20 and result.pvalues[1:].min() > 1 / 20
+
+
+def test_permutation_progress_and_cancel():
+    X, y, discrete = binary_table()
+    data = encode(X, y, n_classes=2)
+    seen = []
+    permutation_test(ReliefF(), data, 4, random_state=0, callback=seen.append)
+    assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
+
+    def cancel(fraction):
+        if fraction > 0.3:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        permutation_test(ReliefF(), data, 10, random_state=0, callback=cancel)
+
+
+def test_benjamini_hochberg_by_hand():
+    # sorted 0.005, 0.01, 0.03, 0.04 (n = 4): p*n/rank = 0.02, 0.02, 0.04, 0.04
+    q = benjamini_hochberg([0.01, 0.04, 0.03, 0.005])
+    np.testing.assert_allclose(q, [0.02, 0.04, 0.04, 0.02])
+    # the running minimum from the top: 0.9*3/3 = 0.9 caps 0.8*3/2 = 1.2; NaN not counted
+    np.testing.assert_allclose(benjamini_hochberg([0.8, np.nan, 0.9, 0.1]),
+                               [0.9, np.nan, 0.9, 0.3])
+    assert benjamini_hochberg([]).size == 0
+    with pytest.raises(ValueError, match="0, 1"):
+        benjamini_hochberg([0.5, 1.5])
+
+
+def test_stir_false_discoveries_on_null_data():
+    # 20 repetitions of 80 instances and 20 attributes unrelated to the class: the average
+    # share of attributes with q < 0.05 stays at most 5 %
+    rng = np.random.default_rng(11)
+    shares = [np.mean(stir(ReliefF(k=10), encode(rng.random((80, 20)), rng.integers(0, 2, 80),
+                                                 n_classes=2)).qvalues < 0.05)
+              for _ in range(20)]
+    assert np.mean(shares) <= 0.05
+
+
+def test_permutation_false_discoveries_among_null_attributes_beside_relevant_ones():
+    # 10 repetitions of 60 instances, 2 relevant and 8 null attributes, 199 permutations:
+    # the relevant ones are found and the average share of null ones with q < 0.05 is <= 5 %
+    rng = np.random.default_rng(12)
+    shares = []
+    for _ in range(10):
+        X = rng.random((60, 10))
+        y = (X[:, 0] + X[:, 1] > 1).astype(int)
+        result = permutation_test(ReliefF(k=10), encode(X, y, n_classes=2), 199,
+                                  random_state=rng)
+        assert (result.qvalues[:2] < 0.05).all()
+        shares.append(np.mean(result.qvalues[2:] < 0.05))
+    assert np.mean(shares) <= 0.05
+
+
+def test_stir_with_instance_weights_tests_the_weighted_estimate():
+    # the weighted hit and miss means differ by the weighted ReliefF estimate; permutations
+    # search again for each class
+    X, y, discrete = binary_table()
+    weights = np.random.default_rng(6).integers(1, 4, len(y)).astype(float)
+    data = encode(X, y, discrete=discrete, n_classes=2, weights=weights)
+    estimator = ReliefF(k=4)
+    result = stir(estimator, data)
+    assert np.isfinite(result.pvalues).all()
+    context = estimator.context(data)
+    pairs = estimator.hit_miss_pairs(context)
+    diffs = context.diff_model.pair_diffs(pairs.rows, pairs.others)
+    means = [np.average(diffs[pairs.miss == g], axis=0, weights=pairs.weights[pairs.miss == g])
+             for g in (True, False)]
+    np.testing.assert_allclose(means[0] - means[1], estimator(data), atol=1e-12)
+    assert estimator.target_contexts(data) is None
+    perm = permutation_test(estimator, data, 9, random_state=0)
+    assert perm.pvalues[0] == 0.1

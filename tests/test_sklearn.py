@@ -1,0 +1,135 @@
+"""The scikit-learn selectors: sklearn's own estimator checks, Pipeline and GridSearchCV, the
+estimates against the engine, discrete columns, p-values and the selection rules."""
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from orangecontrib.relief import sklearn as selectors
+from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators import relieff, rrelieff
+from orangecontrib.relief.estimators.significance import stir
+
+ALL = [getattr(selectors, name)() for name in selectors.__all__ if name != "EstimatorSelector"]
+
+
+def sklearn_checks(estimators):
+    """sklearn's checks, but the array API one, which it skips unless SCIPY_ARRAY_API is set
+    (the selectors read numpy arrays)."""
+    mark = parametrize_with_checks(estimators)
+    cases = [case for case in mark.args[1]
+             if getattr(case[1], "func", case[1]).__name__ != "check_array_api_input"]
+    return pytest.mark.parametrize(mark.args[0], cases, **mark.kwargs)
+
+
+@sklearn_checks(ALL + [selectors.ReliefF(pvalues="stir", n_features_to_select=2),
+                       selectors.InfGain(pvalues="permutation", n_permutations=5,
+                                         threshold=0.0)])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def xor_data(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 6))
+    y = ((X[:, 1] > 0.5) ^ (X[:, 4] > 0.5)).astype(int)
+    return X, y
+
+
+def test_every_estimator_has_a_selector_with_its_parameters():
+    assert len(ALL) == 13
+    params = selectors.ReliefF().get_params()
+    assert params["k"] is None and params["misses"] == "per-class"
+    assert {"n_features_to_select", "threshold", "fdr", "pvalues", "n_permutations",
+            "discrete_features", "random_state"} <= set(params)
+    assert "random_state" in selectors.InfGain().get_params()     # for permutations
+    with pytest.raises(TypeError):
+        selectors.ReliefF(kk=3)
+
+
+def test_importances_are_the_engine_estimates_and_xor_is_found():
+    X, y = xor_data()
+    selector = selectors.ReliefF(k=10, n_features_to_select=2).fit(X, y)
+    np.testing.assert_allclose(selector.feature_importances_,
+                               relieff.ReliefF(k=10)(encode(X, y, n_classes=2)))
+    np.testing.assert_array_equal(selector.get_support(indices=True), [1, 4])
+    np.testing.assert_array_equal(selector.transform(X), X[:, [1, 4]])
+    assert selector.pvalues_ is None
+    labels = np.array(["no", "yes"])[y]                     # any labels
+    np.testing.assert_allclose(selectors.ReliefF(k=10).fit(X, labels).feature_importances_,
+                               selector.feature_importances_)
+    target = X[:, 2] + X[:, 3] ** 2
+    np.testing.assert_allclose(selectors.RReliefF().fit(X, target).feature_importances_,
+                               rrelieff.RReliefF()(encode(X, target)))
+
+
+def test_pipeline_and_grid_search():
+    X, y = xor_data(160)
+    pipe = Pipeline([("select", selectors.ReliefF()), ("model", LogisticRegression())])
+    search = GridSearchCV(pipe, {"select__k": [5, 15], "select__n_features_to_select": [2, 4]},
+                          cv=3).fit(X, y)
+    assert search.best_estimator_.named_steps["select"].get_support().sum() in (2, 4)
+    assert set(search.cv_results_["param_select__k"]) == {5, 15}
+
+
+def test_discrete_features_use_their_distinct_values():
+    rng = np.random.default_rng(1)
+    codes = rng.integers(0, 3, (50, 3)).astype(float)
+    y = (codes[:, 0] == 2).astype(int)
+    X = codes.copy()
+    X[:, 0] = np.array([-7.0, 10.0, 25.5])[codes[:, 0].astype(int)]   # arbitrary values
+    expected = relieff.ReliefF()(encode(codes, y, discrete=True, n_classes=2))
+    for flags in (True, [True, True, True], [0, 1, 2], np.array([0, -2, 2])):
+        np.testing.assert_allclose(selectors.ReliefF(discrete_features=flags)
+                                   .fit(X, y).feature_importances_, expected)
+    # numeric by default: the spread values count as distances
+    assert not np.allclose(selectors.ReliefF().fit(X, y).feature_importances_, expected)
+    with pytest.raises(ValueError, match="mask"):
+        selectors.ReliefF(discrete_features=[True, False]).fit(X, y)
+    with pytest.raises(ValueError, match="indices"):
+        selectors.ReliefF(discrete_features=[5]).fit(X, y)
+
+
+def test_p_values_and_selection_by_q_value():
+    X, y = xor_data()
+    selector = selectors.ReliefF(k=10, pvalues="stir", fdr=0.05).fit(X, y)
+    expected = stir(relieff.ReliefF(k=10), encode(X, y, n_classes=2))
+    np.testing.assert_allclose(selector.pvalues_, expected.pvalues)
+    np.testing.assert_allclose(selector.qvalues_, expected.qvalues)
+    np.testing.assert_array_equal(selector.get_support(), expected.qvalues < 0.05)
+    assert selector.get_support()[[1, 4]].all()
+    perm = selectors.InfGain(pvalues="permutation", n_permutations=9, random_state=3)
+    first = perm.fit(X, y).pvalues_.copy()
+    np.testing.assert_array_equal(first, perm.fit(X, y).pvalues_)
+    with pytest.raises(ValueError, match="pvalues"):
+        selectors.ReliefF(fdr=0.05).fit(X, y).transform(X)
+    with pytest.raises(ValueError, match="pvalues must be"):
+        selectors.ReliefF(pvalues="exact").fit(X, y)
+
+
+def test_selection_rules():
+    X, y = xor_data()
+    selector = selectors.ReliefF(k=10).fit(X, y)
+    scores = selector.feature_importances_
+    order = np.argsort(-scores)
+    assert selector.get_support().sum() == 3                     # default: the better half
+    selector.set_params(n_features_to_select=0.5)
+    np.testing.assert_array_equal(selector.get_support(indices=True), np.sort(order[:3]))
+    selector.set_params(n_features_to_select=None, threshold=0.0)
+    np.testing.assert_array_equal(selector.get_support(), scores > 0)
+    selector.set_params(n_features_to_select=1, threshold=0.0)
+    np.testing.assert_array_equal(selector.get_support(indices=True), order[:1])
+    with pytest.raises(ValueError, match="n_features_to_select"):
+        selector.set_params(n_features_to_select=-1, threshold=None).transform(X)
+
+
+def test_targets_the_estimator_cannot_use():
+    X, y = xor_data()
+    with pytest.raises(ValueError, match="continuous"):
+        selectors.ReliefF().fit(X, X[:, 0])
+    with pytest.raises(ValueError, match="class"):
+        selectors.ReliefF().fit(X, np.zeros(len(X)))
+    with pytest.raises(ValueError, match="STIR"):
+        selectors.RReliefF(pvalues="stir").fit(X, X[:, 0])
