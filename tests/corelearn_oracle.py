@@ -91,3 +91,36 @@ def tree_cv(data, fold_of, make_tree):
             den += np.sum((data.y[test] - data.y[train].mean()) ** 2)
     score = correct / len(fold_of) if data.is_classification else num / den
     return score, float(np.mean(leaves))
+
+
+def reference_tree(name, config):
+    """(splits, leaf weights) of CORElearn's tree in trees/<name>__<config>.tree.txt: the
+    splits as printed ("x1 <= 0.251129", "d1= (a)") in preorder, the leaves' weights (2
+    decimals) left to right."""
+    text = (oracle_dir() / "trees" / f"{name}__{config}.tree.txt").read_text().splitlines()
+    splits = {int(line.split(":")[0][1:]): line.split(": ", 1)[1]
+              for line in text if line[:1] == "f" and ": " in line}
+    leaves = [float(line.split("|")[1].split()[0]) for line in text
+              if line[:1] == "l" and "|" in line]
+    return [splits[i] for i in sorted(splits)], leaves
+
+
+def tree_structure(tree, meta):
+    """(splits, leaf weights) of our grown tree in the format of :func:`reference_tree`."""
+    columns = meta["columns"]
+    splits, leaves = [], []
+
+    def walk(node):
+        if node.is_leaf:
+            leaves.append(round(node.weight, 2))
+            return
+        col = columns[node.attribute]
+        if node.split.is_numeric:
+            splits.append(f"{col['name']} <= {node.split.threshold:.6f}")
+        else:
+            names = ",".join(col["values"][v] for v in node.split.left_values)
+            splits.append(f"{col['name']}= ({names})")
+        for child in node.children:
+            walk(child)
+    walk(tree.root)
+    return splits, leaves
