@@ -307,3 +307,29 @@ def test_learner_as_rank_scorer_scores_accuracy_lost():
     np.testing.assert_allclose(scores[0], learner(table).tree.accuracy_loss)
     with pytest.raises(ValueError, match="categorical class"):
         learner.score_data(Table("housing"))
+
+
+def test_a_fit_beyond_the_available_memory_is_refused_before_allocating(monkeypatch):
+    from orangecontrib.relief.estimators import base
+    monkeypatch.setattr(base, "available_memory", lambda: 10 * 2 ** 20)      # 10 MB
+    with pytest.raises(ValueError, match="OBLIVION on 40 instances x 5 attributes needs about"):
+        ObliviousTree().fit(mixed_data(40, 0))
+
+
+def test_integer_weights_equal_repeated_instances():
+    # leave-one-out: an instance of weight w is w copies, of which the other w - 1 stay cases
+    data = mixed_data(30, 2)
+    counts = 1 + np.arange(30) % 3
+    weighted = encode(data.X, data.y, discrete=data.discrete, n_values=data.n_values,
+                      n_classes=3, weights=counts.astype(float))
+    repeated = encode(np.repeat(data.X, counts, axis=0), np.repeat(data.y, counts),
+                      discrete=data.discrete, n_values=data.n_values, n_classes=3)
+    for search in ("greedy", "full-path"):
+        a = ObliviousTree(search=search).fit(weighted)
+        b = ObliviousTree(search=search).fit(repeated)
+        assert a.retained.tolist() == b.retained.tolist()
+        assert [t for t, _ in a.path] == [t for t, _ in b.path]
+        np.testing.assert_allclose([acc for _, acc in a.path], [acc for _, acc in b.path])
+        assert a.accuracy == pytest.approx(b.accuracy)
+        np.testing.assert_allclose(a.accuracy_loss, b.accuracy_loss)
+        np.testing.assert_allclose(a.predict_proba(data.X), b.predict_proba(data.X))

@@ -480,14 +480,21 @@ def tree_command(parser):
 
 
 def run_tree(args, out):
-    from Orange.evaluation import CA, MSE, CrossValidation
+    from Orange.evaluation import CA, CrossValidation
     from Orange.regression import MeanLearner
+    from orangecontrib.relief.estimators.encoding import power_of_two_scale
     from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
                                                CoreTreeRegressionLearner)
     from orangecontrib.relief.orange_data import target_kind
     table = load_table(args.data, args.class_name, args.class_type)
     note_integer_class(args, table)
     task = target_kind(table.domain)
+    # instances without a class value take no part in fitting, nor in cross-validation
+    table = table[~np.isnan(np.asarray(table.Y, dtype=float).reshape(len(table), -1)[:, 0])]
+    if 1 < args.folds and 0 < len(table) < args.folds:
+        raise CliError(f"{args.folds}-fold cross-validation needs at least {args.folds} "
+                       f"instances with a class value, {args.data!r} has {len(table)} "
+                       f"(--folds 1 grows the tree without cross-validation)")
     classes = scorer_classes()
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
     if task not in getattr(cls, "tasks", {task}):
@@ -521,9 +528,14 @@ def run_tree(args, out):
         if task == "classification":
             print(f"{args.folds}-fold cross-validated accuracy: {CA(results)[0]:.4f}", file=out)
         else:
-            tree_mse, mean_mse = MSE(results)
+            # in units of a power of two (exact), so that squares of huge targets stay finite
+            scale = power_of_two_scale(np.abs(results.actual).max())
+            tree_se, mean_se = ((results.predicted * scale - results.actual * scale) ** 2
+                                ).sum(axis=1)
+            relative = (f"{tree_se / mean_se:.4f}" if mean_se > 0
+                        else "undefined (the mean predicts the target without error)")
             print(f"{args.folds}-fold cross-validated relative squared error (eq. 19): "
-                  f"{tree_mse / mean_mse:.4f}", file=out)
+                  f"{relative}", file=out)
     return 0
 
 

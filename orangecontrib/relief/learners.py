@@ -18,7 +18,7 @@ import inspect
 import numpy as np
 from Orange.base import Learner
 from Orange.classification.base_classification import LearnerClassification
-from Orange.data import Domain, Variable
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
 from Orange.modelling import Fitter
 from Orange.preprocess.discretize import Discretizer
 from Orange.preprocess.score import LearnerScorer
@@ -32,6 +32,26 @@ from .tree.to_orange import CoreTreeModel, orange_tree_model
 
 __all__ = ["CoreTreeClassificationLearner", "CoreTreeRegressionLearner", "CoreTreeLearner",
            "ObliviousTreeLearner", "ObliviousTreeClassifier"]
+
+
+def _target_reason(domain, name, tasks):
+    """Why a learner called ``name`` that handles ``tasks`` cannot fit data with ``domain``'s
+    target (a message naming the problem), or None."""
+    class_vars = domain.class_vars
+    if not class_vars:
+        return f"{name} needs a target variable (class): the data have no target"
+    if len(class_vars) > 1:
+        return (f"{name} needs a single target variable: the data have {len(class_vars)} "
+                f"target variables")
+    var = domain.class_var
+    task = ("classification" if isinstance(var, DiscreteVariable)
+            else "regression" if isinstance(var, ContinuousVariable) else None)
+    if task not in tasks:
+        kinds = {"classification": "categorical", "regression": "numeric"}
+        return (f"{name} needs a {' or '.join(kinds[t] for t in sorted(tasks))} class variable "
+                f"({' or '.join(sorted(tasks))}); {var.name!r} is "
+                f"{kinds.get(task, 'neither categorical nor numeric')}")
+    return None
 
 
 class _FitProgress:
@@ -66,7 +86,7 @@ class _CoreTreeLearner(_FitProgress, Learner, _RootEstimateScorer):
     """The shared part of the classification and regression learners; parameters are those of
     :class:`.tree.CoreTree`."""
     __returns__ = CoreTreeModel
-    supports_weights = False
+    supports_weights = True
 
     def __init__(self, estimator=None, min_leaf=5, min_majority=0.97, max_depth=None,
                  min_estimate=0.0, leaf_model="mean", pruning="m-estimate", m=2.0,
@@ -76,6 +96,9 @@ class _CoreTreeLearner(_FitProgress, Learner, _RootEstimateScorer):
         for name, value in vars().items():
             if name not in ("self", "preprocessors", "__class__"):
                 setattr(self, name, value)
+
+    def incompatibility_reason(self, domain):
+        return _target_reason(domain, self.name, {self.task})
 
     def core_tree(self):
         """The numpy tree builder with this learner's parameters (discretisation is done by
@@ -106,11 +129,13 @@ class _CoreTreeLearner(_FitProgress, Learner, _RootEstimateScorer):
 class CoreTreeClassificationLearner(_CoreTreeLearner, LearnerClassification):
     """CORE decision tree (default selection estimator ReliefF)."""
     name = "CORE tree"
+    task = "classification"
 
 
 class CoreTreeRegressionLearner(_CoreTreeLearner, LearnerRegression):
     """CORE regression tree (default selection estimator RReliefF)."""
     name = "CORE regression tree"
+    task = "regression"
 
 
 class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
@@ -139,12 +164,16 @@ class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
         finally:
             learner._fit_callback = None
 
+    def incompatibility_reason(self, domain):
+        return _target_reason(domain, self.name, {"classification", "regression"})
+
     def get_learner(self, problem_type):
         try:
             return super().get_learner(problem_type)
         except TypeError:
-            raise ValueError("CORE tree needs data with a single class variable: discrete "
-                             "(classification) or numeric (regression)") from None
+            domain = getattr(problem_type, "domain", problem_type)
+            raise ValueError(_target_reason(domain, self.name, {"classification", "regression"})
+                             or "CORE tree needs a single class variable") from None
 
     def _change_kwargs(self, kwargs, problem_type):
         kwargs = dict(kwargs)
@@ -158,7 +187,6 @@ class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
 # OBLIVION (Langley 1994; the numpy core is orangecontrib.relief.oblivion)
 
 from Orange.base import Model  # noqa: E402  (kept with the OBLIVION section it serves)
-from Orange.data import DiscreteVariable  # noqa: E402
 
 from .oblivion import ObliviousTree  # noqa: E402
 
@@ -203,7 +231,7 @@ class ObliviousTreeLearner(Learner, LearnerScorer):
     """
     name = "oblivious tree"
     __returns__ = ObliviousTreeClassifier
-    supports_weights = False
+    supports_weights = True
     feature_type = Variable
     class_type = DiscreteVariable
     _progress_callback = None
@@ -225,9 +253,7 @@ class ObliviousTreeLearner(Learner, LearnerScorer):
                              missing=self.missing, distance=self.distance)
 
     def incompatibility_reason(self, domain):
-        if len(domain.class_vars) != 1 or not isinstance(domain.class_var, DiscreteVariable):
-            return "Oblivious tree needs a single categorical class variable (classification)"
-        return None
+        return _target_reason(domain, "Oblivious tree", {"classification"})
 
     def __call__(self, data, progress_callback=None):
         # fit_storage gets no callback from Orange's Learner: hand it over for this call

@@ -28,14 +28,22 @@ diffs, RELIEF-D missing values by default). The distance without attribute t is 
 distance minus t's contribution, so one step of the search evaluates every candidate removal with
 a subtraction per pair, and the leave-one-out nearest cases are the row minimum with the instance
 itself excluded — no refitting. Rows are processed in blocks sized to a memory budget (no N x N
-matrix). The numpy core knows nothing about Orange; ``learners.ObliviousTreeLearner`` wraps it.
+matrix beyond a fixed size); a data set whose blocks would not fit in the memory available is
+refused before anything is allocated.
+
+Instance weights (``EncodedData.weights``, Orange's ``Table.W``): an instance of weight w counts
+as w copies of it — its vote weighs w, a misclassification costs w in the accuracy estimate, and
+under leave-one-out its other w − 1 copies stay cases of it (at the engine's distance of two
+copies) — so integer weights give the search and the model of the data with each instance
+repeated w times (with k-fold cross-validation the copies share the instance's fold). The numpy core knows nothing about Orange; ``learners.ObliviousTreeLearner`` wraps it.
 """
 from dataclasses import dataclass, replace
 
 import numpy as np
 from numba import njit, prange
 
-from .estimators.base import BLOCK_BYTES, Parameters, check_data, random_generator, row_blocks
+from .estimators.base import (BLOCK_BYTES, Parameters, check_data, check_memory,
+                              random_generator, row_blocks)
 from .estimators.diffs import DiffModel, DiffOptions
 
 __all__ = ["ObliviousTree", "ObliviousTreeModel"]
@@ -111,6 +119,8 @@ class ObliviousTree(Parameters):
         pair_options = replace(options, missing="B") if options.missing == "C" else options
         fold = self.fold_assignment(data)
         n, a = data.n_instances, data.n_attributes
+        check_memory(_peak_bytes(n, a), f"OBLIVION on {n} instances x {a} attributes",
+                     "use fewer instances or attributes")
         total_work = (a + 1) * (a + 2) / 2  # candidate evaluations if every attribute goes
         done = 0.0
 
@@ -137,7 +147,8 @@ class ObliviousTree(Parameters):
             del kept[best]
         if callback is not None:
             callback(1.0)
-        path = tuple((before[int(np.argmin(without))], 1.0 - without.min() / n)
+        total = data.total_weight
+        path = tuple((before[int(np.argmin(without))], 1.0 - without.min() / total)
                      for before, _, without in steps if before)
         path = path[:len(steps) - 1]        # the removals made
         # the final tree: the most accurate on the path (the latest, i.e. smallest, of equals);
@@ -146,10 +157,19 @@ class ObliviousTree(Parameters):
         retained, errors_chosen, without_chosen = steps[chosen]
         losses = np.zeros(a)
         for (before, current, without) in steps[:chosen]:
-            losses[before[int(np.argmin(without))]] = (without.min() - current) / n
-        losses[retained] = (without_chosen - errors_chosen) / n
+            losses[before[int(np.argmin(without))]] = (without.min() - current) / total
+        losses[retained] = (without_chosen - errors_chosen) / total
         return ObliviousTreeModel(data, options, np.array(retained, dtype=np.intp),
-                                  1.0 - steps[0][1] / n, 1.0 - errors_chosen / n, path, losses)
+                                  1.0 - steps[0][1] / total, 1.0 - errors_chosen / total, path,
+                                  losses)
+
+
+def _peak_bytes(n, a):
+    """The most memory a fit on n instances x a attributes holds at once: the kept N x N
+    matrix, one block's distances and candidate lists, one chunk's pair diffs (at least one
+    row's candidates, up to N pairs x a attributes) and the folds."""
+    matrix = 8 * n * n if 8 * n * n <= MATRIX_BYTES else 0
+    return matrix + 4 * max(STEP_BYTES, 8 * n) + max(BLOCK_BYTES, 8 * n * a) + 16 * n
 
 
 def _distances(data, options, columns, progress):
@@ -177,7 +197,8 @@ def _candidate_errors(data, options, kept, fold, progress, dist=None):
     n = data.n_instances
     m = len(kept)
     y = data.y.astype(np.intp)
-    errors = np.zeros(m + 1, dtype=np.int64)
+    w = data.instance_weights
+    errors = np.zeros(m + 1)
     tol = _tolerance(m)
     model = DiffModel(data.columns(kept), options) if m else None
     pair_limit = int(max(1, BLOCK_BYTES // (8 * max(m, 1))))
@@ -187,9 +208,10 @@ def _candidate_errors(data, options, kept, fold, progress, dist=None):
             block_dist = dist[rows]
         else:
             block_dist = model.distances(rows) if m else np.zeros((rows.size, n))
-        _exclude_own_fold(block_dist, rows, fold)
+        _exclude_own_fold(block_dist, rows, fold, w)
         indptr, others, cand_dist, cand_y = _candidate_pairs(block_dist, y, 1.0 + 2 * tol)
         del block_dist
+        cand_w = _case_weights(w, rows, indptr, others)
         lo = 0
         while lo < rows.size:    # chunks of rows whose pairs' diffs fit the memory budget
             hi = int(np.searchsorted(indptr, indptr[lo] + pair_limit, side="right")) - 1
@@ -205,18 +227,34 @@ def _candidate_errors(data, options, kept, fold, progress, dist=None):
                     contrib **= 2
             else:
                 contrib = np.zeros((indptr[hi] - indptr[lo], 0))
-            out = np.zeros((m + 1, hi - lo), dtype=np.int64)
-            _count_errors(chunk_ptr, cand_dist[pairs], cand_y[pairs], contrib, y[rows[lo:hi]],
-                          data.n_classes, tol, out)
+            out = np.zeros((m + 1, hi - lo))
+            _count_errors(chunk_ptr, cand_dist[pairs], cand_y[pairs], cand_w[pairs], contrib,
+                          y[rows[lo:hi]], w[rows[lo:hi]], data.n_classes, tol, out)
             errors += out.sum(axis=1)
             progress((m + 1) * (hi - lo) / n)
             lo = hi
     return errors
 
 
-def _exclude_own_fold(dist, rows, fold):
-    """Distances to the cases of the row's own fold (itself, for leave-one-out) become inf."""
+def _exclude_own_fold(dist, rows, fold, weights):
+    """Distances to the cases of the row's own fold become inf. For leave-one-out (each
+    instance its own fold) an instance of weight w > 1 stands for w copies, of which only the
+    one classified is left out: it stays a case of itself (with weight w - 1,
+    :func:`_case_weights`), at the engine's distance of two copies."""
+    own = np.arange(rows.size), rows
+    self_dist = dist[own].copy()
     dist[fold[rows][:, None] == fold[None, :]] = np.inf
+    copies = (weights[rows] > 1) & (np.bincount(fold, minlength=fold.size)[fold[rows]] == 1)
+    dist[own[0][copies], rows[copies]] = self_dist[copies]
+
+
+def _case_weights(weights, rows, indptr, others):
+    """Vote weight of each candidate case: its instance weight, less the one copy classified
+    when the case is the row itself (see :func:`_exclude_own_fold`)."""
+    cand_w = weights[others]
+    row_of_pair = np.repeat(rows, np.diff(indptr))
+    cand_w[others == row_of_pair] -= 1.0
+    return cand_w
 
 
 def _candidate_pairs(dist, y, margin):
@@ -235,37 +273,41 @@ def _tolerance(n_attributes):
 
 
 @njit(cache=True, inline="always")
-def _nearest_votes(indptr, cand_dist, cand_y, contrib, t, b, tol, votes):
-    """Class counts of row ``b``'s nearest candidate cases, at distance ``cand_dist`` minus the
-    diff of candidate attribute ``t`` (or the distance itself when t < 0)."""
+def _nearest_votes(indptr, cand_dist, cand_y, cand_w, contrib, t, b, tol, votes):
+    """Class votes (summed case weights) of row ``b``'s nearest candidate cases, at distance
+    ``cand_dist`` minus the diff of candidate attribute ``t`` (or the distance itself when
+    t < 0). A case of weight 0 takes no part."""
     best = np.inf
-    votes[:] = 0
+    votes[:] = 0.0
     for p in range(indptr[b], indptr[b + 1]):
+        if cand_w[p] <= 0:
+            continue
         d = cand_dist[p] - contrib[p, t] if t >= 0 else cand_dist[p]
         if d < best - tol:
             best = d
-            votes[:] = 0
-            votes[cand_y[p]] = 1
+            votes[:] = 0.0
+            votes[cand_y[p]] = cand_w[p]
         elif d <= best + tol:
-            votes[cand_y[p]] += 1
+            votes[cand_y[p]] += cand_w[p]
 
 
 @njit(cache=True, parallel=True)
-def _count_errors(indptr, cand_dist, cand_y, contrib, y_rows, n_classes, tol, out):
+def _count_errors(indptr, cand_dist, cand_y, cand_w, contrib, y_rows, w_rows, n_classes, tol,
+                  out):
     n_cand = contrib.shape[1]
     for b in prange(y_rows.size):
-        votes = np.zeros(n_classes, dtype=np.int64)
+        votes = np.zeros(n_classes)
         for t in range(-1, n_cand):
-            _nearest_votes(indptr, cand_dist, cand_y, contrib, t, b, tol, votes)
-            out[t + 1, b] = 1 if np.argmax(votes) != y_rows[b] else 0
+            _nearest_votes(indptr, cand_dist, cand_y, cand_w, contrib, t, b, tol, votes)
+            out[t + 1, b] = w_rows[b] if np.argmax(votes) != y_rows[b] else 0.0
 
 
 @njit(cache=True, parallel=True)
-def _vote_distributions(indptr, cand_dist, cand_y, tol, out):
+def _vote_distributions(indptr, cand_dist, cand_y, cand_w, tol, out):
     no_contrib = np.zeros((1, 1))
     for b in prange(out.shape[0]):
-        votes = np.zeros(out.shape[1], dtype=np.int64)
-        _nearest_votes(indptr, cand_dist, cand_y, no_contrib, -1, b, tol, votes)
+        votes = np.zeros(out.shape[1])
+        _nearest_votes(indptr, cand_dist, cand_y, cand_w, no_contrib, -1, b, tol, votes)
         out[b] = votes / votes.sum()
 
 
@@ -311,8 +353,9 @@ class ObliviousTreeModel:
                 dist = query_distances(train, X[rows][:, self.retained], self.options)
             else:
                 dist = np.zeros((rows.stop - rows.start, n_train))
-            indptr, _, cand_dist, cand_y = _candidate_pairs(dist, y, 0.0)
-            _vote_distributions(indptr, cand_dist, cand_y, tol, out[rows])
+            indptr, others, cand_dist, cand_y = _candidate_pairs(dist, y, 0.0)
+            _vote_distributions(indptr, cand_dist, cand_y, train.instance_weights[others], tol,
+                                out[rows])
             unknown = np.isnan(X[rows][:, self.retained]).all(axis=1) & (self.retained.size > 0)
             out[rows][unknown] = self.data.class_priors()
             if callback is not None:

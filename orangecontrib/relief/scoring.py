@@ -59,21 +59,25 @@ class EstimatorScorer(Scorer):
     name = _Name()
 
     def _parameter_name(self):
-        """Column header in Rank: the estimator and its parameters that differ from the
-        defaults (always k for the Relief family), e.g. "ReliefF k=10". It differs from Rank's
-        built-in "ReliefF"/"RReliefF"/"Gini" columns and between two differently set scorers."""
+        """Column header in Rank: the estimator and the parameters that differ from their
+        defaults, e.g. "ReliefF" or "ReliefF k=5 missing=B", short enough for Rank's header.
+        A default of None that stands for the class's own default (``k=None`` ->
+        ``default_k``) counts as that value. (Rank numbers equal names, e.g. beside its own
+        ReliefF.)"""
         stem = self.stem()
-        params = inspect.signature(self.engine().__init__).parameters
+        engine = self.engine()
         shown = []
-        for key, param in params.items():
-            if key == "self" or param.kind is param.VAR_KEYWORD or not hasattr(self, key):
+        for key, param in inspect.signature(engine.__init__).parameters.items():
+            if key in ("self", "diff") or param.kind is param.VAR_KEYWORD \
+                    or not hasattr(self, key):
                 continue
             value = getattr(self, key)
-            if key == "k" or (key == "k_max" and value is not None) or not _same(value,
-                                                                              param.default):
-                if key == "diff":
-                    continue
-                value = self.k_ if key == "k" else value
+            if value is None and param.default is None:
+                continue
+            default = param.default
+            if default is None:
+                default = getattr(engine, f"default_{key}", None)
+            if not _same(value, default):
                 shown.append(f"{key}={value}")
         if hasattr(self, "changed_diff_keywords"):
             shown += [f"{key}={value}" for key, value in self.changed_diff_keywords().items()]

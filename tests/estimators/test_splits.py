@@ -251,3 +251,29 @@ def test_target_statistics_weights_and_shape_check():
     np.testing.assert_array_equal(stats, [[0.5, 0], [0, 1], [0, 2]])
     with pytest.raises(ValueError, match="weights"):
         target_statistics(np.array([0., 1]), 2, weights=np.ones(3))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ordered_search_beyond_greedy_max_finds_the_two_class_optimum(seed):
+    # two classes: the Gini optimum is a prefix of the values sorted by P(class 1 | value)
+    # (Breiman et al. 1984, Thm. 4.5); the exhaustive search over 2^6 - 1 partitions confirms it
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 7, 200).astype(float)
+    y = (rng.random(200) < np.array([.1, .8, .4, .9, .2, .6, .5])[codes.astype(int)]).astype(float)
+    stats = target_statistics(y, 2)
+    ordered = best_partition(codes, stats, gini_gain, 7, greedy_max=2)
+    exhaustive = best_partition(codes, stats, gini_gain, 7)
+    assert ordered.score == pytest.approx(exhaustive.score)
+    assert set(ordered.left_values) in (set(exhaustive.left_values),
+                                        set(range(7)) - set(exhaustive.left_values))
+
+
+def test_ordered_search_splits_a_100000_valued_attribute_into_its_classes():
+    # three classes, 100,000 values: values 0..29,999 are class 0, the next 40,000 class 1 and
+    # the rest class 2; the best binary split puts one pure class (a whole group) on one side
+    codes = np.arange(100_000, dtype=float)
+    y = np.digitize(codes, [30_000, 70_000]).astype(float)
+    split = best_partition(codes, target_statistics(y, 3), gini_gain, 100_000)
+    left = np.zeros(100_000, bool)
+    left[list(split.left_values)] = True
+    assert any(np.array_equal(left, y == c) or np.array_equal(~left, y == c) for c in range(3))

@@ -180,7 +180,7 @@ def test_bad_inputs_raise_value_errors_naming_the_problem():
     data = numeric_step_data()
     with pytest.raises(ValueError, match="without instances"):
         CoreTree().fit(encode(np.empty((0, 2)), [], n_classes=2))
-    with pytest.raises(ValueError, match="without attributes"):
+    with pytest.raises(ValueError, match="no attributes"):
         CoreTree().fit(encode(np.empty((5, 0)), np.arange(5) % 2, n_classes=2))
     with pytest.raises(ValueError, match="RReliefF.*classification"):
         CoreTree(RReliefF()).fit(data)
@@ -241,6 +241,31 @@ def test_many_valued_attribute_is_partitioned_greedily_into_the_known_groups(est
     assert tree.node_count() == 3
 
 
+def thousand_valued_data(regression=False, seed=4):
+    """x0 has 1,000 values (4 instances each); the target is decided by whether x0 lies in a
+    random set S of 300 values; x1 is binary noise. The right split is S against the rest."""
+    rng = np.random.default_rng(seed)
+    x0 = np.tile(np.arange(1000), 4).astype(float)
+    chosen = rng.choice(1000, 300, replace=False)
+    inside = np.isin(x0, chosen)
+    X = np.column_stack([x0, rng.integers(0, 2, x0.size)])
+    if regression:
+        return encode(X, np.where(inside, 10.0, 0.0) + rng.uniform(0, 1, x0.size),
+                      discrete=True), set(chosen.tolist())
+    return encode(X, inside.astype(float), discrete=True, n_classes=2), set(chosen.tolist())
+
+
+@pytest.mark.parametrize("estimator", [ReliefF(), Gini(), InfGain(), RReliefF(), MSE()],
+                         ids=lambda e: type(e).__name__)
+def test_thousand_valued_attribute_is_split_into_the_known_groups(estimator):
+    # 1,000 values: far beyond exhaustive (7) and greedy (30) search; the ordered search ranks
+    # the values by their class distribution (mean target) and splits that rank
+    data, chosen = thousand_valued_data(regression=isinstance(estimator, (RReliefF, MSE)))
+    tree = CoreTree(estimator, pruning=None, max_depth=1).fit(data)
+    assert tree.root.attribute == 0
+    assert set(tree.root.split.left_values) in (chosen, set(range(1000)) - chosen)
+
+
 def test_coarse_to_fine_threshold_search_finds_the_exact_threshold():
     # 200 distinct values, class boundary between 137 and 138: with 5 candidates per pass the
     # search needs several passes and must still land on 137.5, like scoring all candidates
@@ -251,3 +276,24 @@ def test_coarse_to_fine_threshold_search_finds_the_exact_threshold():
     for per_pass in (5, None):
         tree = CoreTree(ReliefF(), pruning=None, thresholds_per_pass=per_pass).fit(data)
         assert tree.root.attribute == 0 and tree.root.split.threshold == 137.5
+
+
+@pytest.mark.parametrize("estimator", [ReliefF(), Gini(), RReliefF(), MSE()],
+                         ids=lambda e: type(e).__name__)
+def test_integer_weights_grow_the_tree_of_repeated_instances(estimator):
+    # 80 instances, weights 1..3, 10 % missing values: every node statistic, split, leaf and
+    # the pruning must be those of the data with each instance repeated w times
+    rng = np.random.default_rng(5)
+    X = rng.uniform(size=(80, 3))
+    regression = isinstance(estimator, (RReliefF, MSE))
+    y = X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
+    X[rng.uniform(size=X.shape) < 0.1] = np.nan
+    counts = 1 + np.arange(80) % 3
+    kind = {} if regression else {"n_classes": 2}
+    weighted = encode(X, y, weights=counts.astype(float), **kind)
+    repeated = encode(np.repeat(X, counts, axis=0), np.repeat(y, counts), **kind)
+    a = CoreTree(estimator, min_leaf=3).fit(weighted)
+    b = CoreTree(estimator, min_leaf=3).fit(repeated)
+    assert a.node_count() > 3
+    assert a.describe() == b.describe()
+    np.testing.assert_allclose(a.predict(X), b.predict(X), rtol=1e-12)

@@ -193,12 +193,12 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_scorer_name_shows_only_non_default_parameters(self):
         w = self.widget
         self.choose("ReliefF")
-        self.assertEqual(self.get_output(w.Outputs.scorer).name, "ReliefF k=10")
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "ReliefF")
         combo = w.editors["ReliefF"].controls["weighting"]
         combo.setCurrentIndex(combo.findData("exp-rank"))
         combo.activated.emit(combo.currentIndex())
         self.assertEqual(self.get_output(w.Outputs.scorer).name,
-                         "ReliefF k=10 weighting=exp-rank")
+                         "ReliefF weighting=exp-rank")
         self.choose("Unified Π")
         self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unified Π")
 

@@ -2,7 +2,7 @@
 
 The search itself is :mod:`..estimators.splits` (candidate thresholds at midpoints between
 consecutive distinct values, ``x <= threshold`` left; value partitions exhaustive up to 7 values,
-greedy beyond). This module only decides how candidates are scored in a node:
+greedy up to 30, ordered beyond). This module only decides how candidates are scored in a node:
 
 * impurity measures (:class:`..estimators.impurity.ImpurityEstimator`) score contingency tables
   of the node's *weighted* instances (fractional weights of instances with missing values),
@@ -18,8 +18,9 @@ instances with a missing value counted in proportion to the known ones, as they 
 import numpy as np
 
 from ..estimators.impurity import ImpurityEstimator
-from ..estimators.splits import (Split, best_partition, best_threshold, candidate_thresholds,
-                                 search_partitions, target_statistics)
+from ..estimators.splits import (GREEDY_MAX, Split, best_partition, best_threshold,
+                                 candidate_thresholds, search_partitions, target_statistics,
+                                 value_order, value_table)
 
 __all__ = ["best_split", "corelearn_split", "BLOCK_ELEMENTS"]
 
@@ -46,8 +47,8 @@ def best_split(estimator, context, node_data, weights, attribute, min_leaf,
         return _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale)
     if node_data.discrete[attribute]:
         return _column_partition(estimator, context, node_data, weights, attribute, min_leaf,
-                                 scale, check)
-    return _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
+                                 scale, check, thresholds_per_pass)
+    return _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
                              thresholds_per_pass, check)
 
 
@@ -177,7 +178,7 @@ def _score_columns(estimator, context, node_data, columns, check=None):
     return out
 
 
-def _column_threshold(estimator, context, node_data, weights, attribute, min_leaf, scale,
+def _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
                       thresholds_per_pass, check=None):
     """Best admissible threshold, ``thresholds_per_pass`` candidates scored per pass: a pass
     scores candidates evenly spread over the current range of the sorted candidates, the next
@@ -185,7 +186,6 @@ def _column_threshold(estimator, context, node_data, weights, attribute, min_lea
     there (all candidates in one pass when there are few, or with ``thresholds_per_pass=None``).
     A coarse-to-fine search: exact when the estimate of the thresholds is unimodal, and it keeps
     the number of derived columns per node near ``thresholds_per_pass * log(candidates)``."""
-    column = node_data.X[:, attribute]
     thresholds, n_lower, order = candidate_thresholds(column, 1, 1)
     lower = np.cumsum(weights[order])[n_lower - 1] * scale
     ok = (lower >= min_leaf) & (weights.sum() - lower >= min_leaf)
@@ -214,10 +214,29 @@ def _column_threshold(estimator, context, node_data, weights, attribute, min_lea
 
 
 def _column_partition(estimator, context, node_data, weights, attribute, min_leaf, scale,
-                      check=None):
+                      check=None, thresholds_per_pass=None):
+    """Best admissible partition of a discrete attribute's values: exhaustive or greedy
+    (:func:`..estimators.splits.search_partitions`) up to ``GREEDY_MAX`` values; beyond, the
+    values are ranked by :func:`..estimators.splits.value_order` and the rank is split like a
+    numeric column (:func:`_column_threshold`), so a value set of any size costs about
+    ``thresholds_per_pass * log(values)`` derived columns."""
     column = node_data.X[:, attribute]
     known = ~np.isnan(column)
     present = np.unique(column[known]).astype(np.intp)
+    if present.size > GREEDY_MAX:
+        stats = target_statistics(node_data.y, node_data.n_classes, weights)
+        order = value_order(value_table(column, stats, node_data.n_values[attribute])[present],
+                            classification=node_data.is_classification)
+        rank = np.full(int(node_data.n_values[attribute]), np.nan)
+        rank[present[order]] = np.arange(present.size)
+        ranked = np.full(column.shape, np.nan)
+        ranked[known] = rank[column[known].astype(np.intp)]
+        split = _column_threshold(estimator, context, node_data, weights, ranked, min_leaf, scale,
+                                  thresholds_per_pass, check)
+        if split is None:
+            return None
+        left = np.sort(present[order[:int(split.threshold) + 1]])
+        return Split(score=split.score, left_values=tuple(int(v) for v in left))
     value_weight = np.bincount(column[known].astype(np.intp), weights=weights[known],
                                minlength=int(node_data.n_values[attribute]))[present]
     total = weights.sum()

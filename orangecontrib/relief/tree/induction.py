@@ -23,14 +23,21 @@ Leaves: class distribution (majority class) or, for regression, the mean or a li
 (:mod:`.pruning`). Optional pre-discretisation of numeric attributes into ``discretize``
 equal-width intervals (Vilalta et al. 2001 §5.1; :mod:`.discretization`).
 
-The estimators see every instance that reaches a node once, whatever its fractional weight (the
-encoded data carry no weights); the impurity measures' split search, class distributions, leaf
-models and pruning use the weights.
+Instance weights (``EncodedData.weights``, e.g. Orange's ``Table.W``): an instance of weight w
+counts as w instances everywhere — the estimators in every node (which see each instance with its
+instance weight, whatever fractional weight a missing split value gave it), the split search,
+the stopping rules (node and branch weights), class distributions and leaf models, and pruning
+(including the root's prior) — so integer weights grow the tree of the data with each instance
+repeated w times. The fractional weights of missing split values multiply the instance weights
+in the split search, leaves and pruning.
 """
+
+from dataclasses import replace
 
 import numpy as np
 
 from ..estimators.base import Parameters
+from ..estimators.encoding import power_of_two_scale
 from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
 from ..estimators.relief_family import ReliefFamily
 from .candidates import best_split, corelearn_split
@@ -187,18 +194,26 @@ class CoreTree(Parameters):
         if data.n_instances == 0:
             raise ValueError("cannot grow a tree on data without instances")
         if data.n_attributes == 0:
-            raise ValueError("cannot grow a tree on data without attributes")
+            raise ValueError("cannot grow a tree: the data have no attributes")
         estimator = self.selection_estimator(data)
         cuts = None
         if self.discretize is not None:
             data, cuts = discretize_data(data, self.discretize)
+        # a regression target is grown in units of a power of two (an exact change of unit) so
+        # that means and squared errors stay finite for targets near the float limits
+        scale = 1.0 if data.is_classification else float(power_of_two_scale(np.abs(data.y).max()))
+        if scale != 1.0:
+            data = replace(data, y=data.y * scale, y_span=data.y_span * scale)
         n = data.n_instances
         progress = _Progress(callback)
-        root = self._grow(data, np.arange(n), np.ones(n), 0, estimator, False, progress,
+        root = self._grow(data, np.arange(n), data.instance_weights, 0, estimator, False, progress,
                           (0.0, 1.0))
         tree = GrownTree(root, data.n_classes, data.names, cuts, halves_missing=self._corelearn)
         progress.report(1.0)            # a cancel point before pruning (one pass over the nodes)
         self._prune(tree, data)
+        if scale != 1.0:
+            for node in root.nodes():
+                node.model = node.model.in_units(1.0 / scale)
         if callback is not None:
             callback(1.0)
         return tree
@@ -310,10 +325,11 @@ class CoreTree(Parameters):
     def _prune(self, tree, data):
         if self.pruning == "m-estimate":
             if data.is_classification:
-                counts = np.bincount(data.y.astype(np.intp), minlength=data.n_classes)
+                counts = np.bincount(data.y.astype(np.intp), weights=data.weights,
+                                     minlength=data.n_classes)
                 prior = (counts + 1.0) / (counts.sum() + data.n_classes)
             else:
-                prior = root_prior_mse(data.X, data.y)
+                prior = root_prior_mse(data.X, data.y, data.weights)
             prune_m_estimate(tree.root, self.m, prior)
         elif self.pruning == "pessimistic":
             prune_pessimistic(tree.root, self.confidence)

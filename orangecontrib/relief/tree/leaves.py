@@ -15,7 +15,7 @@
 
 Every node, inner ones too, gets a model: pruning turns inner nodes into leaves.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,6 +41,15 @@ class LeafModel:
     @property
     def is_linear(self):
         return self.coef is not None
+
+    def in_units(self, factor):
+        """The same model for the target multiplied by ``factor`` (regression)."""
+        with np.errstate(over="ignore", under="ignore"):
+            factor = np.float64(factor)
+            return replace(self, value=self.value * factor, mse=float(self.mse * factor * factor),
+                           coef=None if self.coef is None else self.coef * factor,
+                           intercept=self.intercept * factor, low=self.low * factor,
+                           high=self.high * factor)
 
     def predict(self, X):
         """Class probabilities (n, C) or regression predictions (n,) for the rows of ``X``."""

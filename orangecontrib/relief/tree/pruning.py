@@ -43,10 +43,10 @@ def static_error(node, m, prior):
     return (m * prior_mse + n * node.model.mse) / (m + n)
 
 
-def root_prior_mse(X, y):
+def root_prior_mse(X, y, weights=None):
     """The regression prior of :func:`static_error`: a node's model's mean squared error over
-    all root instances ``X``, ``y``."""
-    return lambda node: float(np.mean((y - node.model.predict(X)) ** 2))
+    all root instances ``X``, ``y`` (weighted by ``weights``)."""
+    return lambda node: float(np.average((y - node.model.predict(X)) ** 2, weights=weights))
 
 
 def prune_m_estimate(node, m, prior):

@@ -55,8 +55,9 @@ def _value(node, y, n_classes):
     if n_classes:
         return np.asarray(node.model.value, dtype=np.float64)
     w = node.weights
-    mean = float(w @ y[node.rows] / w.sum())
-    return np.array([mean, float(w @ (y[node.rows] - mean) ** 2 / w.sum())])
+    mean = float(node.model.value[0])
+    with np.errstate(over="ignore"):        # a variance beyond the float range is inf
+        return np.array([mean, float(w @ (y[node.rows] - mean) ** 2 / w.sum())])
 
 
 def orange_tree_model(core_tree, table, y, rows):

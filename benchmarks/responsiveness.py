@@ -1,0 +1,201 @@
+"""How responsive the widgets stay while they compute on 20,000-row tables.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/responsiveness.py             # 20,000 rows
+    QT_QPA_PLATFORM=offscreen python benchmarks/responsiveness.py --rows 2000 --delay 0.5
+
+For every widget (Attribute Estimation with its default estimator for each target type, Locality
+Profile, Relief Tree, Oblivious Tree) three runs on the same table:
+
+* stall: data are sent and the Qt event loop runs (``processEvents``) until the computation ends
+  or ``--limit`` seconds pass, with a ``QTimer`` ticking every 5 ms; the longest gap between two
+  ticks is the longest time the canvas would not respond (target <= 100 ms). The number of
+  distinct progress-bar values seen tells whether progress moves.
+* close: data are sent, after ``--delay`` seconds the widget is closed (``onDeleteWidget``,
+  which cancels the task and joins the worker); the time until it returns (target <= 1 s).
+* new data: data are sent, after ``--delay`` seconds the same table is sent again; the time from
+  that until the old task's worker has stopped (target <= 1 s).
+
+Data: ``orangecontrib.relief.datasets.parity`` (order 2, 10 random binary attributes) for the
+classification widgets, uniform [0, 1) attributes with y = x0 + 2 x1 + noise for regression, and
+for Oblivious Tree the parity table (it is meant for discrete data). The numba kernels are
+compiled on a small table first. Prints one table row per widget.
+"""
+import argparse
+import os
+import time
+
+import numpy as np
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from AnyQt.QtCore import QTimer  # noqa: E402
+from AnyQt.QtWidgets import QApplication  # noqa: E402
+from Orange.data import ContinuousVariable, Domain, Table  # noqa: E402
+
+from orangecontrib.relief.datasets import parity  # noqa: E402
+from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation  # noqa
+from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile  # noqa: E402
+from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree  # noqa: E402
+from orangecontrib.relief.widgets.owrelieftree import OWReliefTree  # noqa: E402
+
+
+def regression_table(n, a=12, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(n, a))
+    y = X[:, 0] + 2 * X[:, 1] + rng.normal(0, 0.1, n)
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(a)], ContinuousVariable("y"))
+    return Table.from_numpy(domain, X, y)
+
+
+class Ticker:
+    """A QTimer ticking every ``interval`` ms that records the longest gap between ticks."""
+
+    def __init__(self, interval=5):
+        self.timer = QTimer(interval=interval)
+        self.timer.timeout.connect(self.tick)
+        self.last = self.longest = None
+
+    def tick(self):
+        now = time.perf_counter()
+        if self.last is not None:
+            self.longest = max(self.longest or 0.0, now - self.last)
+        self.last = now
+
+    def start(self):
+        self.last, self.longest = time.perf_counter(), 0.0
+        self.timer.start()
+
+    def stop(self):
+        self.timer.stop()
+        return self.longest
+
+
+def send(widget, data):
+    widget.set_data(data)
+    widget.handleNewSignals()
+
+
+def running(widget):
+    return widget.task is not None
+
+
+def spin(app, seconds, until=None):
+    """Run the event loop for ``seconds`` or until ``until()``."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end and not (until and until()):
+        app.processEvents()
+        time.sleep(0.001)
+
+
+def stall(app, make, data, limit):
+    """(longest event-loop gap in s, computation time or None if cut at ``limit``, progress
+    values seen)."""
+    widget = make()
+    ticker = Ticker()
+    progress = set()
+    widget.progressBarValueChanged.connect(lambda value: progress.add(round(value, 1)))
+    ticker.start()
+    start = time.perf_counter()
+    send(widget, data)
+    spin(app, limit, lambda: not running(widget))
+    elapsed = time.perf_counter() - start
+    longest = ticker.stop()
+    done = not running(widget)
+    widget.onDeleteWidget()
+    return longest, elapsed if done else None, len(progress)
+
+
+def close_time(app, make, data, delay):
+    """Seconds ``onDeleteWidget`` takes when called ``delay`` s into the computation (None if
+    it had ended by then)."""
+    widget = make()
+    send(widget, data)
+    spin(app, delay)
+    if not running(widget):
+        widget.onDeleteWidget()
+        return None
+    start = time.perf_counter()
+    widget.onDeleteWidget()
+    return time.perf_counter() - start
+
+
+def new_data_time(app, make, data, delay):
+    """Seconds from sending new data ``delay`` s into the computation until the old task's
+    worker stops (None if it had ended by then)."""
+    widget = make()
+    send(widget, data)
+    spin(app, delay)
+    old = widget.task
+    if old is None:
+        widget.onDeleteWidget()
+        return None
+    start = time.perf_counter()
+    send(widget, data)
+    while not old.future.done():
+        app.processEvents()
+        time.sleep(0.001)
+    stopped = time.perf_counter() - start
+    widget.onDeleteWidget()
+    return stopped
+
+
+def estimation(target):
+    def make():
+        widget = OWAttributeEstimation()
+        widget.auto_apply = True
+        return widget
+    make.label = f"Attribute Estimation ({target})"
+    return make
+
+
+def named(cls, label):
+    def make():
+        return cls()
+    make.label = label
+    return make
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=20000)
+    parser.add_argument("--delay", type=float, default=1.0,
+                        help="seconds into the computation at which to close / send new data")
+    parser.add_argument("--limit", type=float, default=30.0,
+                        help="longest time to watch the event loop during a computation")
+    args = parser.parse_args()
+
+    app = QApplication.instance() or QApplication([])
+    classification = parity(order=2, n_irrelevant=10, n_instances=args.rows, random_state=0)
+    regression = regression_table(args.rows)
+    runs = [(estimation("ReliefF, classification"), classification),
+            (estimation("RReliefF, regression"), regression),
+            (named(OWLocalityProfile, "Locality Profile (classification)"), classification),
+            (named(OWLocalityProfile, "Locality Profile (regression)"), regression),
+            (named(OWReliefTree, "Relief Tree (classification)"), classification),
+            (named(OWReliefTree, "Relief Tree (regression)"), regression),
+            (named(OWObliviousTree, "Oblivious Tree"), classification)]
+
+    # compile the kernels on small tables first
+    for make, data in runs:
+        stall(app, make, data[:200], 120)
+
+    print(f"{args.rows:,} rows; close / new data {args.delay:g} s into the computation; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    header = (f"{'widget':46} {'stall ms':>9} {'compute s':>10} {'progress':>9} "
+              f"{'close s':>8} {'new data s':>10}")
+    print(header)
+    print("-" * len(header))
+    for make, data in runs:
+        longest, elapsed, steps = stall(app, make, data, args.limit)
+        closed = close_time(app, make, data, args.delay)
+        renewed = new_data_time(app, make, data, args.delay)
+
+        def fmt(value, scale=1.0, digits=2):
+            return "done" if value is None else f"{value * scale:.{digits}f}"
+        compute = f"> {args.limit:g}" if elapsed is None else f"{elapsed:.1f}"
+        print(f"{make.label:46} {longest * 1000:9.0f} {compute:>10} {steps:9d} "
+              f"{fmt(closed):>8} {fmt(renewed):>10}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
