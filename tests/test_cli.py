@@ -14,6 +14,8 @@ from Orange.data import ContinuousVariable, Domain, Table
 from orangecontrib.relief import datasets
 from orangecontrib.relief.cli import main
 
+from bad_inputs import TASKS, bad_inputs
+
 
 @pytest.fixture(scope="module")
 def parity_file(tmp_path_factory):
@@ -163,14 +165,26 @@ def test_module_entry_point_reports_a_missing_file_without_traceback(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # plain files: --class, --class-type; --output and --format; progress, --quiet, --version
 
-def write_plain_csv(path, table, class_labels):
-    """``table`` as a plain CSV (a header of names, no Orange flags), the class last as
-    ``label`` with ``class_labels[code]`` as its values."""
+def plain_rows(table, class_labels):
+    """A header of names (no Orange flags), then the rows; the class last as ``label`` with
+    ``class_labels[code]`` as its values."""
+    yield [a.name for a in table.domain.attributes] + ["label"]
+    for x, y in zip(table.X, table.Y):
+        yield [float(v) for v in x] + [class_labels[int(y)]]
+
+
+def write_plain_csv(path, table, class_labels, delimiter=","):
     with open(path, "w", newline="") as file:
-        writer = csv.writer(file)
-        writer.writerow([a.name for a in table.domain.attributes] + ["label"])
-        for x, y in zip(table.X, table.Y):
-            writer.writerow([repr(float(v)) for v in x] + [class_labels[int(y)]])
+        csv.writer(file, delimiter=delimiter).writerows(plain_rows(table, class_labels))
+    return str(path)
+
+
+def write_plain_xlsx(path, table, class_labels):
+    from openpyxl import Workbook
+    book = Workbook()
+    for row in plain_rows(table, class_labels):
+        book.active.append(row)
+    book.save(path)
     return str(path)
 
 
@@ -211,6 +225,21 @@ def test_plain_csv_ranked_into_a_csv_file_as_by_the_scripting_api(plain_csv, tmp
     for row in rows:
         assert float(row["score"]) == pytest.approx(scores[row["attribute"]], abs=1e-12)
     assert set(names[:2]) == {"I1", "I2"}
+
+
+@pytest.mark.parametrize("extension", ["tsv", "xlsx"])
+def test_plain_tsv_and_xlsx_name_their_class_as_csv_does(extension, tmp_path, capsys):
+    table = datasets.parity(order=2, n_irrelevant=6, n_instances=150)
+    path = tmp_path / f"data.{extension}"
+    if extension == "xlsx":
+        write_plain_xlsx(path, table, ["no", "yes"])
+    else:
+        write_plain_csv(path, table, ["no", "yes"], delimiter="\t")
+    status, out, err = run(["rank", str(path), "--class", "label", "-f", "csv"], capsys)
+    assert status == 0, err
+    same_as_csv = write_plain_csv(tmp_path / "data.csv", table, ["no", "yes"])
+    assert [row[1] for row in csv.reader(io.StringIO(out))][1:] == \
+        scripting_ranking(same_as_csv, "label")[0]
 
 
 def test_json_output_file_and_stdout_formats_hold_the_same_ranking(plain_csv, tmp_path,
@@ -332,3 +361,37 @@ def test_quiet_run_writes_only_the_result(plain_csv, capsys):
     status, out, err = run(["rank", plain_csv, "-c", "label", "--quiet", "--top", "2"], capsys)
     assert status == 0 and err == ""
     assert len(ranking(out)) == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# the bad-input battery through the command line: what the scripting API answers, or one line
+# on stderr and status 2 where it refuses
+
+BATTERY = [pytest.param(task, case, id=f"{task}-{case.name}")
+           for task in TASKS for case in bad_inputs(task)]
+
+
+@pytest.mark.parametrize("task,case", BATTERY)
+def test_bad_input_ranked_as_by_the_scripting_api_or_refused_in_one_line(task, case, tmp_path,
+                                                                         capsys):
+    from orangecontrib.relief import scoring
+    path = str(tmp_path / "data.pkl")        # Orange's pickle keeps weights, sparsity, metas
+    case.table.save(path)
+    scorer = scoring.ReliefF if task == "classification" else scoring.RReliefF
+    try:
+        want = np.asarray(scorer()(case.table), dtype=float)
+    except ValueError:
+        want = None
+    status, out, err = run(["rank", path, "--quiet", "--format", "json"], capsys)
+    assert "Traceback" not in err
+    if want is None:
+        assert status == 2 and out == ""
+        assert err.startswith("orange-relief rank: error: ") and err.count("\n") == 1
+        return
+    assert status == 0, err
+    got = {row["attribute"]: row["score"] for row in json.loads(out)["ranking"]}
+    for var, score in zip(case.table.domain.attributes, want):
+        if np.isnan(score):
+            assert got[var.name] is None
+        else:
+            assert got[var.name] == pytest.approx(score, rel=1e-12, abs=0)

@@ -14,10 +14,12 @@ from urllib.parse import urlsplit
 
 from orangecanvas.help.manager import HelpManager
 
+import orangecontrib.relief.widgets
 from test_discovery import relief_registry
 
 ROOT = Path(__file__).resolve().parent.parent
-HELP = ROOT / "orangecontrib" / "relief" / "widgets" / "help"
+# the help of the package under test (the source tree's, or the installed one's)
+HELP = Path(orangecontrib.relief.widgets.__file__).resolve().parent / "help"
 
 
 def load_build_help():

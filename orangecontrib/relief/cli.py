@@ -166,10 +166,14 @@ def load_table(spec, class_name=None, class_type=None):
         raise CliError(f"cannot read data {spec!r}: {error}") from None
     if not table.domain.variables and not table.domain.metas:
         raise CliError(f"data {spec!r} are empty: no columns")
-    if class_name is not None:
-        table = with_class(table, find_column(table.domain, class_name, spec))
-    if class_type is not None and table.domain.class_var is not None:
-        table = with_class(table, table.domain.class_var, class_type, spec)
+    var = (table.domain.class_var if class_name is None
+           else find_column(table.domain, class_name, spec))
+    if var is not None and (class_name or class_type) is not None:
+        table = with_class(table, var, class_type, spec)
+    if len(table.domain.class_vars) > 1:
+        raise CliError(f"data {spec!r} have {len(table.domain.class_vars)} target variables "
+                       f"({', '.join(repr(v.name) for v in table.domain.class_vars)}): name "
+                       "the one to estimate against with --class NAME")
     if table.domain.class_var is None:
         raise CliError(f"data {spec!r} have no class (target) variable: ranking needs one; "
                        "name the class column with --class NAME")

@@ -1,4 +1,6 @@
 """Attribute Estimation widget: signals in, outputs read back, settings, messages, cancel."""
+import warnings
+
 import numpy as np
 from AnyQt.QtCore import Qt
 
@@ -9,9 +11,11 @@ from Orange.widgets.utils.concurrent import TaskState
 from orangecontrib.relief import scoring
 from orangecontrib.relief.datasets import parity
 from orangecontrib.relief.estimators.relieff import ReliefF
+from orangecontrib.relief.estimators.significance import stir
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import Cancelled
-from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation, estimate
+from orangecontrib.relief.widgets.owattributeestimation import (SIGNIFICANCE,
+                                                                OWAttributeEstimation, estimate)
 
 #: generous: the first estimate compiles the engine's kernels (slow on a loaded machine)
 TIMEOUT = 60000
@@ -315,6 +319,21 @@ class TestOWAttributeEstimation(WidgetTest):
             self.assertEqual(scores.domain.attributes[0].name, cls.stem())
             self.assertEqual(len(scores), len(data.domain.attributes))
 
+    def test_creating_any_of_our_widgets_warns_about_nothing_of_ours(self):
+        # no warning raised from our modules, none naming our widgets (such as orangewidget's
+        # request to make a learner widget's apply gui.deferred)
+        from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
+        from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
+        from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
+        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                self.create_widget(cls)
+                self.process_events()
+            ours = [f"{w.category.__name__}: {w.message} ({w.filename})" for w in caught
+                    if "orangecontrib" in w.filename or cls.__name__ in str(w.message)]
+            self.assertEqual(ours, [], cls.__name__)
+
     def test_report(self):
         self.choose("ReliefF", k=6)
         self.send_signal(self.widget.Inputs.data, self.parity)
@@ -323,3 +342,73 @@ class TestOWAttributeEstimation(WidgetTest):
         html = self.widget.report_html
         self.assertIn("Nearest neighbours k", html)
         self.assertIn("I1", html)
+
+
+class TestSignificance(WidgetTest):
+    """p- and q-values in the table and the Scores output, and the selection q < α."""
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.parity = parity(order=2, n_irrelevant=6, n_instances=150)
+
+    def setUp(self):
+        self.widget = self.create_widget(OWAttributeEstimation)
+
+    def run_with(self, method, estimator="ReliefF"):
+        w = self.widget
+        w.estimator_combo.setCurrentText(estimator)
+        self.assertEqual(w.estimator_combo.currentText(), estimator)
+        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        w.significance_method = [m for _, m in SIGNIFICANCE].index(method)
+        w._on_significance_changed()
+        self.send_signal(w.Inputs.data, self.parity)
+        self.wait_until_finished(timeout=TIMEOUT)
+        return self.get_output(w.Outputs.scores)
+
+    def test_stir_columns_equal_the_engine_and_select_by_q(self):
+        table = self.run_with("stir")
+        names = [v.name for v in table.domain.attributes]
+        self.assertEqual(names, ["ReliefF", "p", "q"])
+        expected = stir(ReliefF(), encode_table(self.parity)[0])
+        np.testing.assert_allclose(table.X[:, 1], expected.pvalues)
+        np.testing.assert_allclose(table.X[:, 2], expected.qvalues)
+        self.assertEqual(self.widget.ranks_model.columnCount(), 5)
+        self.widget.fdr = 0.01
+        self.widget.set_selection_method(self.widget.SelectFDR)
+        reduced = self.get_output(self.widget.Outputs.reduced_data)
+        chosen = {a.name for a in reduced.domain.attributes}
+        self.assertEqual(chosen, {name for name, q in zip(table.metas[:, 0], table.X[:, 2])
+                                  if q < 0.01})
+        self.assertTrue({"I1", "I2"} <= chosen)
+
+    def test_permutations_repeat_and_apply_to_any_estimator(self):
+        self.widget.n_permutations = 19
+        first = self.run_with("permutation", "GainRatio")
+        self.assertEqual([v.name for v in first.domain.attributes][1:], ["p", "q"])
+        b = first.X[:, 1] * 20 - 1
+        np.testing.assert_allclose(b, np.round(b), atol=1e-9)
+        self.widget.restart()
+        self.wait_until_finished(timeout=TIMEOUT)
+        np.testing.assert_array_equal(self.get_output(self.widget.Outputs.scores).X, first.X)
+
+    def test_stir_for_an_estimator_without_hits_and_misses_warns(self):
+        table = self.run_with("stir", "GainRatio")
+        self.assertEqual(len(table.domain.attributes), 1)
+        self.assertTrue(self.widget.Warning.no_stir.is_shown())
+        self.widget.set_selection_method(self.widget.SelectFDR)
+        self.assertTrue(self.widget.Information.no_qvalues.is_shown())
+        self.assertEqual(len(self.get_output(self.widget.Outputs.reduced_data).domain.attributes),
+                         self.widget.n_selected)
+
+    def test_without_significance_no_p_columns(self):
+        table = self.run_with(None)
+        self.assertEqual(len(table.domain.attributes), 1)
+        self.assertFalse(self.widget.permutations_spin.isEnabled())
+
+    def test_small_p_values_show_their_magnitude(self):
+        self.run_with("stir")
+        view = self.widget.ranks_view
+        index = self.widget.ranks_model.index(0, 3)          # the best attribute's p
+        text = view.itemDelegateForIndex(index).displayText(
+            self.widget.ranks_model.data(index), view.locale())
+        self.assertIn("e-", text)

@@ -40,7 +40,7 @@ from scipy import stats
 from .base import random_generator, row_blocks
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
-           "permutation_test", "significance", "METHODS"]
+           "supports_stir", "permutation_test", "significance", "METHODS"]
 
 METHODS = ("stir", "permutation")
 #: relative tolerance by which a permuted estimate still counts as reaching the observed one
@@ -158,15 +158,20 @@ def stir_test(diff_model, pairs, callback=None):
     return t, np.where(valid, df, np.nan), np.where(valid, p, np.nan)
 
 
+def supports_stir(estimator):
+    """Whether :func:`stir` can test ``estimator``'s estimates (it gives ``hit_miss_pairs``)."""
+    return callable(getattr(estimator, "hit_miss_pairs", None))
+
+
 def stir(estimator, data, callback=None):
     """STIR p-values and q-values of a Relief-family ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`): the estimates and the pseudo t-test of their hit and miss
     pairs from one neighbour search. ``estimator`` must give ``hit_miss_pairs(context)``
     (classification estimators with a fixed neighbourhood); otherwise use
     :func:`permutation_test`."""
-    if not hasattr(estimator, "hit_miss_pairs"):
-        raise ValueError(f"STIR needs a Relief estimator of a discrete class (hits and misses); "
-                         f"{estimator.name} has none: use permutation p-values")
+    if not supports_stir(estimator):
+        raise ValueError(f"STIR tests the hits against the misses of one neighbourhood of a "
+                         f"discrete class; {estimator.name} has none: use permutation p-values")
     context = estimator.context(data, _part(callback, 0.0, 0.7))
     pairs = estimator.hit_miss_pairs(context)
     scores = np.asarray(estimator.estimate(context), dtype=float)

@@ -1,13 +1,14 @@
 """Attribute Estimation: any estimator of the add-on (Relief family, Contextual Merit, Π,
 impurity measures) with its parameters, a sortable score table with bars (as Orange's Rank), the
 configured scorer for Rank's Scorer input, and the selected attributes as Reduced Data."""
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QItemSelectionRange, Qt
 from AnyQt.QtWidgets import (
-    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QRadioButton, QTableWidget,
-    QTableWidgetItem
+    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QRadioButton, QStyledItemDelegate,
+    QTableWidget, QTableWidgetItem
 )
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
@@ -21,6 +22,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief import scoring
+from orangecontrib.relief.estimators.significance import significance, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
@@ -41,23 +43,49 @@ CASES = ("same value,\nsame class", "same value,\ndiff. class",
          "diff. value,\nsame class", "diff. value,\ndiff. class")
 
 
-def estimate(scorer, data, state):
+#: the significance choices: (label, method of :func:`.significance.significance`)
+SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"))
+#: the seed of the widget's permutations, so that its p-values repeat
+PERMUTATION_SEED = 0
+
+
+def estimate(scorer, data, state, *, method=None, n_permutations=100):
     """Estimates of ``data``'s attributes by ``scorer`` (a scorer of ``scoring.SCORERS``, which is
     also an engine estimator): encode once, compute the context with a progress callback that
     raises :class:`~.background.Cancelled` when ``state`` requests interruption, and evaluate
     the attributes; for the Π framework the context also holds the four-case count matrices.
+    With ``method`` ("stir" or "permutation", :func:`.significance.significance`) also the
+    p-values and q-values (STIR only for an estimator that supports it).
 
     Returns a namespace with ``scores`` (1-D, aligned with ``data.domain.attributes``),
-    ``case_counts`` (list of per-attribute count arrays, or None), ``m`` (the iterations used)
-    and ``n_ignored`` (instances dropped for a missing class)."""
+    ``pvalues`` and ``qvalues`` (or None), ``case_counts`` (list of per-attribute count arrays,
+    or None), ``m`` (the iterations used) and ``n_ignored`` (instances dropped for a missing
+    class)."""
     encoded, rows = encode_table(data)
-    context = scorer.context(encoded, progress_callback(state))
-    scores = np.asarray(scorer.estimate(context), dtype=float)
-    counts = getattr(context, "case_counts", None)
+    callback = progress_callback(state)
+    pvalues = qvalues = None
+    if method == "stir" and not supports_stir(scorer):
+        method = None
+    if method is None or hasattr(scorer, "case_counts"):
+        context = scorer.context(encoded, None if method else callback)
+        scores = np.asarray(scorer.estimate(context), dtype=float)
+    if method is not None:
+        result = significance(scorer, encoded, method, n_permutations, PERMUTATION_SEED,
+                              callback)
+        scores, pvalues, qvalues = result.scores, result.pvalues, result.qvalues
+    counts = getattr(context, "case_counts", None) if hasattr(scorer, "case_counts") else None
     iterations = getattr(scorer, "iterations", None)
     m = min(iterations, encoded.n_instances) if iterations else encoded.n_instances
-    return SimpleNamespace(scores=scores, case_counts=counts, m=m,
-                           n_ignored=len(data) - len(rows))
+    return SimpleNamespace(scores=scores, pvalues=pvalues, qvalues=qvalues, case_counts=counts,
+                           m=m, n_ignored=len(data) - len(rows))
+
+
+class PValueDelegate(QStyledItemDelegate):
+    """p- and q-values to three significant digits (1.2e-31, not 0.000)."""
+    def displayText(self, value, locale):
+        if isinstance(value, float):
+            return f"{value:.3g}"
+        return super().displayText(value, locale)
 
 
 class OWAttributeEstimation(BackgroundEstimationWidget):
@@ -78,7 +106,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         features = Output("Features", AttributeList, dynamic=False)
         scorer = Output("Scorer", Scorer, dynamic=False)
 
-    SelectManual, SelectNBest, SelectThreshold = range(3)
+    SelectManual, SelectNBest, SelectThreshold, SelectFDR = range(4)
 
     settingsHandler = DomainContextHandler()
     settings_version = 2
@@ -91,15 +119,23 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     selection_method = ContextSetting(SelectNBest)
     n_selected = ContextSetting(5)
     alpha = Setting(0.05)
+    significance_method = Setting(0)
+    n_permutations = Setting(100)
+    fdr = Setting(0.05)
     selected_attrs = ContextSetting([])
     auto_apply = Setting(True)
 
     class Warning(BackgroundEstimationWidget.Warning):
         threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f}.")
+        fdr_nothing = Msg("No attribute has q < {:g}.")
+        no_stir = Msg("STIR tests Relief and ReliefF of a categorical target; choose "
+                      "permutations for {}.")
 
     class Information(BackgroundEstimationWidget.Information):
         no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
                            "the best ranked attributes are output instead.")
+        no_qvalues = Msg("q-values need a significance method (STIR or permutations); "
+                         "the best ranked attributes are output instead.")
 
     def __init__(self):
         super().__init__()
@@ -125,6 +161,20 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.params_stack.advanced_toggled.connect(self._on_advanced_toggled)
         self.editors = self.params_stack.editors
         box.layout().addWidget(self.params_stack)
+
+        box = gui.hBox(self.controlArea, "Significance")
+        gui.comboBox(box, self, "significance_method", items=[s[0] for s in SIGNIFICANCE],
+                     callback=self._on_significance_changed,
+                     tooltip="p-values and Benjamini-Hochberg q-values of the estimates: STIR "
+                             "(Le et al.'s pseudo t-test of hit against miss diffs; Relief and "
+                             "ReliefF) or the estimates of the data with the class permuted "
+                             "(any estimator; exact, slower)")
+        self.permutations_spin = gui.spin(
+            box, self, "n_permutations", 9, 100000, step=10, label="runs:",
+            callback=self._on_significance_changed,
+            tooltip="The number of permutations R; p = (b + 1) / (R + 1), b the number of "
+                    "permuted estimates reaching the observed one")
+        self.permutations_spin.setEnabled(self._method() == "permutation")
         gui.rubber(self.controlArea)
 
         sel_box = gui.vBox(self.buttonsArea, "Select Attributes")
@@ -132,7 +182,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         self.select_buttons = QButtonGroup()
         self.select_buttons.idClicked.connect(self.set_selection_method)
-        for i, text in enumerate(("Manual", "Best ranked:", "Above Relief's τ, α:")):
+        for i, text in enumerate(("Manual", "Best ranked:", "Above Relief's τ, α:", "q <")):
             button = QRadioButton(text)
             self.select_buttons.addButton(button, i)
             grid.addWidget(button, i, 0)
@@ -144,8 +194,15 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                        1, 1)
         grid.addWidget(gui.doubleSpin(None, self, "alpha", 0.001, 1.0, 0.01, addToLayout=False,
                                       decimals=3, callback=self._on_alpha_changed), 2, 1)
+        self.select_buttons.button(self.SelectFDR).setToolTip(
+            "Attributes whose Benjamini-Hochberg q-value is below the level: the expected share "
+            "of false discoveries among them is at most that level (needs a significance "
+            "method).")
+        grid.addWidget(gui.doubleSpin(None, self, "fdr", 0.001, 1.0, 0.01, addToLayout=False,
+                                      decimals=3, callback=lambda: self.set_selection_method(
+                                          self.SelectFDR)), 3, 1)
         self.tau_label = QLabel()
-        grid.addWidget(self.tau_label, 3, 0, 1, 2)
+        grid.addWidget(self.tau_label, 4, 0, 1, 2)
         sel_box.layout().addLayout(grid)
         gui.auto_send(self.buttonsArea, self, "auto_apply")
 
@@ -156,6 +213,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.ranks_view.manualSelection.connect(
             lambda: self.set_selection_method(self.SelectManual))
         self.ranks_view.horizontalHeader().sectionClicked.connect(self._on_header_click)
+        self.pvalue_delegate = PValueDelegate(self)      # the view does not own delegates
+        for column in (3, 4):
+            self.ranks_view.setItemDelegateForColumn(column, self.pvalue_delegate)
         self.mainArea.layout().addWidget(self.ranks_view)
 
         # the Π counts of one attribute, chosen here and not in the table, whose selection
@@ -241,6 +301,13 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.Outputs.scorer.send(self.create_scorer())
         self.restart()
 
+    def _on_significance_changed(self):
+        self.permutations_spin.setEnabled(self._method() == "permutation")
+        self.restart()
+
+    def _method(self):
+        return SIGNIFICANCE[self.significance_method][1]
+
     def _on_advanced_toggled(self, shown):
         self.advanced_shown = shown
 
@@ -260,7 +327,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.restart(new_data=True)
 
     def background_task(self):
-        return estimate, self.create_scorer(), self.data
+        scorer = self.create_scorer()
+        self.Warning.no_stir(scorer.stem(),
+                             shown=self._method() == "stir" and not supports_stir(scorer))
+        return (partial(estimate, method=self._method(), n_permutations=self.n_permutations),
+                scorer, self.data)
 
     # --- score table
     def show_result(self):
@@ -272,10 +343,16 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             return
         attrs = self.data.domain.attributes
         n_values = [float(len(a.values)) if a.is_discrete else np.nan for a in attrs]
-        rows = [[a, nv, float(s)] for a, nv, s in zip(attrs, n_values, self.result.scores)]
+        columns = [self.result.scores]
+        headers = ["", "#", self.current_name]
+        if self.result.pvalues is not None:
+            columns += [self.result.pvalues, self.result.qvalues]
+            headers += ["p", "q"]
+        rows = [[a, nv, *map(float, values)]
+                for a, nv, values in zip(attrs, n_values, zip(*columns))]
         self.ranks_model.setExtremesFrom(2, self.result.scores)
         self.ranks_model.wrap(rows)
-        self.ranks_model.setHorizontalHeaderLabels(("", "#", self.current_name))
+        self.ranks_model.setHorizontalHeaderLabels(headers)
         self.ranks_view.setColumnWidth(1, 40)
         self.ranks_view.resizeColumnToContents(0)
         self._fit_table_width()
@@ -348,7 +425,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def auto_select(self):
         """Select the table rows of the current selection method."""
         self.Warning.threshold_nothing.clear()
+        self.Warning.fdr_nothing.clear()
         self.Information.no_threshold.clear()
+        self.Information.no_qvalues.clear()
         model = self.ranks_model
         if self.result is None:
             return
@@ -357,6 +436,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         if method == self.SelectThreshold and tau is None:
             self.Information.no_threshold()
             method = self.SelectNBest
+        if method == self.SelectFDR and self.result.qvalues is None:
+            self.Information.no_qvalues()
+            method = self.SelectNBest
         attrs = self.data.domain.attributes
         if method == self.SelectNBest:
             order = np.argsort(-np.nan_to_num(self.result.scores, nan=-np.inf), kind="stable")
@@ -364,6 +446,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         elif method == self.SelectThreshold:
             indices = np.flatnonzero(self.result.scores > tau)
             self.Warning.threshold_nothing(tau, shown=not len(indices))
+        elif method == self.SelectFDR:
+            indices = np.flatnonzero(self.result.qvalues < self.fdr)
+            self.Warning.fdr_nothing(self.fdr, shown=not len(indices))
         else:
             indices = [attrs.index(a) for a in self.selected_attrs if a in attrs]
         selection = QItemSelection()
@@ -392,27 +477,38 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.Outputs.features.send(AttributeList(self.selected_attrs))
 
     def scores_table(self):
-        """Scores as a table in Rank's format: one score column, attribute names as meta."""
+        """Scores as a table in Rank's format: the score column (and with a significance method
+        the p- and q-values), attribute names as meta."""
         if self.result is None:
             return None
-        domain = Domain([ContinuousVariable(self.current_name)],
+        columns = [self.result.scores]
+        names = [self.current_name]
+        if self.result.pvalues is not None:
+            columns += [self.result.pvalues, self.result.qvalues]
+            names += ["p", "q"]
+        domain = Domain([ContinuousVariable(name) for name in names],
                         metas=[StringVariable("Feature")])
-        names = np.array([[a.name] for a in self.data.domain.attributes], dtype=object)
-        table = Table.from_numpy(domain, self.result.scores[:, None], metas=names)
+        features = np.array([[a.name] for a in self.data.domain.attributes], dtype=object)
+        table = Table.from_numpy(domain, np.column_stack(columns), metas=features)
         table.name = "Attribute Estimates"
         return table
 
     def send_report(self):
         params = self.editors[self.current_name].values
+        method = self._method()
         self.report_items("Estimator", [("Estimator", self.current_name)]
-                          + [describe(name, value) for name, value in params.items()])
+                          + [describe(name, value) for name, value in params.items()]
+                          + [("Significance", SIGNIFICANCE[self.significance_method][0]
+                              + (f" ({self.n_permutations} runs)"
+                                 if method == "permutation" else ""))])
         if self.data is None:
             return
         self.report_data("Data", self.data)
         if self.result is not None:
             self.report_table("Estimates", self.ranks_view, num_format="{:.4f}")
             selection = ["manually", f"the {self.n_selected} best ranked",
-                         f"above τ (α = {self.alpha:g})"][self.selection_method]
+                         f"above τ (α = {self.alpha:g})",
+                         f"q < {self.fdr:g}"][self.selection_method]
             self.report_items("Output", [("Selected attributes",
                                           f"{len(self.selected_attrs)}, {selection}")])
 
