@@ -2,6 +2,7 @@
 
     QT_QPA_PLATFORM=offscreen python benchmarks/responsiveness.py             # 20,000 rows
     QT_QPA_PLATFORM=offscreen python benchmarks/responsiveness.py --rows 2000 --delay 0.5
+    ... --only "Relief Tree" --diagnose 0.1    # stacks of any stall over 100 ms, on stderr
 
 For every widget (Attribute Estimation with its default estimator for each target type, Locality
 Profile, Relief Tree, Oblivious Tree) three runs on the same table:
@@ -21,6 +22,7 @@ for Oblivious Tree the parity table (it is meant for discrete data). The numba k
 compiled on a small table first. Prints one table row per widget.
 """
 import argparse
+import faulthandler
 import os
 import time
 
@@ -48,7 +50,10 @@ def regression_table(n, a=12, seed=0):
 
 
 class Ticker:
-    """A QTimer ticking every ``interval`` ms that records the longest gap between ticks."""
+    """A QTimer ticking every ``interval`` ms that records the longest gap between ticks.
+    With ``diagnose`` (seconds), a stall longer than that dumps every thread's stack to stderr
+    (``faulthandler``'s watchdog needs no GIL), which names the code the worker is in."""
+    diagnose = None
 
     def __init__(self, interval=5):
         self.timer = QTimer(interval=interval)
@@ -56,6 +61,8 @@ class Ticker:
         self.last = self.longest = None
 
     def tick(self):
+        if self.diagnose:
+            faulthandler.dump_traceback_later(self.diagnose)
         now = time.perf_counter()
         if self.last is not None:
             self.longest = max(self.longest or 0.0, now - self.last)
@@ -67,6 +74,7 @@ class Ticker:
 
     def stop(self):
         self.timer.stop()
+        faulthandler.cancel_dump_traceback_later()
         return self.longest
 
 
@@ -162,6 +170,10 @@ def main():
                         help="seconds into the computation at which to close / send new data")
     parser.add_argument("--limit", type=float, default=30.0,
                         help="longest time to watch the event loop during a computation")
+    parser.add_argument("--diagnose", type=float, default=None, metavar="SECONDS",
+                        help="dump the threads' stacks to stderr at any stall this long")
+    parser.add_argument("--only", default=None,
+                        help="run only the widgets whose label contains this text")
     args = parser.parse_args()
 
     app = QApplication.instance() or QApplication([])
@@ -175,9 +187,12 @@ def main():
             (named(OWReliefTree, "Relief Tree (regression)"), regression),
             (named(OWObliviousTree, "Oblivious Tree"), classification)]
 
+    if args.only:
+        runs = [(make, data) for make, data in runs if args.only in make.label]
     # compile the kernels on small tables first
     for make, data in runs:
         stall(app, make, data[:200], 120)
+    Ticker.diagnose = args.diagnose
 
     print(f"{args.rows:,} rows; close / new data {args.delay:g} s into the computation; "
           f"load average {os.getloadavg()[0]:.1f}")

@@ -297,3 +297,24 @@ def test_integer_weights_grow_the_tree_of_repeated_instances(estimator):
     assert a.node_count() > 3
     assert a.describe() == b.describe()
     np.testing.assert_allclose(a.predict(X), b.predict(X), rtol=1e-12)
+
+
+@pytest.mark.parametrize("estimator", CLASSIFIERS, ids=lambda e: type(e).__name__)
+def test_estimates_in_blocks_of_attributes_grow_the_same_tree(estimator, monkeypatch):
+    # on large nodes the attributes are estimated in blocks (cancel points between them): one
+    # attribute per block must give the very tree of one call for all attributes
+    from orangecontrib.relief.tree import candidates
+    data = parity_data(order=2, irrelevant=4, n=120)
+    whole = CoreTree(estimator, pruning=None).fit(data)
+    monkeypatch.setattr(candidates, "BLOCK_ELEMENTS", 120)
+    blocked = CoreTree(estimator, pruning=None).fit(data)
+    assert blocked.describe() == whole.describe()
+
+
+def test_linear_leaves_beyond_the_available_memory_are_refused_before_allocating(monkeypatch):
+    from orangecontrib.relief.estimators import base
+    monkeypatch.setattr(base, "available_memory", lambda: 2 ** 10)          # 1 KB
+    X = np.random.default_rng(0).uniform(size=(30, 2))
+    with pytest.raises(ValueError, match="linear leaf models on 30 instances x 2 numeric "
+                                         "attributes needs about .*leaf_model='mean'"):
+        CoreTree(MSE(), leaf_model="linear").fit(encode(X, X[:, 0]))

@@ -1,4 +1,6 @@
 """Attribute Estimation widget: signals in, outputs read back, settings, messages, cancel."""
+import warnings
+
 import numpy as np
 from AnyQt.QtCore import Qt
 
@@ -317,6 +319,21 @@ class TestOWAttributeEstimation(WidgetTest):
             self.assertEqual(scores.domain.attributes[0].name, cls.stem())
             self.assertEqual(len(scores), len(data.domain.attributes))
 
+    def test_creating_any_of_our_widgets_warns_about_nothing_of_ours(self):
+        # no warning raised from our modules, none naming our widgets (such as orangewidget's
+        # request to make a learner widget's apply gui.deferred)
+        from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
+        from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
+        from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
+        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                self.create_widget(cls)
+                self.process_events()
+            ours = [f"{w.category.__name__}: {w.message} ({w.filename})" for w in caught
+                    if "orangecontrib" in w.filename or cls.__name__ in str(w.message)]
+            self.assertEqual(ours, [], cls.__name__)
+
     def test_report(self):
         self.choose("ReliefF", k=6)
         self.send_signal(self.widget.Inputs.data, self.parity)
@@ -387,3 +404,11 @@ class TestSignificance(WidgetTest):
         table = self.run_with(None)
         self.assertEqual(len(table.domain.attributes), 1)
         self.assertFalse(self.widget.permutations_spin.isEnabled())
+
+    def test_small_p_values_show_their_magnitude(self):
+        self.run_with("stir")
+        view = self.widget.ranks_view
+        index = self.widget.ranks_model.index(0, 3)          # the best attribute's p
+        text = view.itemDelegateForIndex(index).displayText(
+            self.widget.ranks_model.data(index), view.locale())
+        self.assertIn("e-", text)

@@ -22,11 +22,13 @@ from ..estimators.splits import (GREEDY_MAX, Split, best_partition, best_thresho
                                  candidate_thresholds, search_partitions, target_statistics,
                                  value_order, value_table)
 
-__all__ = ["best_split", "BLOCK_ELEMENTS"]
+__all__ = ["best_split", "estimate_in_blocks", "BLOCK_ELEMENTS"]
 
-#: largest number of elements in one block of derived columns (instances x columns): about
-#: 0.2 s of ReliefF's estimate between two cancel points
-BLOCK_ELEMENTS = 2 ** 19
+#: largest number of values (instances x columns) in one estimator call
+BLOCK_ELEMENTS = 2 ** 18
+#: largest number of neighbour pairs x columns in one call of a neighbour-based estimate (the
+#: Relief family's time is proportional to it): about 0.2 s between two cancel points
+BLOCK_PAIRS = 2 ** 22
 
 
 def best_split(estimator, context, node_data, weights, attribute, min_leaf,
@@ -67,18 +69,30 @@ def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
     return best_threshold(column, stats, admissible_criterion, 1, 1)
 
 
-def _score_columns(estimator, context, node_data, columns, check=None):
-    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in blocks of columns
-    bounded in memory and time; ``check()`` is called before each block."""
-    n, t = columns.shape
-    step = max(1, BLOCK_ELEMENTS // max(n, 1))
-    out = np.empty(t)
-    for lo in range(0, t, step):
+def estimate_in_blocks(estimator, context, n_rows, n_columns, block, check=None):
+    """Estimates of ``n_columns`` columns over ``context``, ``block(lo, hi)`` giving the
+    EncodedData of columns lo..hi-1 (or None: the context's own data, all columns), in
+    blocks of at most ``BLOCK_ELEMENTS`` values and ``BLOCK_PAIRS`` neighbour pairs x columns;
+    ``check()`` is called before each block (a cancel point between estimator calls of bounded
+    time)."""
+    pairs = getattr(getattr(context, "neighbours", None), "size", 0)
+    step = max(1, min(BLOCK_ELEMENTS // max(n_rows, 1), BLOCK_PAIRS // max(pairs, 1)))
+    out = np.empty(n_columns)
+    for lo in range(0, n_columns, step):
         if check is not None:
             check()
-        derived = node_data.with_columns(columns[:, lo:lo + step], discrete=True, n_values=2)
-        out[lo:lo + step] = estimator.estimate(context, derived)
+        hi = min(lo + step, n_columns)
+        out[lo:hi] = estimator.estimate(context, block(lo, hi))
     return out
+
+
+def _score_columns(estimator, context, node_data, columns, check=None):
+    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in blocks of columns
+    bounded in memory and time."""
+    return estimate_in_blocks(
+        estimator, context, columns.shape[0], columns.shape[1],
+        lambda lo, hi: node_data.with_columns(columns[:, lo:hi], discrete=True, n_values=2),
+        check)
 
 
 def _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,

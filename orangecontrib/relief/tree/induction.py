@@ -36,11 +36,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..estimators.base import Parameters
+from ..estimators.base import Parameters, check_memory
 from ..estimators.encoding import power_of_two_scale
 from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
 from ..estimators.relief_family import ReliefFamily
-from .candidates import best_split
+from .candidates import best_split, estimate_in_blocks
 from .discretization import discretize as discretize_data
 from .leaves import LEAF_MODELS, fit_leaf
 from .nodes import GrownTree, TreeNode
@@ -59,6 +59,15 @@ def correlation(x, y):
     denom = np.sqrt((dx @ dx) * (dy @ dy))
     return float(dx @ dy / denom) if denom > 1e-12 * max(1.0, np.abs(x).max() * np.abs(y).max()) \
         else np.nan
+
+
+def _estimate_attributes(estimator, context, node_data, check):
+    """The estimates of all attributes of ``node_data`` over ``context``: one call when they are
+    few, otherwise blocks of attributes with ``check()`` between them (a cancel point)."""
+    n, a = node_data.X.shape
+    return estimate_in_blocks(estimator, context, n, a,
+                              lambda lo, hi: None if (lo, hi) == (0, a)
+                              else node_data.columns(np.arange(lo, hi)), check)
 
 
 def _is_relief_family(estimator):
@@ -172,6 +181,11 @@ class CoreTree(Parameters):
         if data.n_attributes == 0:
             raise ValueError("cannot grow a tree: the data have no attributes")
         estimator = self.selection_estimator(data)
+        if self.leaf_model == "linear":       # the root's least squares: design, copy, workspace
+            p = int((~data.discrete).sum()) + 1
+            check_memory(3 * 8 * data.n_instances * p, f"linear leaf models on "
+                         f"{data.n_instances} instances x {p - 1} numeric attributes",
+                         "use leaf_model='mean' or fewer instances or attributes")
         cuts = None
         if self.discretize is not None:
             data, cuts = discretize_data(data, self.discretize)
@@ -251,14 +265,15 @@ class CoreTree(Parameters):
         if node_data.n_instances < estimator.min_instances:
             return None
         context = estimator.context(node_data, callback=lambda f: report(0.6 * f))
-        estimates = estimator.estimate(context)
+        estimates = _estimate_attributes(estimator, context, node_data, lambda: report(0.6))
         report(0.7)
         rho = np.nan
         if self.switch and not switched:
             accuracy = Accuracy() if node_data.is_classification else MSE()
             if type(accuracy) is not type(estimator):
                 accuracy_context = accuracy.context(node_data)
-                accuracy_estimates = accuracy.estimate(accuracy_context)
+                accuracy_estimates = _estimate_attributes(accuracy, accuracy_context, node_data,
+                                                          lambda: report(0.7))
                 rho = correlation(estimates, accuracy_estimates)
                 if rho >= self.switch_threshold:
                     estimator, context, estimates = accuracy, accuracy_context, accuracy_estimates

@@ -3,7 +3,8 @@
 The controls are built from the estimator (scorer or learner) class itself: the keyword arguments
 of its ``__init__`` that appear in :data:`PARAMETERS` get a control, initialised with the default
 from the signature. So a widget shows only the parameters of the chosen estimator, and a new
-estimator with the usual parameter names needs no widget code. Values are plain Python objects
+estimator with the usual parameter names needs no widget code; a parameter not listed there gets
+a plain control when its default is a number or a truth value (:func:`parameter`). Values are plain Python objects
 (int, float, str, bool, None, tuple), so they can be stored in a widget ``Setting``.
 
 The basic parameters are always shown, the others in a collapsible "Advanced" section; a
@@ -11,6 +12,7 @@ control whose parameter has no effect with the current values of the others (σ 
 exp-rank weighting, the ramp's thresholds with the linear diff, ...) is disabled.
 """
 import inspect
+import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -20,7 +22,7 @@ from AnyQt.QtWidgets import (
     QStackedWidget, QToolButton, QVBoxLayout, QWidget
 )
 
-__all__ = ["Parameter", "PARAMETERS", "parameter_defaults", "non_default", "ParameterEditor",
+__all__ = ["Parameter", "PARAMETERS", "parameter", "parameter_defaults", "non_default", "ParameterEditor",
            "ParameterStack", "Collapsible", "describe"]
 
 
@@ -183,6 +185,18 @@ PARAMETERS = {
         "Sample size s:", "int", 2, 1000000, none_text="all instances",
         tooltip="s examples drawn at random fill the case counts (every pair of them); 'all "
                 "instances' uses all pairs."),
+    "remove": Parameter(
+        "Removed per round:", "float", 0.01, 0.99, step=0.05, decimals=2,
+        tooltip="TuRF (Moore & White 2007): the share of the remaining attributes with the "
+                "lowest estimates removed after each round, before the others are estimated "
+                "again without them."),
+    "rounds": Parameter(
+        "Rounds:", "int", 1, 1000, none_text="1 / share", advanced=True,
+        tooltip="TuRF: the number of removal rounds; by default the inverse of the share "
+                "removed per round."),
+    "keep": Parameter(
+        "Stop at attributes:", "int", 1, 100000, none_text="no limit", advanced=True,
+        tooltip="TuRF: stop removing when this many attributes remain."),
     "random_state": Parameter(
         "Random seed:", "int", 0, 2 ** 31 - 1, none_text="none",
         tooltip="Seed of the random sample of instances: the same seed repeats a run exactly; "
@@ -197,9 +211,45 @@ def parameter_defaults(cls):
     order); ``**kwargs`` and parameters without a control are skipped. A default of None that
     stands for the class's own default (``k=None`` -> ``cls.default_k``) is replaced by it."""
     signature = inspect.signature(cls.__init__)
-    return {name: getattr(cls, f"default_{name}", p.default) if p.default is None else p.default
-            for name, p in signature.parameters.items()
-            if name in PARAMETERS and p.default is not inspect.Parameter.empty}
+    defaults = {}
+    for name, p in signature.parameters.items():
+        if p.default is inspect.Parameter.empty:
+            continue
+        default = getattr(cls, f"default_{name}", p.default) if p.default is None else p.default
+        if parameter(name, default, cls) is not None:
+            defaults[name] = default
+    return defaults
+
+
+#: controls made for parameters that :data:`PARAMETERS` does not list (see :func:`parameter`)
+_GENERIC = {}
+
+
+def parameter(name, default=None, cls=None):
+    """How parameter ``name`` is edited: its entry of :data:`PARAMETERS`, or for a parameter of
+    a newer estimator that is not listed there and has a number or a truth value as default, a
+    plain control in the Advanced section whose tooltip is what the docstring of ``cls`` says
+    about it; None if it cannot be edited (e.g. an estimator object or an unknown choice)."""
+    if name in PARAMETERS:
+        return PARAMETERS[name]
+    if name not in _GENERIC and cls is not None and default is not None:
+        tooltip = _documented(cls, name)
+        if isinstance(default, bool):
+            _GENERIC[name] = Parameter(name, "bool", advanced=True, tooltip=tooltip)
+        elif isinstance(default, int):
+            _GENERIC[name] = Parameter(f"{name}:", "int", 0, 10 ** 6, advanced=True,
+                                       tooltip=tooltip)
+        elif isinstance(default, float):
+            _GENERIC[name] = Parameter(f"{name}:", "float", -1e6, 1e6, step=0.1, decimals=4,
+                                       advanced=True, tooltip=tooltip)
+    return _GENERIC.get(name)
+
+
+def _documented(cls, name):
+    """The sentences of ``cls``'s docstring that name ``name`` (or the class's first line)."""
+    doc = " ".join((inspect.getdoc(cls) or "").split())
+    sentences = [s for s in re.split(r"(?<=[.;])\s+", doc) if re.search(rf"\b{name}\b", s)]
+    return " ".join(sentences) or f"{name} of {cls.__name__}: {doc.split('.')[0]}."
 
 
 def non_default(cls, values):
@@ -223,7 +273,7 @@ def _same(value, default):
 
 def describe(name, value):
     """A short text for a report: the parameter's label (without the colon) and value."""
-    param = PARAMETERS[name]
+    param = parameter(name)
     label = param.label.rstrip(":")
     if value is None and param.none_text:
         return label, param.none_text
@@ -289,7 +339,7 @@ class ParameterEditor(QWidget):
         self.controls = {}
         self.labels = {}
         for name, default in self.defaults.items():
-            param = PARAMETERS[name]
+            param = parameter(name)
             value = values.get(name, default)
             if not _valid(param, value, default):
                 value = default
@@ -321,7 +371,7 @@ class ParameterEditor(QWidget):
 
     def _update_enabled(self):
         for name, control in self.controls.items():
-            applies = PARAMETERS[name].applies
+            applies = parameter(name).applies
             enabled = applies is None or bool(applies(self.values))
             control.setEnabled(enabled)
             if name in self.labels:

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import numpy as np
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QItemSelectionRange, Qt
 from AnyQt.QtWidgets import (
-    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QRadioButton, QTableWidget,
-    QTableWidgetItem
+    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QRadioButton, QStyledItemDelegate,
+    QTableWidget, QTableWidgetItem
 )
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
@@ -78,6 +78,14 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100):
     m = min(iterations, encoded.n_instances) if iterations else encoded.n_instances
     return SimpleNamespace(scores=scores, pvalues=pvalues, qvalues=qvalues, case_counts=counts,
                            m=m, n_ignored=len(data) - len(rows))
+
+
+class PValueDelegate(QStyledItemDelegate):
+    """p- and q-values to three significant digits (1.2e-31, not 0.000)."""
+    def displayText(self, value, locale):
+        if isinstance(value, float):
+            return f"{value:.3g}"
+        return super().displayText(value, locale)
 
 
 class OWAttributeEstimation(BackgroundEstimationWidget):
@@ -205,6 +213,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.ranks_view.manualSelection.connect(
             lambda: self.set_selection_method(self.SelectManual))
         self.ranks_view.horizontalHeader().sectionClicked.connect(self._on_header_click)
+        self.pvalue_delegate = PValueDelegate(self)      # the view does not own delegates
+        for column in (3, 4):
+            self.ranks_view.setItemDelegateForColumn(column, self.pvalue_delegate)
         self.mainArea.layout().addWidget(self.ranks_view)
 
         # the Π counts of one attribute, chosen here and not in the table, whose selection
