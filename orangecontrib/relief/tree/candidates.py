@@ -168,7 +168,7 @@ def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
 
 def estimate_in_blocks(estimator, context, n_rows, n_columns, block, check=None):
     """Estimates of ``n_columns`` columns over ``context``, ``block(lo, hi)`` giving the
-    EncodedData of columns lo..hi-1 (None for the context's own data when it is one block), in
+    EncodedData of columns lo..hi-1 (or None: the context's own data, all columns), in
     blocks of at most ``BLOCK_ELEMENTS`` values and ``BLOCK_PAIRS`` neighbour pairs x columns;
     ``check()`` is called before each block (a cancel point between estimator calls of bounded
     time)."""

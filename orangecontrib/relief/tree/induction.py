@@ -36,7 +36,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..estimators.base import Parameters
+from ..estimators.base import Parameters, check_memory
 from ..estimators.encoding import power_of_two_scale
 from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
 from ..estimators.relief_family import ReliefFamily
@@ -205,6 +205,11 @@ class CoreTree(Parameters):
         if data.n_attributes == 0:
             raise ValueError("cannot grow a tree: the data have no attributes")
         estimator = self.selection_estimator(data)
+        if self.leaf_model == "linear":       # the root's least squares: design, copy, workspace
+            p = int((~data.discrete).sum()) + 1
+            check_memory(3 * 8 * data.n_instances * p, f"linear leaf models on "
+                         f"{data.n_instances} instances x {p - 1} numeric attributes",
+                         "use leaf_model='mean' or fewer instances or attributes")
         cuts = None
         if self.discretize is not None:
             data, cuts = discretize_data(data, self.discretize)
