@@ -286,7 +286,7 @@ def test_integer_weights_grow_the_tree_of_repeated_instances(estimator):
     rng = np.random.default_rng(5)
     X = rng.uniform(size=(80, 3))
     regression = isinstance(estimator, (RReliefF, MSE))
-    y = X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
+    y = 2 * X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
     X[rng.uniform(size=X.shape) < 0.1] = np.nan
     counts = 1 + np.arange(80) % 3
     kind = {} if regression else {"n_classes": 2}
@@ -309,3 +309,12 @@ def test_estimates_in_blocks_of_attributes_grow_the_same_tree(estimator, monkeyp
     monkeypatch.setattr(candidates, "BLOCK_ELEMENTS", 120)
     blocked = CoreTree(estimator, pruning=None).fit(data)
     assert blocked.describe() == whole.describe()
+
+
+def test_linear_leaves_beyond_the_available_memory_are_refused_before_allocating(monkeypatch):
+    from orangecontrib.relief.estimators import base
+    monkeypatch.setattr(base, "available_memory", lambda: 2 ** 10)          # 1 KB
+    X = np.random.default_rng(0).uniform(size=(30, 2))
+    with pytest.raises(ValueError, match="linear leaf models on 30 instances x 2 numeric "
+                                         "attributes needs about .*leaf_model='mean'"):
+        CoreTree(MSE(), leaf_model="linear").fit(encode(X, X[:, 0]))
