@@ -80,27 +80,18 @@ def _row_blocks(m, n, a):
 
 class SURF(ReliefFamily):
     """SURF; see the module docstring. Parameters as :class:`.ReliefFamily` (no k: the band
-    is given by the distance threshold): ``iterations``, ``random_state``, ``distance`` and the
-    diff options."""
+    is given by the distance threshold): ``iterations``, ``random_state``, ``preset`` and the
+    diff options (``diff`` or its keywords, ``distance`` among them)."""
     name = "SURF"
     #: the near and far thresholds are each instance's own (MultiSURF) or global (SURF)
     per_instance = False
     #: scores the far band with the opposite sign (the starred variants)
     far_band = False
 
-    def __init__(self, iterations=None, random_state=None, distance="manhattan",
-                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
-                 laplace=False, both_missing="both", numeric_bins=5):
-        self.iterations = iterations
-        self.random_state = random_state
-        self.distance = distance
-        self.numeric_diff = numeric_diff
-        self.t_equal = t_equal
-        self.t_different = t_different
-        self.missing = missing
-        self.laplace = laplace
-        self.both_missing = both_missing
-        self.numeric_bins = numeric_bins
+    def __init__(self, iterations=None, random_state=None, preset="papers", diff=None,
+                 **diff_keywords):
+        super().__init__(iterations=iterations, random_state=random_state, preset=preset,
+                         diff=diff, **diff_keywords)
 
     def _check_parameters(self):
         self.diff_options()
