@@ -237,7 +237,7 @@ def compare(root, configs, reps):
             if regression:
                 continue
             for method in ("MultiSURF", "fs-MultiSURF"):     # compile (numba) before timing
-                run_one(method, X[:60], y[:60], discrete, regression)
+                run_one(method, X[::25], y[::25], discrete, regression)
             ours, t_ours = run_one("MultiSURF", X, y, discrete, regression)
             sk, t_sk = run_one("sk-MultiSURF", X, y, discrete, regression)
             fs, t_fs = run_one("fs-MultiSURF", X, y, discrete, regression)
