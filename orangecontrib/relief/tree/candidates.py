@@ -86,13 +86,14 @@ def estimate_in_blocks(estimator, context, n_rows, n_columns, block, check=None)
     return out
 
 
-def _score_columns(estimator, context, node_data, columns, check=None):
-    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in blocks of columns
-    bounded in memory and time."""
-    return estimate_in_blocks(
-        estimator, context, columns.shape[0], columns.shape[1],
-        lambda lo, hi: node_data.with_columns(columns[:, lo:hi], discrete=True, n_values=2),
-        check)
+def _threshold_columns(node_data, column, thresholds):
+    """``block(lo, hi)`` for :func:`estimate_in_blocks`: the 0/1 columns "x > t" of thresholds
+    lo..hi-1 (NaN where x is missing), built block by block."""
+    def block(lo, hi):
+        right = (column[:, None] > thresholds[lo:hi]).astype(float)
+        right[np.isnan(column)] = np.nan
+        return node_data.with_columns(right, discrete=True, n_values=2)
+    return block
 
 
 def _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
@@ -115,9 +116,9 @@ def _column_threshold(estimator, context, node_data, weights, column, min_leaf, 
         pick = pick[np.isnan(scores[pick])]
         if pick.size == 0:
             break
-        right = (column[:, None] > thresholds[pick]).astype(float)
-        right[np.isnan(column)] = np.nan
-        scores[pick] = _score_columns(estimator, context, node_data, right, check)
+        scores[pick] = estimate_in_blocks(estimator, context, column.size, pick.size,
+                                          _threshold_columns(node_data, column, thresholds[pick]),
+                                          check)
         if np.all(np.isnan(scores)):
             return None
         best = int(np.nanargmax(scores))
@@ -162,10 +163,15 @@ def _column_partition(estimator, context, node_data, weights, attribute, min_lea
         left_weight = masks @ value_weight * scale
         ok = (left_weight >= min_leaf) & (total - left_weight >= min_leaf)
         scores = np.full(len(masks), np.nan)
+        chosen = masks[ok]
+
+        def derived(lo, hi):            # the 0/1 columns of partitions lo..hi-1 only
+            right = np.column_stack([~np.isin(column, present[m]) for m in chosen[lo:hi]])
+            return node_data.with_columns(np.where(known[:, None], right, np.nan),
+                                          discrete=True, n_values=2)
         if ok.any():
-            right = np.column_stack([~np.isin(column, present[m]) for m in masks[ok]])
-            right = np.where(known[:, None], right, np.nan)
-            scores[ok] = _score_columns(estimator, context, node_data, right, check)
+            scores[ok] = estimate_in_blocks(estimator, context, column.size, len(chosen),
+                                            derived, check)
         return scores
 
     found = search_partitions(present.size, score_partitions)
