@@ -183,6 +183,15 @@ def estimate_in_blocks(estimator, context, n_rows, n_columns, block, check=None)
     return out
 
 
+def _score_columns(estimator, context, node_data, columns, check=None):
+    """Estimates of the derived 0/1 ``columns`` (n x T) over ``context``, in blocks of columns
+    bounded in memory and time."""
+    return estimate_in_blocks(
+        estimator, context, columns.shape[0], columns.shape[1],
+        lambda lo, hi: node_data.with_columns(columns[:, lo:hi], discrete=True, n_values=2),
+        check)
+
+
 def _threshold_columns(node_data, column, thresholds):
     """``block(lo, hi)`` for :func:`estimate_in_blocks`: the 0/1 columns "x > t" of thresholds
     lo..hi-1 (NaN where x is missing), built block by block."""
