@@ -68,7 +68,8 @@ class EstimatorScorer(Scorer):
         engine = self.engine()
         shown = []
         for key, param in inspect.signature(engine.__init__).parameters.items():
-            if key == "self" or not hasattr(self, key):
+            if key in ("self", "diff") or param.kind is param.VAR_KEYWORD \
+                    or not hasattr(self, key):
                 continue
             value = getattr(self, key)
             if value is None and param.default is None:
@@ -78,6 +79,8 @@ class EstimatorScorer(Scorer):
                 default = getattr(engine, f"default_{key}", None)
             if not _same(value, default):
                 shown.append(f"{key}={value}")
+        if hasattr(self, "changed_diff_keywords"):
+            shown += [f"{key}={value}" for key, value in self.changed_diff_keywords().items()]
         return " ".join([stem] + shown)
 
     @property

@@ -286,7 +286,7 @@ def test_integer_weights_grow_the_tree_of_repeated_instances(estimator):
     rng = np.random.default_rng(5)
     X = rng.uniform(size=(80, 3))
     regression = isinstance(estimator, (RReliefF, MSE))
-    y = X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
+    y = 2 * X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
     X[rng.uniform(size=X.shape) < 0.1] = np.nan
     counts = 1 + np.arange(80) % 3
     kind = {} if regression else {"n_classes": 2}

@@ -8,7 +8,8 @@ estimated error is not larger than the subtree's.
     weight, n_maj the weight of its majority class and p_maj = (N_maj + 1) / (N + C) that class's
     Laplace prior at the root (N instances, C classes);
   - regression: Es = (m priorMSE + n MSE) / (m + n), MSE the node model's mean squared error
-    (eq. 18) and priorMSE the mean squared error of the mean over all root instances;
+    (eq. 18) and priorMSE the mean squared error of the node's model over all root instances
+    (as CORElearn: a model that fits only its node's instances gets a large prior error);
   - the backed-up error of a subtree is the children's errors weighted by their weight share,
     sum_i (n_i / sum_j n_j) E_i; prune when Es <= backed-up, the node's error being
     min(Es, backed-up).
@@ -24,20 +25,28 @@ import numpy as np
 from scipy.special import betaincinv
 
 __all__ = ["PRUNING", "prune_m_estimate", "prune_pessimistic", "static_error",
-           "pessimistic_errors"]
+           "root_prior_mse", "pessimistic_errors"]
 
 PRUNING = ("m-estimate", "pessimistic", None)
 
 
 def static_error(node, m, prior):
     """Es of ``node`` (see the module docstring). ``prior`` is the Laplace class prior at the
-    root (classification) or the root's MSE (regression)."""
+    root (classification) or, for regression, a function giving a node's prior MSE (or that
+    MSE as a number)."""
     n = node.weight
     if np.ndim(prior):                                   # classification
         dist = node.model.value
         c = int(np.argmax(dist))
         return 1.0 - (dist[c] + m * prior[c]) / (n + m)
-    return (m * prior + n * node.model.mse) / (m + n)
+    prior_mse = prior(node) if callable(prior) else prior
+    return (m * prior_mse + n * node.model.mse) / (m + n)
+
+
+def root_prior_mse(X, y, weights=None):
+    """The regression prior of :func:`static_error`: a node's model's mean squared error over
+    all root instances ``X``, ``y`` (weighted by ``weights``)."""
+    return lambda node: float(np.average((y - node.model.predict(X)) ** 2, weights=weights))
 
 
 def prune_m_estimate(node, m, prior):
