@@ -67,24 +67,24 @@ def corelearn_split(estimator, context, node_data, attribute, check=None):
     if known.sum() < 2:
         return None
     impurity = isinstance(estimator, ImpurityEstimator)
-    stats = target_statistics(node_data.y, node_data.n_classes)
+    w = node_data.instance_weights          # an instance of weight w counts as w instances
+    stats = target_statistics(node_data.y, node_data.n_classes, w)
     if node_data.discrete[attribute]:
         n_values = int(node_data.n_values[attribute])
         if n_values > CORELEARN_EXHAUSTIVE:
             if impurity:
-                return estimator.best_split(column, True, n_values, stats)
-            ones = np.ones(node_data.n_instances)
-            return _column_partition(estimator, context, node_data, ones, attribute, 2, 1.0,
+                return estimator.best_split(column, True, n_values, stats, w)
+            return _column_partition(estimator, context, node_data, w, attribute, 2, 1.0,
                                      check)
         masks = corelearn_partitions(n_values)
         codes = np.where(known, column, 0).astype(np.intp)
-        n_left = (masks[:, codes] & known).sum(axis=1)
-        masks = masks[(n_left >= 2) & (known.sum() - n_left > 2)]
+        n_left = (masks[:, codes] & known) @ w
+        masks = masks[(n_left >= 2) & (w[known].sum() - n_left > 2)]
         if not masks.size:
             return None
         right = np.where(known, ~masks[:, codes], np.nan).T.astype(float)
         if impurity:
-            scores = np.array([estimator.estimate_column(right[:, j], True, 2, stats)
+            scores = np.array([estimator.estimate_column(right[:, j], True, 2, stats, w)
                                for j in range(right.shape[1])])
         else:
             scores = _score_columns(estimator, context, node_data, right, check)
@@ -94,9 +94,11 @@ def corelearn_split(estimator, context, node_data, attribute, check=None):
         return Split(score=float(scores[best]),
                      left_values=tuple(int(v) for v in np.flatnonzero(masks[best])))
     if impurity:
-        return estimator.best_split(column, False, 0, stats)
-    values = np.sort(column[known])
-    inner = np.unique(values[2:values.size - 2])
+        return estimator.best_split(column, False, 0, stats, w)
+    order = np.flatnonzero(known)[np.argsort(column[known], kind="stable")]
+    last = np.cumsum(w[order])            # sorted places (as repeated instances) each fills
+    first, total = last - w[order], last[-1]
+    inner = np.unique(column[order][(last - 1 >= 2) & (first <= total - 3)])
     if inner.size < 2:
         return None
     thresholds = (inner[:-1] + inner[1:]) / 2
@@ -192,6 +194,16 @@ def _score_columns(estimator, context, node_data, columns, check=None):
         check)
 
 
+def _threshold_columns(node_data, column, thresholds):
+    """``block(lo, hi)`` for :func:`estimate_in_blocks`: the 0/1 columns "x > t" of thresholds
+    lo..hi-1 (NaN where x is missing), built block by block."""
+    def block(lo, hi):
+        right = (column[:, None] > thresholds[lo:hi]).astype(float)
+        right[np.isnan(column)] = np.nan
+        return node_data.with_columns(right, discrete=True, n_values=2)
+    return block
+
+
 def _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
                       thresholds_per_pass, check=None):
     """Best admissible threshold, ``thresholds_per_pass`` candidates scored per pass: a pass
@@ -212,9 +224,9 @@ def _column_threshold(estimator, context, node_data, weights, column, min_leaf, 
         pick = pick[np.isnan(scores[pick])]
         if pick.size == 0:
             break
-        right = (column[:, None] > thresholds[pick]).astype(float)
-        right[np.isnan(column)] = np.nan
-        scores[pick] = _score_columns(estimator, context, node_data, right, check)
+        scores[pick] = estimate_in_blocks(estimator, context, column.size, pick.size,
+                                          _threshold_columns(node_data, column, thresholds[pick]),
+                                          check)
         if np.all(np.isnan(scores)):
             return None
         best = int(np.nanargmax(scores))
@@ -259,10 +271,15 @@ def _column_partition(estimator, context, node_data, weights, attribute, min_lea
         left_weight = masks @ value_weight * scale
         ok = (left_weight >= min_leaf) & (total - left_weight >= min_leaf)
         scores = np.full(len(masks), np.nan)
+        chosen = masks[ok]
+
+        def derived(lo, hi):            # the 0/1 columns of partitions lo..hi-1 only
+            right = np.column_stack([~np.isin(column, present[m]) for m in chosen[lo:hi]])
+            return node_data.with_columns(np.where(known[:, None], right, np.nan),
+                                          discrete=True, n_values=2)
         if ok.any():
-            right = np.column_stack([~np.isin(column, present[m]) for m in masks[ok]])
-            right = np.where(known[:, None], right, np.nan)
-            scores[ok] = _score_columns(estimator, context, node_data, right, check)
+            scores[ok] = estimate_in_blocks(estimator, context, column.size, len(chosen),
+                                            derived, check)
         return scores
 
     found = search_partitions(present.size, score_partitions)

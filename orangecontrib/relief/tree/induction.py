@@ -285,7 +285,9 @@ class CoreTree(Parameters):
             take = (branch == side) | missing
             weights = node.weights[take] * np.where(missing[take], share, 1.0)
             if self._corelearn:         # CORElearn drops tiny shares, and a light branch
-                keep = weights > self.CORELEARN_MIN_INSTANCE_WEIGHT    # makes a leaf
+                # (the share of each copy: an instance of weight w stands for w copies)
+                share_of_copy = weights / data.instance_weights[node.rows[take]]
+                keep = share_of_copy > self.CORELEARN_MIN_INSTANCE_WEIGHT  # makes a leaf
                 take[take] = keep
                 weights = weights[keep]
                 if weights.sum() < self.min_leaf or not keep.any():
