@@ -19,10 +19,13 @@ from bad_inputs import TASKS, bad_inputs, base_table, make_table, weighted_input
 
 
 def _learners():
-    """(id, task, factory) of every learner for every task it handles."""
+    """(id, task, factory) of every learner for every task it handles (a tree with every
+    estimator offered as a split selector)."""
     out = []
     for scorer in scoring.SCORERS:
         engine = scorer.engine()
+        if not getattr(engine, "split_selector", True):
+            continue
         for task in TASKS:
             if task in engine.tasks:
                 key = "estimator" if task == "classification" else "regression_estimator"
