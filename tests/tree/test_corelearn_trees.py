@@ -61,3 +61,15 @@ def test_the_growth_rule_matters():
     data, meta = load_data("missing20")
     tree = CoreTree(estimator=corelearn_estimator("Gini")).fit(data)
     assert tree_structure(tree, meta)[0] != reference_tree("missing20", "Gini")[0]
+
+
+def test_partitions_in_corelearns_order():
+    """CORElearn's counter lists the subsets that contain the first value, growing; those
+    larger than half of the values are replaced by their complements: for 3 values
+    {a}, {a,b} -> {c}, {a,c} -> {b}."""
+    from orangecontrib.relief.tree.candidates import corelearn_partitions
+    order = [tuple(np.flatnonzero(m)) for m in corelearn_partitions(3)]
+    assert order == [(0,), (2,), (1,)]
+    masks = corelearn_partitions(5)
+    assert len(masks) == 2 ** 4 - 1            # every binary partition once
+    assert len({tuple(m) for m in masks} | {tuple(~m) for m in masks}) == 2 * len(masks)

@@ -65,6 +65,8 @@ class NeighbourContext:
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
 #: rows per call of the search (no distance matrix is kept): progress and cancelling
 SEARCH_BLOCK = 2048
+#: diffs per call of the CORElearn-order search (well under a second)
+CORELEARN_BLOCK_DIFFS = 2 * 10 ** 7
 #: the k-d tree search is used from this many instances, up to this many attributes
 KD_TREE_MIN_INSTANCES = 5000
 KD_TREE_MAX_ATTRIBUTES = 6
@@ -201,12 +203,14 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
 
 
 def _corelearn_search(model, instances, groups, skip_zero, neighbours, distances, callback):
-    """Fill the context as CORElearn does (:func:`_corelearn_rows`), in blocks of
-    ``SEARCH_BLOCK`` rows for progress and cancelling."""
+    """Fill the context as CORElearn does (:func:`_corelearn_rows`), in blocks of rows of
+    about ``CORELEARN_BLOCK_DIFFS`` diffs for progress and cancelling."""
     kind = model.kind
     columns = np.concatenate([np.flatnonzero(kind == 0), np.flatnonzero(kind == 1)])
-    for start in range(0, instances.size, SEARCH_BLOCK):
-        at = slice(start, min(start + SEARCH_BLOCK, instances.size))
+    n = model.data.n_instances
+    block = int(min(SEARCH_BLOCK, max(1, CORELEARN_BLOCK_DIFFS // max(n * columns.size, 1))))
+    for start in range(0, instances.size, block):
+        at = slice(start, min(start + block, instances.size))
         _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
                         _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
         if callback is not None:

@@ -101,7 +101,7 @@ def corelearn_split(estimator, context, node_data, attribute, check=None):
     inner = np.unique(column[order][(last - 1 >= 2) & (first <= total - 3)])
     if inner.size < 2:
         return None
-    thresholds = (inner[:-1] + inner[1:]) / 2
+    thresholds = inner[:-1] / 2 + inner[1:] / 2        # no overflow near the float max
     right = (column[:, None] > thresholds).astype(float)
     right[~known] = np.nan
     scores = _score_columns(estimator, context, node_data, right, check)

@@ -44,7 +44,8 @@ from .candidates import best_split, corelearn_split, estimate_in_blocks
 from .discretization import discretize as discretize_data
 from .leaves import LEAF_MODELS, fit_leaf
 from .nodes import GrownTree, TreeNode
-from .pruning import PRUNING, prune_m_estimate, prune_pessimistic, root_prior_mse
+from .pruning import (PRUNING, prune_m_estimate, prune_pessimistic, root_prior_mse,
+                      training_mse)
 
 __all__ = ["CoreTree", "correlation"]
 
@@ -347,7 +348,8 @@ class CoreTree(Parameters):
                 prior = (counts + 1.0) / (counts.sum() + data.n_classes)
             else:
                 prior = root_prior_mse(data.X, data.y, data.weights)
-            prune_m_estimate(tree.root, self.m, prior)
+            node_mse = training_mse(data.X, data.y) if self._corelearn else None
+            prune_m_estimate(tree.root, self.m, prior, node_mse)
         elif self.pruning == "pessimistic":
             prune_pessimistic(tree.root, self.confidence)
 
