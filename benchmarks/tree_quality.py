@@ -1,18 +1,21 @@
-"""Quality of CORE trees: the parity / modulo checks of issue 4 and the ICML'99 comparisons
-(robnik-kononenko-relieff-rrelieff-trees.txt §4.1-4.2: ReliefF vs accuracy vs the switch on
-decision trees, RReliefF vs MSE vs the switch with mean and linear leaves on regression trees).
+"""Quality of CORE trees: parity / modulo checks and the comparisons of Robnik-Šikonja &
+Kononenko, "Comprehensiveness of tree based models: attribute dependencies and split selection"
+(ICML'99, §4.1-4.2: ReliefF vs accuracy vs the switch on decision trees, RReliefF vs MSE vs the
+switch with mean and linear leaves on regression trees).
 
-    python benchmarks/tree_quality.py --part parity        # parity-3, modulo-5-2 checks
-    python benchmarks/tree_quality.py --part icml          # decision trees, UCI + parity
-    python benchmarks/tree_quality.py --part regression    # regression trees
+    python benchmarks/tree_quality.py --part parity                 # parity-3, modulo-5-2 checks
+    python benchmarks/tree_quality.py --part icml --data DIR        # decision trees, UCI + parity
+    python benchmarks/tree_quality.py --part regression --data DIR  # regression trees
     python benchmarks/tree_quality.py --quick ...          # 5 folds, fewer/smaller data sets
 
 Settings follow §4.1-4.2: at least 5 instances in a leaf, 97 % majority stop (classification),
 m-estimate pruning with m = 2, switch threshold 0.8; ReliefF k = 10, RReliefF k = 70 with
 exp-rank weights (sigma = 20). Every learner of one data set sees the same 10 folds; the
 significance of a difference is a two-sided paired t-test over the folds at 0.05 with the
-Bonferroni adjustment over the data sets of the table (as the paper does). The UCI data come from
-../shared/datasets (the benchmarks may read them; the tests never do).
+Bonferroni adjustment over the data sets of the table (as the paper does). ``--data DIR`` names a
+directory holding the UCI data sets as Orange ``.tab`` files named as in ``ICML_SETS`` and
+``REGRESSION_SETS`` (from the UCI Machine Learning Repository, archive.ics.uci.edu, converted
+with Orange's File widget or ``Table.save``); the tests never read them.
 """
 import argparse
 import os
@@ -31,7 +34,7 @@ from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
                                            CoreTreeRegressionLearner)
 
-DATA_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
+DATA_DIR = None    #: set from --data
 ICML_SETS = ["tic-tac-toe", "kr-vs-kp", "monks-1_learn", "monks-2_learn", "voting",
              "breast-cancer-wisconsin", "heart-statlog", "lymphography", "zoo", "promoters",
              "hepatitis", "crx", "bupa", "diabetes", "heart-cleveland", "ionosphere",
@@ -191,7 +194,13 @@ def main():
     parser.add_argument("--part", choices=("parity", "icml", "regression", "all"),
                         default="all")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--data", metavar="DIR",
+                        help="directory of the UCI data sets as .tab files (parts icml, regression)")
     args = parser.parse_args()
+    global DATA_DIR
+    DATA_DIR = args.data
+    if args.part != "parity" and not (DATA_DIR and os.path.isdir(DATA_DIR)):
+        parser.error("--data DIR (a directory of the UCI data sets) is needed for this part")
     folds = 5 if args.quick else 10
     if args.part in ("parity", "all"):
         part_parity(folds)

@@ -11,10 +11,17 @@ from orangecontrib.relief import scoring
 from bad_inputs import TASKS, bad_inputs, base_table, weighted_inputs
 
 
+#: (scorer, case) pairs whose equivalence does not hold by definition: TuRF's removal rounds
+#: count a constant attribute too, so the other attributes' removal groups (and their shifted
+#: values) change with it; MultiScale Relief standardises by the median and spread of all
+#: attributes' estimates, which the constant attribute's 0 joins
+NOT_EQUIVALENT = {("TuRF", "constant attribute"), ("MultiScaleRelief", "constant attribute")}
+
+
 def _cases(make):
     return [pytest.param(scorer, case, id=f"{scorer.__name__}-{task}-{case.name}")
             for scorer in scoring.SCORERS for task in TASKS if task in scorer.engine().tasks
-            for case in make(task)]
+            for case in make(task) if (scorer.__name__, case.name) not in NOT_EQUIVALENT]
 
 
 def check(scorer_class, case):

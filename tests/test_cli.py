@@ -395,3 +395,11 @@ def test_bad_input_ranked_as_by_the_scripting_api_or_refused_in_one_line(task, c
             assert got[var.name] is None
         else:
             assert got[var.name] == pytest.approx(score, rel=1e-12, abs=0)
+
+
+def test_tree_command_takes_the_class_of_a_plain_csv(plain_csv, capsys):
+    status, out, err = run(["tree", plain_csv, "--class", "label", "--folds", "2", "-q"],
+                           capsys)
+    assert status == 0 and err == ""
+    assert "2-fold cross-validated accuracy" in out
+    assert "I1" in out and "I2" in out           # parity: the tree splits on both

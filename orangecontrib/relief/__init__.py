@@ -37,14 +37,15 @@ from .compilation import configure_cache
 configure_cache()
 
 from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGain, MDL, MSE,
-                      MyopicReliefF, Relief, ReliefF, ReliefFbestK, RReliefF, UnifiedPi,
-                      scorer_by_name)
+                      MultiScaleRelief, MultiSURF, MultiSURFstar, MyopicReliefF, Relief, ReliefF,
+                      ReliefFbestK, RReliefF, SURF, SURFstar, TuRF, UnifiedPi, scorer_by_name)
 from .estimators.threshold import relief_threshold, select_above_threshold
 from .learners import (CoreTreeClassificationLearner, CoreTreeLearner, CoreTreeRegressionLearner,
                        ObliviousTreeLearner)
 
 __all__ = ["SCORERS", "Accuracy", "ContextualMerit", "GainRatio", "Gini", "InfGain", "MDL", "MSE",
            "MyopicReliefF", "Relief", "ReliefF", "ReliefFbestK", "RReliefF", "UnifiedPi",
+           "SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "TuRF", "MultiScaleRelief",
            "scorer_by_name", "relief_threshold", "select_above_threshold",
            "CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
            "ObliviousTreeLearner"]

@@ -301,8 +301,12 @@ def find_scorer(name, classes):
 def scorer_parameters(cls, options):
     """Keyword arguments for ``cls`` from the given options (name -> value, None = not
     given); :class:`CliError` for an option ``cls`` does not take."""
-    accepted = inspect.signature(cls).parameters
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+    signature = inspect.signature(cls).parameters
+    # the Relief family names the keywords its **diff_keywords takes
+    named = getattr(cls, "diff_keywords", None)
+    accepted = [name for name, p in signature.items() if p.kind is not p.VAR_KEYWORD]
+    accepted += list(named or ())
+    takes_any = named is None and any(p.kind is p.VAR_KEYWORD for p in signature.values())
     kwargs = {}
     for (option, parameter), value in options.items():
         if value is None:

@@ -91,7 +91,7 @@ class _CoreTreeLearner(_FitProgress, Learner, _RootEstimateScorer):
     def __init__(self, estimator=None, min_leaf=5, min_majority=0.97, max_depth=None,
                  min_estimate=0.0, leaf_model="mean", pruning="m-estimate", m=2.0,
                  confidence=0.25, switch=False, switch_threshold=0.8, discretize=None,
-                 thresholds_per_pass=25, preprocessors=None):
+                 thresholds_per_pass=25, preset="papers", preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         for name, value in vars().items():
             if name not in ("self", "preprocessors", "__class__"):
@@ -149,7 +149,7 @@ class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
     def __init__(self, estimator=None, regression_estimator=None, min_leaf=5, min_majority=0.97,
                  max_depth=None, min_estimate=0.0, leaf_model="mean", pruning="m-estimate",
                  m=2.0, confidence=0.25, switch=False, switch_threshold=0.8, discretize=None,
-                 thresholds_per_pass=25, preprocessors=None):
+                 thresholds_per_pass=25, preset="papers", preprocessors=None):
         kwargs = {k: v for k, v in vars().items()
                   if k not in ("self", "preprocessors", "__class__")}
         super().__init__(preprocessors=preprocessors, **kwargs)

@@ -17,13 +17,15 @@ import numpy as np
 from Orange.data import Variable
 from Orange.preprocess.score import Scorer
 
-from .estimators import base, contextual_merit, impurity, relieff, rrelieff, unified_pi
+from .estimators import (base, contextual_merit, impurity, multiscale, relieff, rrelieff, surf,
+                         turf, unified_pi)
 from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table
 
 __all__ = ["EstimatorScorer", "SCORERS", "Relief", "ReliefF", "ReliefFbestK", "RReliefF",
            "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE", "MyopicReliefF",
-           "ContextualMerit", "UnifiedPi", "scorer_by_name"]
+           "ContextualMerit", "UnifiedPi", "SURF", "SURFstar", "MultiSURF", "MultiSURFstar",
+           "TuRF", "MultiScaleRelief", "scorer_by_name"]
 
 
 class _Name:
@@ -68,7 +70,8 @@ class EstimatorScorer(Scorer):
         engine = self.engine()
         shown = []
         for key, param in inspect.signature(engine.__init__).parameters.items():
-            if key == "self" or not hasattr(self, key):
+            if key in ("self", "diff") or param.kind is param.VAR_KEYWORD \
+                    or not hasattr(self, key):
                 continue
             value = getattr(self, key)
             if value is None and param.default is None:
@@ -78,6 +81,8 @@ class EstimatorScorer(Scorer):
                 default = getattr(engine, f"default_{key}", None)
             if not _same(value, default):
                 shown.append(f"{key}={value}")
+        if hasattr(self, "changed_diff_keywords"):
+            shown += [f"{key}={value}" for key, value in self.changed_diff_keywords().items()]
         return " ".join([stem] + shown)
 
     @property
@@ -152,6 +157,30 @@ class RReliefF(EstimatorScorer, rrelieff.RReliefF):
     pass
 
 
+class SURF(EstimatorScorer, surf.SURF):
+    pass
+
+
+class SURFstar(EstimatorScorer, surf.SURFstar):
+    pass
+
+
+class MultiSURF(EstimatorScorer, surf.MultiSURF):
+    pass
+
+
+class MultiSURFstar(EstimatorScorer, surf.MultiSURFstar):
+    pass
+
+
+class TuRF(EstimatorScorer, turf.TuRF):
+    pass
+
+
+class MultiScaleRelief(EstimatorScorer, multiscale.MultiScaleRelief):
+    pass
+
+
 class InfGain(EstimatorScorer, impurity.InfGain):
     pass
 
@@ -193,8 +222,9 @@ class UnifiedPi(EstimatorScorer, unified_pi.UnifiedPi):
 
 
 #: every scorer, in the order the widgets and the command line offer them
-SCORERS = [ReliefF, RReliefF, Relief, ReliefFbestK, MyopicReliefF, ContextualMerit, UnifiedPi,
-           InfGain, GainRatio, Gini, MDL, Accuracy, MSE]
+SCORERS = [ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF, MultiSURFstar,
+           SURF, SURFstar, TuRF, MyopicReliefF, ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy,
+           MSE]
 
 
 def scorer_by_name(name):

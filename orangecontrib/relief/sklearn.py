@@ -56,7 +56,10 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         engine_params = [p for name, p in inspect.signature(cls.engine.__init__).parameters
-                         .items() if name != "self"]
+                         .items() if name != "self" and p.kind is not p.VAR_KEYWORD]
+        # the Relief family's named diff keywords (None: the preset's value)
+        engine_params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+                          for name in getattr(cls.engine, "diff_keywords", ())]
         names = {p.name for p in engine_params}
         extra = dict(SELECTION, **({} if "random_state" in names else {"random_state": None}))
         params = ([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
@@ -128,7 +131,9 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
                              y_numeric="classification" not in self.engine.tasks)
         data = self._encode(X, y)
-        engine = self.engine(**{name: getattr(self, name) for name in self._engine_params})
+        named = getattr(self.engine, "diff_keywords", ())
+        engine = self.engine(**{name: getattr(self, name) for name in self._engine_params
+                                if name not in named or getattr(self, name) is not None})
         if self.pvalues is None:
             self.feature_importances_ = np.asarray(engine(data), dtype=float)
             self.pvalues_ = self.qvalues_ = None

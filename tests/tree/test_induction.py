@@ -278,22 +278,26 @@ def test_coarse_to_fine_threshold_search_finds_the_exact_threshold():
         assert tree.root.attribute == 0 and tree.root.split.threshold == 137.5
 
 
+@pytest.mark.parametrize("preset", ["papers", "corelearn"])
 @pytest.mark.parametrize("estimator", [ReliefF(), Gini(), RReliefF(), MSE()],
                          ids=lambda e: type(e).__name__)
-def test_integer_weights_grow_the_tree_of_repeated_instances(estimator):
-    # 80 instances, weights 1..3, 10 % missing values: every node statistic, split, leaf and
-    # the pruning must be those of the data with each instance repeated w times
+def test_integer_weights_grow_the_tree_of_repeated_instances(estimator, preset):
+    # 80 instances, weights 1..3, 10 % missing values, a 9-valued discrete attribute: every
+    # node statistic, split, leaf and the pruning must be those of the data with each instance
+    # repeated w times
     rng = np.random.default_rng(5)
-    X = rng.uniform(size=(80, 3))
+    X = np.column_stack([rng.uniform(size=(80, 3)), rng.integers(0, 9, 80)])
     regression = isinstance(estimator, (RReliefF, MSE))
-    y = X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
+    y = 2 * X[:, 0] + (X[:, 1] > 0.5) if regression else ((X[:, 0] > 0.4) ^ (X[:, 1] > 0.6))
     X[rng.uniform(size=X.shape) < 0.1] = np.nan
     counts = 1 + np.arange(80) % 3
     kind = {} if regression else {"n_classes": 2}
-    weighted = encode(X, y, weights=counts.astype(float), **kind)
-    repeated = encode(np.repeat(X, counts, axis=0), np.repeat(y, counts), **kind)
-    a = CoreTree(estimator, min_leaf=3).fit(weighted)
-    b = CoreTree(estimator, min_leaf=3).fit(repeated)
+    discrete = [False, False, False, True]
+    weighted = encode(X, y, weights=counts.astype(float), discrete=discrete, **kind)
+    repeated = encode(np.repeat(X, counts, axis=0), np.repeat(y, counts), discrete=discrete,
+                      **kind)
+    a = CoreTree(estimator, min_leaf=3, preset=preset).fit(weighted)
+    b = CoreTree(estimator, min_leaf=3, preset=preset).fit(repeated)
     assert a.node_count() > 3
     assert a.describe() == b.describe()
     np.testing.assert_allclose(a.predict(X), b.predict(X), rtol=1e-12)

@@ -91,3 +91,16 @@ def test_pessimistic_pruning_collapses_a_subtree_no_better_than_its_leaf():
     perfect = node([10, 10], [node([10, 0]), node([0, 10])])
     assert prune_pessimistic(perfect, 0.25) == pytest.approx(20 * (1 - 0.25 ** 0.1))
     assert not perfect.is_leaf
+
+
+def test_regression_prior_is_the_node_models_error_on_all_root_instances():
+    # root targets 0, 2, 4, 10; a node (rows 0 and 1) whose mean model predicts 1:
+    # priorMSE = ((0-1)^2 + (2-1)^2 + (4-1)^2 + (10-1)^2) / 4 = 92 / 4 = 23
+    from orangecontrib.relief.tree.pruning import root_prior_mse, training_mse
+    X = np.zeros((4, 1))
+    y = np.array([0.0, 2.0, 4.0, 10.0])
+    leaf = TreeNode(np.array([0, 1]), np.ones(2), LeafModel(np.array([1.0]), mse=1.0))
+    assert root_prior_mse(X, y)(leaf) == pytest.approx(23.0)
+    # its own training error: ((0-1)^2 + (2-1)^2) / 2 = 1; Es = (2 * 23 + 2 * 1) / (2 + 2) = 12
+    assert training_mse(X, y)(leaf) == pytest.approx(1.0)
+    assert static_error(leaf, 2, root_prior_mse(X, y)) == pytest.approx(12.0)

@@ -32,6 +32,15 @@ Distances are the sum of the diffs over the attributes (Manhattan, the papers' c
 ``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original, 1992),
 whose order is that of the Euclidean distance.
 
+With ``corelearn=True`` the arithmetic is CORElearn's (Robnik-Sikonja's R package), so that
+near-equal distances order as there: a numeric diff is computed from ``d = |x - y|`` as 0 if
+d <= t_equal * range, 1 if d >= t_different * range, else (d - t_equal * range) / ((t_different
+- t_equal) * range) (the linear diff is the case t_equal = 0, t_different = 1); a distance sums
+the discrete attributes' diffs first, then the numeric ones, each in attribute order; a value on
+a boundary of the equal-width bins goes to the lower bin (the bin width is enlarged by a factor
+1.000001); and the neighbour search (:mod:`.neighbours`) orders equally distant candidates as
+CORElearn's partial heap sort does.
+
 The scalar rule :func:`_diff` gives the pair diffs; :meth:`DiffModel.distances` and the neighbour
 search compute the same numbers summed over the attributes by one tiled kernel
 (:func:`_load_tile`, :func:`_add_group`), in which a cell with a missing value costs about as much
@@ -56,7 +65,13 @@ _DISCRETE, _NUMERIC, _UNUSABLE = 0, 1, 2
 
 @dataclass(frozen=True)
 class DiffOptions:
-    """How diffs and distances are computed; see the module docstring."""
+    """How diffs, distances and neighbours are computed; see the module docstring.
+
+    numeric ("linear" or "ramp"), t_equal, t_different: the numeric diff; missing ("B", "C",
+    "D"), laplace, both_missing ("both" or "current"), numeric_bins: missing values;
+    distance: "manhattan" or "euclidean"; skip_zero_distance: no instance at distance 0 is a
+    neighbour; corelearn: reproduce CORElearn to the last bit (see the module docstring).
+    """
     numeric: str = "linear"
     t_equal: float = 0.04
     t_different: float = 0.1
@@ -65,6 +80,8 @@ class DiffOptions:
     both_missing: str = "both"
     numeric_bins: int = 5
     distance: str = "manhattan"
+    skip_zero_distance: bool = False
+    corelearn: bool = False
 
     def check(self):
         """Raise ``ValueError`` naming the offending parameter and its allowed values."""
@@ -154,9 +171,35 @@ class DiffModel:
 
     @cached_property
     def _code_args(self):
-        """What :func:`_code` reads: per column the shift, scale, bin factor and #codes."""
-        factor = np.where(self.data.discrete, 1.0, float(self.bins))
+        """What :func:`_code` reads: per column the shift, scale, bin factor and #codes (with
+        ``corelearn`` the bins are 1.000001 times wider, so a boundary value goes to the lower
+        bin)."""
+        bins = self.bins / 1.000001 if self.options.corelearn else float(self.bins)
+        factor = np.where(self.data.discrete, 1.0, bins)
         return self.shift, self.inv_span, factor, self.n_codes
+
+    @cached_property
+    def _ramp_args(self):
+        """Per column (lo, hi, slope) of the numeric diff of ``d = |x - y|`` (:func:`_diff`): 0 if
+        d <= lo, 1 if d >= hi, else (d - lo) * slope; the ramp's lo = t_equal * span, hi =
+        t_different * span, slope = 1 / (hi - lo); the linear diff's lo = 0, slope = 1 / span,
+        hi = inf (a query outside the training range gets a diff above 1), or with
+        ``corelearn`` hi = span. A constant column's diff is 0."""
+        o = self.options
+        with np.errstate(divide="ignore"):      # a column read rescaled: its rescaled span
+            span = np.where(self.scale == 1, self.data.span, 1.0 / self.inv_span)
+        span = np.where((self.kind == _NUMERIC) & np.isfinite(span), span, 0.0)
+        constant = span <= 0
+        safe = np.where(constant, 1.0, span)
+        if o.numeric == "ramp":
+            lo, hi = o.t_equal * span, o.t_different * span
+            slope = 1.0 / np.where(constant, 1.0, hi - lo)
+        else:
+            lo, hi = np.zeros_like(span), (span if o.corelearn else np.full_like(span, np.inf))
+            slope = 1.0 / safe
+        slope = np.where(constant, 0.0, slope)
+        hi = np.where(constant, np.inf, hi)
+        return lo, hi, slope
 
     def codes(self, columns):
         """(n, len(columns)) int32 value codes (:func:`_code`) of a slice of the columns;
@@ -215,10 +258,9 @@ class DiffModel:
         return 1.0 / (o.t_different - o.t_equal) if o.numeric == "ramp" else 1.0
 
     def _pair_args(self):
-        o = self.options
         other, both = self.missing_diffs
-        return (self.values, self.cls, self.kind, *self._code_args,
-                o.numeric == "ramp", o.t_equal, self._inv_w, other, both, o.missing == "C")
+        return (self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
+                other, both, self.options.missing == "C")
 
     def pair_diffs(self, rows, others):
         """diff(A, I_rows[p], I_others[p]) for every pair p and attribute A, shape (P, a).
@@ -334,9 +376,10 @@ def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
 
 
 @njit(cache=True, inline="always")
-def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, ramp, t_equal, inv_w, other,
+def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope, other,
           both, leave_out):
-    """diff(A_t, I_i, I_j) for the estimate, I_i the current instance: RELIEF-C's excluded
+    """diff(A_t, I_i, I_j) for the estimate, I_i the current instance: a numeric one from
+    ``|x - y|`` by :attr:`DiffModel._ramp_args` (CORElearn's arithmetic); RELIEF-C's excluded
     contributions (``leave_out``) are NaN; a missing value's diff is looked up in the tables of
     :attr:`DiffModel.missing_diffs`."""
     k = kind[t]
@@ -347,10 +390,12 @@ def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, ramp, t_equal
     if a == a and b == b:
         if k == _DISCRETE:
             return 0.0 if a == b else 1.0
-        d = abs(a - b) * inv_span[t]
-        if ramp:
-            d = min(max((d - t_equal) * inv_w, 0.0), 1.0)
-        return d
+        d = abs(b - a)
+        if d >= hi[t]:
+            return 1.0
+        if d <= lo[t]:
+            return 0.0
+        return (d - lo[t]) * slope[t]
     if leave_out:
         return np.nan
     if a != a and b != b:
@@ -361,15 +406,15 @@ def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, ramp, t_equal
 
 
 @njit(cache=True, parallel=True)
-def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, ramp, t_equal,
-                inv_w, other, both, leave_out, out):
+def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope,
+                other, both, leave_out, out):
     n_attr = X.shape[1]
     for p in prange(rows.size):
         i = rows[p]
         j = others[p]
         for t in range(n_attr):
-            out[p, t] = _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, ramp,
-                              t_equal, inv_w, other, both, leave_out)
+            out[p, t] = _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
+                              slope, other, both, leave_out)
 
 
 #: candidates per tile of the distance kernels
@@ -513,12 +558,17 @@ def _distances(rows, tiles, out):
 def target_diffs(data, rows, others, options=DiffOptions()):
     """diff(tau, I_rows[p], I_others[p]) of a regression target (RReliefF, Fig. 4): ``|y_i - y_j|``
     divided by the target's range, with the same ramp as numeric attributes when
-    ``options.numeric == "ramp"`` (as CORElearn)."""
+    ``options.numeric == "ramp"``, in CORElearn's arithmetic (see
+    :attr:`DiffModel._ramp_args`)."""
     scale = power_of_two_scale(np.max(np.abs(data.y)))   # exact, and nothing below overflows
     span = data.y_span * scale
     if not np.isfinite(span):                 # a range beyond the largest float
         span = np.ptp(data.y * scale)
-    d = np.abs(data.y[rows] * scale - data.y[others] * scale) / (span if span > 0 else 1.0)
+    span = span if span > 0 else 1.0
+    d = np.abs(data.y[others] * scale - data.y[rows] * scale)
     if options.numeric == "ramp":
-        d = np.clip((d - options.t_equal) / (options.t_different - options.t_equal), 0.0, 1.0)
-    return d
+        lo, hi = options.t_equal * span, options.t_different * span
+        return np.where(d >= hi, 1.0, np.where(d <= lo, 0.0, (d - lo) * (1.0 / (hi - lo))))
+    if options.corelearn:
+        return np.where(d >= span, 1.0, d * (1.0 / span))
+    return d * (1.0 / span)

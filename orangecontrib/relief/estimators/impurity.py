@@ -99,14 +99,17 @@ def gini_gain(table):
 
 
 def accuracy_gain(table):
-    """Accuracy = Σ_v p(v) max_c p(c|v) − max_c p(c) = (Σ_v max_c n_vc − max_c n_c) / n.
+    """Accuracy = Σ_v p(v) max_c p(c|v) − max_c p(c).
 
     Eq. 16 of Robnik-Šikonja & Kononenko 1999 is the first term; like CORElearn we
     subtract the majority-class prior, which leaves rankings within a node as they
-    are and makes a useless attribute score 0."""
+    are and makes a useless attribute score 0. Computed term by term as written (CORElearn's
+    arithmetic), so that among splits of equal accuracy the rounding picks the same one as
+    CORElearn does."""
     table = np.asarray(table, dtype=np.float64)
-    _, n_c, n = _margins(table)
-    gain = _ratio(np.sum(table.max(axis=-1), axis=-1) - n_c.max(axis=-1), n)
+    n_v, n_c, n = _margins(table)
+    after = np.sum(_ratio(n_v, n[..., None]) * _ratio(table.max(axis=-1), n_v), axis=-1)
+    gain = after - _ratio(n_c.max(axis=-1), n)
     return _nan_where_empty(gain, n)
 
 

@@ -38,7 +38,7 @@ from scipy.spatial import cKDTree
 
 from .base import check_memory
 from .encoding import EncodedData
-from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _tile_buffers, _tile_distances
+from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _diff, _tile_buffers, _tile_distances
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS"]
 
@@ -65,14 +65,19 @@ class NeighbourContext:
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
 #: rows per call of the search (no distance matrix is kept): progress and cancelling
 SEARCH_BLOCK = 2048
+#: diffs per call of the CORElearn-order search (well under a second)
+CORELEARN_BLOCK_DIFFS = 2 * 10 ** 7
 #: the k-d tree search is used from this many instances, up to this many attributes
 KD_TREE_MIN_INSTANCES = 5000
 KD_TREE_MAX_ATTRIBUTES = 6
 
 
-def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_distance=False,
+def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_distance=None,
                        callback=None):
-    """Find the context (see the module docstring) for the sampled ``instances``."""
+    """Find the context (see the module docstring) for the sampled ``instances``;
+    ``skip_zero_distance`` None = the diff model's option."""
+    if skip_zero_distance is None:
+        skip_zero_distance = diff_model.options.skip_zero_distance
     data = diff_model.data
     n = data.n_instances
     instances = np.asarray(instances, dtype=np.intp)
@@ -93,7 +98,11 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
     todo, done = np.arange(m), 0.0
-    if K and not skip_zero_distance and _kd_tree_suits(diff_model):
+    if K and diff_model.options.corelearn:
+        _corelearn_search(diff_model, instances, groups, skip_zero_distance, neighbours,
+                          distances, callback)
+        todo = todo[:0]
+    elif K and not skip_zero_distance and _kd_tree_suits(diff_model):
         todo = _kd_tree_search(diff_model, instances, cls, groups, neighbours, distances,
                                callback)
         done = 0.9
@@ -191,6 +200,120 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
         neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
+
+
+def _corelearn_search(model, instances, groups, skip_zero, neighbours, distances, callback):
+    """Fill the context as CORElearn does (:func:`_corelearn_rows`), in blocks of rows of
+    about ``CORELEARN_BLOCK_DIFFS`` diffs for progress and cancelling."""
+    kind = model.kind
+    columns = np.concatenate([np.flatnonzero(kind == 0), np.flatnonzero(kind == 1)])
+    n = model.data.n_instances
+    block = int(min(SEARCH_BLOCK, max(1, CORELEARN_BLOCK_DIFFS // max(n * columns.size, 1))))
+    for start in range(0, instances.size, block):
+        at = slice(start, min(start + block, instances.size))
+        _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
+                        _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
+        if callback is not None:
+            callback(at.stop / instances.size)
+
+
+@njit(cache=True, inline="always")
+def _push_down(keys, vals, first, last):
+    """CORElearn's heap step (pushdownDsc): move the element at 1-based position ``first`` down
+    the min-heap of the first ``last`` elements, ordered by key only."""
+    r = first
+    while r <= last // 2:
+        c2 = 2 * r
+        c1 = c2 - 1
+        p = r - 1
+        if last == c2:
+            if keys[p] > keys[c1]:
+                keys[p], keys[c1] = keys[c1], keys[p]
+                vals[p], vals[c1] = vals[c1], vals[p]
+            return
+        if keys[p] > keys[c1] and not keys[c1] > keys[c2]:
+            keys[p], keys[c1] = keys[c1], keys[p]
+            vals[p], vals[c1] = vals[c1], vals[p]
+            r = c2
+        elif keys[p] > keys[c2] and keys[c1] > keys[c2]:
+            keys[p], keys[c2] = keys[c2], keys[p]
+            vals[p], vals[c2] = vals[c2], vals[p]
+            r = c2 + 1
+        else:
+            return
+
+
+@njit(cache=True)
+def _sort_k_smallest(keys, vals, edge, K):
+    """CORElearn's partial heap sort (sortKsmallest) of the first ``edge`` (key, value) pairs:
+    afterwards the K smallest keys lie at the end, the smallest last. Equal keys end in the
+    order this heap leaves them, which is what decides CORElearn's neighbours among ties."""
+    K = min(K, edge)
+    for i in range(edge // 2, 0, -1):
+        _push_down(keys, vals, i, edge)
+    lower = max(edge - K, 1)
+    i = edge
+    while i > lower:
+        i -= 1
+        keys[i], keys[0] = keys[0], keys[i]
+        vals[i], vals[0] = vals[0], vals[i]
+        _push_down(keys, vals, 1, i)
+
+
+@njit(cache=True, parallel=True)
+def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
+                    slope, other, both, mode, skip_zero, out_idx, out_dist):
+    """CORElearn's neighbours of each of ``rows``: the distance to every instance sums the diffs
+    (:func:`.diffs._diff`) of ``columns`` (discrete first) in order; the candidates of a group,
+    in index order, are partially heap sorted (:func:`_sort_k_smallest`). Per class (mode 0)
+    the instance itself and, with ``skip_zero``, every instance at distance 0 are left out
+    (ReliefF); of all instances (mode 2) the instance is sorted with the rest and then taken
+    out, its place filled by the nearest (RReliefF); mode 1 takes the first nearest hit and
+    miss in index order (Kira & Rendell's Relief) or, for K > 1, sorts each of the two groups."""
+    n = X.shape[0]
+    n_groups, K = out_idx.shape[1], out_idx.shape[2]
+    for q in prange(rows.size):
+        r = rows[q]
+        dist = np.zeros(n)
+        for j in range(n):
+            if j != r:
+                s = 0.0
+                for u in range(columns.size):
+                    s += _diff(columns[u], r, j, X, cls, kind, shift, inv_span, factor, n_codes,
+                               lo, hi, slope, other, both, False)
+                dist[j] = s
+        keys = np.empty(n)
+        vals = np.empty(n, np.intp)
+        if mode == 1 and K == 1:
+            for g in range(2):
+                for j in range(n):
+                    if j != r and (cls[j] == cls[r]) == (g == 0) and not (
+                            skip_zero and dist[j] == 0.0) and dist[j] < out_dist[q, g, 0]:
+                        out_dist[q, g, 0] = dist[j]
+                        out_idx[q, g, 0] = j
+            continue
+        for g in range(n_groups):
+            edge = 0
+            for j in range(n):
+                if mode == 0 and cls[j] != g or mode == 1 and (cls[j] == cls[r]) != (g == 0):
+                    continue
+                if (j == r and mode != 2) or (skip_zero and dist[j] == 0.0 and j != r):
+                    continue
+                keys[edge] = dist[j]
+                vals[edge] = j
+                edge += 1
+            if mode == 2:
+                _sort_k_smallest(keys, vals, edge, K + 1)
+                for i in range(edge - 1, -1, -1):
+                    if vals[i] == r:
+                        keys[i], vals[i] = keys[edge - 1], vals[edge - 1]
+                        break
+                edge -= 1
+            elif edge > 1:
+                _sort_k_smallest(keys, vals, edge, K)
+            for i in range(min(K, edge)):
+                out_dist[q, g, i] = keys[edge - 1 - i]
+                out_idx[q, g, i] = vals[edge - 1 - i]
 
 
 def _chunks():
@@ -385,7 +508,13 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
         with np.errstate(divide="ignore"):
             w = np.where(found & (d > 0), 1.0 / np.where(d > 0, d, 1.0) ** power, 0.0)
         has_zero = zero.any(axis=2, keepdims=True)
-        w = np.where(has_zero, zero.astype(float), w)
+        if context.diff_model.options.corelearn:
+            # CORElearn: a neighbour at distance 0 weighs twice the nearest non-zero one
+            nonzero = np.where(found & (d > 0), d, np.inf).min(axis=2, keepdims=True)
+            nonzero = np.where(np.isfinite(nonzero), nonzero, 1.0)
+            w = np.where(zero, 2.0 / nonzero ** power, w)
+        else:
+            w = np.where(has_zero, zero.astype(float), w)
     else:
         raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
     return np.where(found, w, 0.0)

@@ -17,18 +17,31 @@ update is weighted. :func:`weighted_diff_sums` computes these sums for every k o
 prefix sums over the sorted neighbours, so one neighbour search gives the estimates for all k
 (ReliefFbestK, the papers' Fig. 2 "estimate versus k").
 """
+from dataclasses import replace
+
 import numpy as np
 
 from .base import Estimator, check_data, check_memory, random_generator
 from .diffs import DiffModel, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
 
-__all__ = ["ReliefFamily", "weighted_diff_sums", "first_k_weights"]
+__all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair diffs
 BLOCK_BYTES = 128 * 2 ** 20
 #: up to this many k, the sums are matrix products per k; beyond, prefix sums over the ranks
 DIRECT_KS = 4
+
+
+#: the estimators' keyword arguments for the fields of :class:`.DiffOptions`
+DIFF_KEYWORDS = {"numeric_diff": "numeric", "t_equal": "t_equal", "t_different": "t_different",
+                 "missing": "missing", "laplace": "laplace", "both_missing": "both_missing",
+                 "numeric_bins": "numeric_bins", "distance": "distance",
+                 "skip_zero_distance": "skip_zero_distance"}
+#: the presets: "papers" (the papers' definitions) and "corelearn" (CORElearn's choices)
+PRESETS = ("papers", "corelearn")
+#: CORElearn's k when k is not given: kNearestEqual for equal weights, else kNearestExpRank
+CORELEARN_K = {"equal": 10, "other": 70}
 
 
 class ReliefFamily(Estimator):
@@ -38,55 +51,85 @@ class ReliefFamily(Estimator):
     ----------
     k
         Neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
-        group's size (CORElearn).
+        group's size (CORElearn). None = the estimator's default (with ``preset="corelearn"``
+        CORElearn's: 10 for equal weights, 70 otherwise).
     iterations
         None = every instance once, in data order (deterministic; CORElearn's default); an int
         m < N = m instances sampled without replacement with ``random_state``.
     weighting, sigma
         Neighbour influence "equal", "exp-rank" (eq. 14 with sigma), "1/d", "1/d2".
-    distance
-        "manhattan" (sum of diffs, the papers) or "euclidean" (Kira & Rendell).
-    skip_zero_distance
-        Never use an instance at distance 0 as a neighbour (CORElearn).
-    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins
-        The diff function; see :mod:`.diffs`.
+    preset
+        "papers" (default: the papers' definitions) or "corelearn": every choice as CORElearn,
+        the R package of the ReliefF authors, makes it, to the last bit (the ramp diff,
+        Laplace-corrected probabilities of missing values, CORElearn's arithmetic and neighbour
+        order, its k); :meth:`corelearn` is a shortcut.
+    diff
+        A :class:`.DiffOptions` (how diffs, distances and neighbours are computed); None = the
+        preset's.
+    numeric_diff, t_equal, t_different, missing, laplace, both_missing, numeric_bins, distance, skip_zero_distance
+        Keyword arguments that change single fields of ``diff`` (see :mod:`.diffs`;
+        ``numeric_diff`` is the field ``numeric``); also readable and settable attributes.
     """
     default_k = 10
     default_weighting = "equal"
     groups = "per-class"
+    #: whether CORElearn leaves out neighbours at distance 0 in this estimator
+    corelearn_skips_zero = True
+    #: the keyword arguments that set single fields of ``diff`` (also readable attributes)
+    diff_keywords = tuple(DIFF_KEYWORDS)
 
     def __init__(self, k=None, iterations=None, random_state=None, weighting=None, sigma=20.0,
-                 distance="manhattan", skip_zero_distance=False, numeric_diff="linear",
-                 t_equal=0.04, t_different=0.1, missing="D", laplace=False, both_missing="both",
-                 numeric_bins=5):
+                 preset="papers", diff=None, **diff_keywords):
         self.k = k
         self.iterations = iterations
         self.random_state = random_state
         self.weighting = weighting
         self.sigma = sigma
-        self.distance = distance
-        self.skip_zero_distance = skip_zero_distance
-        self.numeric_diff = numeric_diff
-        self.t_equal = t_equal
-        self.t_different = t_different
-        self.missing = missing
-        self.laplace = laplace
-        self.both_missing = both_missing
-        self.numeric_bins = numeric_bins
+        self.preset = preset
+        unknown = set(diff_keywords) - set(DIFF_KEYWORDS)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} got unexpected keyword argument(s) "
+                            f"{', '.join(sorted(unknown))}")
+        base = self.preset_diff() if diff is None else diff
+        self.diff = replace(base, **{DIFF_KEYWORDS[key]: value
+                                     for key, value in diff_keywords.items()})
+
+    def changed_diff_keywords(self):
+        """{keyword: value} of the diff fields that differ from the preset's."""
+        preset = self.preset_diff()
+        return {key: getattr(self.diff, field) for key, field in DIFF_KEYWORDS.items()
+                if getattr(self.diff, field) != getattr(preset, field)}
+
+    @classmethod
+    def corelearn(cls, **overrides):
+        """The estimator with ``preset="corelearn"``: CORElearn's numbers (``overrides``: any
+        other keyword arguments)."""
+        return cls(preset="corelearn", **overrides)
+
+    def preset_diff(self):
+        """The :class:`.DiffOptions` of the preset."""
+        if self.preset == "corelearn":
+            return DiffOptions(numeric="ramp", t_equal=0.04, t_different=0.1, missing="D",
+                               laplace=True, both_missing="current", numeric_bins=5,
+                               skip_zero_distance=self.corelearn_skips_zero, corelearn=True)
+        if self.preset == "papers":
+            return DiffOptions()
+        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {self.preset!r}")
 
     @property
     def k_(self):
-        return self.default_k if self.k is None else self.k
+        if self.k is not None:
+            return self.k
+        if self.preset == "corelearn":
+            return CORELEARN_K["equal" if self.weighting_ == "equal" else "other"]
+        return self.default_k
 
     @property
     def weighting_(self):
         return self.default_weighting if self.weighting is None else self.weighting
 
     def diff_options(self):
-        return DiffOptions(numeric=self.numeric_diff, t_equal=self.t_equal,
-                           t_different=self.t_different, missing=self.missing,
-                           laplace=self.laplace, both_missing=self.both_missing,
-                           numeric_bins=self.numeric_bins, distance=self.distance).check()
+        return self.diff.check()
 
     def _check_parameters(self):
         k = self.k_
@@ -117,7 +160,7 @@ class ReliefFamily(Estimator):
         self._check_parameters()
         model = DiffModel(data, self.diff_options())
         return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
-                                  skip_zero_distance=self.skip_zero_distance, callback=callback)
+                                  callback=callback)
 
     @staticmethod
     def update_weights(context):
@@ -140,6 +183,49 @@ class ReliefFamily(Estimator):
         if callback is not None:
             callback(1.0)
         return result
+
+
+def _diff_field(key):
+    """An attribute that reads and sets one field of an estimator's ``diff``."""
+    field = DIFF_KEYWORDS[key]
+
+    def get(self):
+        return getattr(self.diff, field)
+
+    def set(self, value):
+        self.diff = replace(self.diff, **{field: value})
+    return property(get, set, doc=f"``diff.{field}``")
+
+
+for _key in DIFF_KEYWORDS:
+    setattr(ReliefFamily, _key, _diff_field(_key))
+
+
+#: ReliefFbestK's default k_max: the estimates of Robnik-Šikonja & Kononenko 1999 (Fig. 2,
+#: 200 instances) have turned myopic well before k = 100, and k_max neighbours of every instance
+#: cost time and memory in proportion to k_max (the largest class made them quadratic)
+DEFAULT_K_MAX = 100
+
+
+class BestK:
+    """Mixin of a Relief-family estimator evaluated for every k from 1 to ``k_max`` (None: 100,
+    or with ``preset="corelearn"`` the largest group, as CORElearn) from one neighbour search,
+    each attribute taking its best estimate over k (CORElearn's ReliefFbestK and
+    RReliefFbestK)."""
+    k_max = None
+
+    @property
+    def k_(self):
+        if self.k_max is not None:
+            return self.k_max
+        return np.iinfo(np.int32).max if self.preset == "corelearn" else DEFAULT_K_MAX
+
+    def estimate(self, context, columns=None):
+        K = context.neighbours.shape[2]
+        if context.mass is not None:     # the places the neighbours fill, at most k_max
+            K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
+        ks = np.arange(1, K + 1)
+        return np.max(self.profile(context, ks, columns), axis=0)
 
 
 def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting="equal",

@@ -18,7 +18,7 @@ whose hit (or miss) diffs is known then gets NaN.
 import numpy as np
 
 from .neighbours import neighbour_weights, regroup
-from .relief_family import ReliefFamily, first_k_weights, weighted_diff_sums
+from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
 
 __all__ = ["Relief", "ReliefF", "ReliefFbestK"]
@@ -36,14 +36,10 @@ class ReliefF(ReliefFamily):
     tasks = frozenset({"classification"})
 
     def __init__(self, k=None, iterations=None, random_state=None, weighting=None, sigma=20.0,
-                 misses="per-class", distance="manhattan", skip_zero_distance=False,
-                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
-                 laplace=False, both_missing="both", numeric_bins=5):
+                 misses="per-class", preset="papers", diff=None, **diff_keywords):
         super().__init__(k=k, iterations=iterations, random_state=random_state,
-                         weighting=weighting, sigma=sigma, distance=distance,
-                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
-                         t_equal=t_equal, t_different=t_different, missing=missing,
-                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
+                         weighting=weighting, sigma=sigma, preset=preset, diff=diff,
+                         **diff_keywords)
         self.misses = misses
 
     @property
@@ -71,11 +67,12 @@ class ReliefF(ReliefFamily):
         instances and attributes) to its context, all from one search that sorts all instances
         by distance from each sampled one; the groups are read off in that order
         (:func:`.neighbours.regroup`). None (search again for each class) with instance weights,
+        with ``preset="corelearn"`` (its neighbour order is that of a search per class),
         when RELIEF-D's distances depend on the class (missing values) or when the sorted
         neighbours would exceed ``ORDER_BYTES``."""
         n = data.n_instances
         if data.weights is not None or (self.missing == "D" and np.isnan(data.X).any()) \
-                or 16 * self.sample(n).size * n > ORDER_BYTES:
+                or self.diff.corelearn or 16 * self.sample(n).size * n > ORDER_BYTES:
             return None
         ordered = self._search(data, n, "all", callback)
         k, groups = self.k_, self.groups
@@ -113,52 +110,31 @@ class Relief(ReliefF):
     class), equal weights. ``k`` > 1 gives RELIEF-A's averaging over k hits and misses."""
     name = "Relief"
     default_k = 1
+    #: CORElearn's Relief takes the nearest hit and miss even at distance 0
+    corelearn_skips_zero = False
 
-    def __init__(self, k=None, iterations=None, random_state=None, distance="manhattan",
-                 skip_zero_distance=False, numeric_diff="linear", t_equal=0.04,
-                 t_different=0.1, missing="D", laplace=False, both_missing="both",
-                 numeric_bins=5):
+    def __init__(self, k=None, iterations=None, random_state=None, preset="papers", diff=None,
+                 **diff_keywords):
         super().__init__(k=k, iterations=iterations, random_state=random_state,
-                         misses="pooled", distance=distance,
-                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
-                         t_equal=t_equal, t_different=t_different, missing=missing,
-                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
-
-
-#: ReliefFbestK's default k_max: the estimates of Robnik-Šikonja & Kononenko 1999 (Fig. 2,
-#: 200 instances) have turned myopic well before k = 100, and k_max neighbours of every instance
-#: cost time and memory in proportion to k_max (the largest class made them quadratic)
-DEFAULT_K_MAX = 100
-
-
-class ReliefFbestK(ReliefF):
-    """ReliefF evaluated for every k from 1 to ``k_max`` (default 100, capped by the class
-    sizes) from one neighbour search; each attribute takes its best estimate over k
-    (CORElearn's ReliefFbestK goes up to the largest class, which makes time and memory grow
-    with the square of the number of instances; give ``k_max`` to go further)."""
-    name = "ReliefFbestK"
-
-    def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
-                 sigma=20.0, misses="per-class", distance="manhattan", skip_zero_distance=False,
-                 numeric_diff="linear", t_equal=0.04, t_different=0.1, missing="D",
-                 laplace=False, both_missing="both", numeric_bins=5):
-        super().__init__(iterations=iterations, random_state=random_state, weighting=weighting,
-                         sigma=sigma, misses=misses, distance=distance,
-                         skip_zero_distance=skip_zero_distance, numeric_diff=numeric_diff,
-                         t_equal=t_equal, t_different=t_different, missing=missing,
-                         laplace=laplace, both_missing=both_missing, numeric_bins=numeric_bins)
-        self.k_max = k_max
+                         misses="pooled", preset=preset, diff=diff, **diff_keywords)
 
     @property
     def k_(self):
-        return self.k_max if self.k_max is not None else DEFAULT_K_MAX
+        return self.default_k if self.k is None else self.k
+
+
+class ReliefFbestK(BestK, ReliefF):
+    """ReliefF evaluated for every k from 1 to ``k_max`` (default 100, capped by the class
+    sizes; with ``preset="corelearn"`` the largest class, as CORElearn's ReliefFbestK, which
+    makes time and memory grow with the square of the number of instances) from one neighbour
+    search; each attribute takes its best estimate over k."""
+    name = "ReliefFbestK"
+
+    def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
+                 sigma=20.0, misses="per-class", preset="papers", diff=None, **diff_keywords):
+        super().__init__(iterations=iterations, random_state=random_state, weighting=weighting,
+                         sigma=sigma, misses=misses, preset=preset, diff=diff, **diff_keywords)
+        self.k_max = k_max
 
     #: STIR tests the hits and misses of one neighbourhood; the best over k is not one
     hit_miss_pairs = None
-
-    def estimate(self, context, columns=None):
-        K = context.neighbours.shape[2]
-        if context.mass is not None:     # the places the neighbours fill, at most k_max
-            K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
-        ks = np.arange(1, K + 1)
-        return np.max(self.profile(context, ks, columns), axis=0)

@@ -20,9 +20,9 @@ from dataclasses import replace
 import numpy as np
 
 from .diffs import target_diffs
-from .relief_family import ReliefFamily, weighted_diff_sums
+from .relief_family import BestK, ReliefFamily, weighted_diff_sums
 
-__all__ = ["RReliefF"]
+__all__ = ["RReliefF", "RReliefFbestK"]
 
 N_DC_CLAMP = 1e-7
 
@@ -35,6 +35,8 @@ class RReliefF(ReliefFamily):
     default_k = 70
     default_weighting = "exp-rank"
     groups = "all"
+    #: CORElearn's RReliefF keeps neighbours at distance 0
+    corelearn_skips_zero = False
 
     def target_contexts(self, data, callback=None):
         """For a permutation test: a function from ``data`` with another target (the same
@@ -62,3 +64,17 @@ class RReliefF(ReliefFamily):
             n_dcda = sums[0, 1] * renorm
         n_dc = np.clip(totals[0, 1][:, None], N_DC_CLAMP, m - N_DC_CLAMP)
         return n_dcda / n_dc - (n_da - n_dcda) / (m - n_dc)
+
+
+class RReliefFbestK(BestK, RReliefF):
+    """RReliefF with equal weights evaluated for every k from 1 to ``k_max`` (default 100; with
+    ``preset="corelearn"`` all other instances, as CORElearn's RReliefFbestK) from one
+    neighbour search; each attribute takes its best estimate over k."""
+    name = "RReliefFbestK"
+    default_weighting = "equal"
+
+    def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
+                 sigma=20.0, preset="papers", diff=None, **diff_keywords):
+        super().__init__(iterations=iterations, random_state=random_state, weighting=weighting,
+                         sigma=sigma, preset=preset, diff=diff, **diff_keywords)
+        self.k_max = k_max

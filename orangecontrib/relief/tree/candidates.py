@@ -22,7 +22,7 @@ from ..estimators.splits import (GREEDY_MAX, Split, best_partition, best_thresho
                                  candidate_thresholds, search_partitions, target_statistics,
                                  value_order, value_table)
 
-__all__ = ["best_split", "estimate_in_blocks", "BLOCK_ELEMENTS"]
+__all__ = ["best_split", "corelearn_split", "estimate_in_blocks", "BLOCK_ELEMENTS"]
 
 #: largest number of values (instances x columns) in one estimator call
 BLOCK_ELEMENTS = 2 ** 18
@@ -52,6 +52,105 @@ def best_split(estimator, context, node_data, weights, attribute, min_leaf,
                                  scale, check, thresholds_per_pass)
     return _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
                              thresholds_per_pass, check)
+
+
+def corelearn_split(estimator, context, node_data, attribute, check=None):
+    """The split of ``attribute`` as CORElearn chooses it, without regard to the branches'
+    weights (the tree then makes a leaf when a branch is too light): an impurity measure's own
+    best split of the node's instances counted once each; for the other estimators a numeric
+    attribute's thresholds at the midpoints between consecutive distinct values among the
+    sorted known values, leaving out the two lowest and the two highest values, scored as
+    derived columns (the first best wins), a discrete attribute's partitions of its values
+    leaving at least 2 instances on each side. ``None`` when there is no candidate."""
+    column = node_data.X[:, attribute]
+    known = ~np.isnan(column)
+    if known.sum() < 2:
+        return None
+    impurity = isinstance(estimator, ImpurityEstimator)
+    w = node_data.instance_weights          # an instance of weight w counts as w instances
+    stats = target_statistics(node_data.y, node_data.n_classes, w)
+    if node_data.discrete[attribute]:
+        n_values = int(node_data.n_values[attribute])
+        if n_values > CORELEARN_EXHAUSTIVE:
+            if impurity:
+                return estimator.best_split(column, True, n_values, stats, w)
+            return _column_partition(estimator, context, node_data, w, attribute, 2, 1.0,
+                                     check)
+        masks = corelearn_partitions(n_values)
+        codes = np.where(known, column, 0).astype(np.intp)
+        n_left = (masks[:, codes] & known) @ w
+        masks = masks[(n_left >= 2) & (w[known].sum() - n_left > 2)]
+        if not masks.size:
+            return None
+        right = np.where(known, ~masks[:, codes], np.nan).T.astype(float)
+        if impurity:
+            scores = np.array([estimator.estimate_column(right[:, j], True, 2, stats, w)
+                               for j in range(right.shape[1])])
+        else:
+            scores = _score_columns(estimator, context, node_data, right, check)
+        if np.all(np.isnan(scores)):
+            return None
+        best = int(np.nanargmax(scores))
+        return Split(score=float(scores[best]),
+                     left_values=tuple(int(v) for v in np.flatnonzero(masks[best])))
+    if impurity:
+        return estimator.best_split(column, False, 0, stats, w)
+    order = np.flatnonzero(known)[np.argsort(column[known], kind="stable")]
+    last = np.cumsum(w[order])            # sorted places (as repeated instances) each fills
+    first, total = last - w[order], last[-1]
+    inner = np.unique(column[order][(last - 1 >= 2) & (first <= total - 3)])
+    if inner.size < 2:
+        return None
+    thresholds = inner[:-1] / 2 + inner[1:] / 2        # no overflow near the float max
+    right = (column[:, None] > thresholds).astype(float)
+    right[~known] = np.nan
+    scores = _score_columns(estimator, context, node_data, right, check)
+    if np.all(np.isnan(scores)):
+        return None
+    best = int(np.nanargmax(scores))
+    return Split(score=float(scores[best]), threshold=float(thresholds[best]))
+
+
+#: CORElearn searches the partitions of a discrete attribute with fewer values exhaustively
+CORELEARN_EXHAUSTIVE = 6
+
+
+def corelearn_partitions(n_values):
+    """The binary partitions of values 0..n_values-1 in the order CORElearn generates them, as
+    a (P, n_values) bool mask of the left values: a counter (:func:`_next_subset`) lists the
+    subsets of the values, and a subset larger than half of them is replaced by its
+    complement."""
+    n = int(n_values)
+    if n < 2:
+        return np.zeros((0, max(n, 0)), bool)
+    digits, masks = [0] * n, []
+    while _next_subset(digits, n):
+        size = digits.index(1) + 1
+        mask = np.zeros(n, bool)
+        mask[[d - 1 for d in digits[:size]]] = True
+        masks.append(~mask if size > n // 2 else mask)
+    return np.array(masks, dtype=bool)
+
+
+def _next_subset(digits, n):
+    """Advance ``digits`` (1-based values in decreasing order, ending at value 1) to the next
+    subset of 1..n that contains 1; False when done."""
+    if digits[0] == 0:
+        digits[0] = 1
+        return True
+    pos = 0
+    while True:
+        if digits[pos] == 1:
+            if pos == n - 2:
+                return False
+            pos += 1
+            digits[pos] = 0
+        if digits[pos] < n - pos:
+            digits[pos] += 1
+            for i in range(pos - 1, -1, -1):
+                digits[i] = digits[i + 1] + 1
+            return True
+        pos += 1
 
 
 def _impurity_split(estimator, node_data, weights, attribute, min_leaf, scale):
@@ -95,6 +194,16 @@ def _score_columns(estimator, context, node_data, columns, check=None):
         check)
 
 
+def _threshold_columns(node_data, column, thresholds):
+    """``block(lo, hi)`` for :func:`estimate_in_blocks`: the 0/1 columns "x > t" of thresholds
+    lo..hi-1 (NaN where x is missing), built block by block."""
+    def block(lo, hi):
+        right = (column[:, None] > thresholds[lo:hi]).astype(float)
+        right[np.isnan(column)] = np.nan
+        return node_data.with_columns(right, discrete=True, n_values=2)
+    return block
+
+
 def _column_threshold(estimator, context, node_data, weights, column, min_leaf, scale,
                       thresholds_per_pass, check=None):
     """Best admissible threshold, ``thresholds_per_pass`` candidates scored per pass: a pass
@@ -115,9 +224,9 @@ def _column_threshold(estimator, context, node_data, weights, column, min_leaf, 
         pick = pick[np.isnan(scores[pick])]
         if pick.size == 0:
             break
-        right = (column[:, None] > thresholds[pick]).astype(float)
-        right[np.isnan(column)] = np.nan
-        scores[pick] = _score_columns(estimator, context, node_data, right, check)
+        scores[pick] = estimate_in_blocks(estimator, context, column.size, pick.size,
+                                          _threshold_columns(node_data, column, thresholds[pick]),
+                                          check)
         if np.all(np.isnan(scores)):
             return None
         best = int(np.nanargmax(scores))
@@ -162,10 +271,15 @@ def _column_partition(estimator, context, node_data, weights, attribute, min_lea
         left_weight = masks @ value_weight * scale
         ok = (left_weight >= min_leaf) & (total - left_weight >= min_leaf)
         scores = np.full(len(masks), np.nan)
+        chosen = masks[ok]
+
+        def derived(lo, hi):            # the 0/1 columns of partitions lo..hi-1 only
+            right = np.column_stack([~np.isin(column, present[m]) for m in chosen[lo:hi]])
+            return node_data.with_columns(np.where(known[:, None], right, np.nan),
+                                          discrete=True, n_values=2)
         if ok.any():
-            right = np.column_stack([~np.isin(column, present[m]) for m in masks[ok]])
-            right = np.where(known[:, None], right, np.nan)
-            scores[ok] = _score_columns(estimator, context, node_data, right, check)
+            scores[ok] = estimate_in_blocks(estimator, context, column.size, len(chosen),
+                                            derived, check)
         return scores
 
     found = search_partitions(present.size, score_partitions)

@@ -40,11 +40,12 @@ from ..estimators.base import Parameters, check_memory
 from ..estimators.encoding import power_of_two_scale
 from ..estimators.impurity import MSE, Accuracy, MyopicReliefF
 from ..estimators.relief_family import ReliefFamily
-from .candidates import best_split, estimate_in_blocks
+from .candidates import best_split, corelearn_split, estimate_in_blocks
 from .discretization import discretize as discretize_data
 from .leaves import LEAF_MODELS, fit_leaf
 from .nodes import GrownTree, TreeNode
-from .pruning import PRUNING, prune_m_estimate, prune_pessimistic
+from .pruning import (PRUNING, prune_m_estimate, prune_pessimistic, root_prior_mse,
+                      training_mse)
 
 __all__ = ["CoreTree", "correlation"]
 
@@ -96,12 +97,24 @@ class CoreTree(Parameters):
         Candidate thresholds of a numeric attribute a column-scoring (Relief-family, CM, Π)
         estimator scores per pass of its coarse-to-fine search (:mod:`.candidates`; None = all
         in one pass).
+    preset
+        "papers" (default) or "corelearn": grow as CORElearn (the R package of the CORE
+        learner's authors) does. A node stops when its weight is below ``min_leaf`` (regression:
+        at most ``min_leaf``), when it is pure (``min_majority`` is not used) or has a constant
+        target, or when the best Relief-family estimate is below ``min_estimate``; otherwise
+        the best attribute is split at its best split (:func:`.candidates.corelearn_split`, all
+        candidate thresholds scored), and when a branch would be lighter than ``min_leaf`` the
+        node becomes a leaf (the next best split is not tried). Instances whose share in a
+        branch is at most 0.05 are not sent there. The default estimators are
+        ``ReliefF.corelearn()`` and ``RReliefF.corelearn()``.
     """
+    #: CORElearn's minInstanceWeight: a fractional instance weight at most this is dropped
+    CORELEARN_MIN_INSTANCE_WEIGHT = 0.05
 
     def __init__(self, estimator=None, min_leaf=5, min_majority=0.97, max_depth=None,
                  min_estimate=0.0, leaf_model="mean", pruning="m-estimate", m=2.0,
                  confidence=0.25, switch=False, switch_threshold=0.8, discretize=None,
-                 thresholds_per_pass=25):
+                 thresholds_per_pass=25, preset="papers"):
         self.estimator = estimator
         self.min_leaf = min_leaf
         self.min_majority = min_majority
@@ -115,6 +128,17 @@ class CoreTree(Parameters):
         self.switch_threshold = switch_threshold
         self.discretize = discretize
         self.thresholds_per_pass = thresholds_per_pass
+        self.preset = preset
+
+    @classmethod
+    def corelearn(cls, **overrides):
+        """A tree grown as CORElearn grows it (``preset="corelearn"``); ``overrides``: other
+        keyword arguments."""
+        return cls(preset="corelearn", **overrides)
+
+    @property
+    def _corelearn(self):
+        return self.preset == "corelearn"
 
     # ------------------------------------------------------------------ validation
     def check_parameters(self, data):
@@ -153,16 +177,17 @@ class CoreTree(Parameters):
         number("switch_threshold", -1, 1)
         integer_or_none("discretize", 2)
         integer_or_none("thresholds_per_pass", 2)
+        if self.preset not in ("papers", "corelearn"):
+            raise ValueError(f"preset must be 'papers' or 'corelearn', got {self.preset!r}")
 
     def selection_estimator(self, data):
         """The estimator that chooses splits for ``data``'s task (checked against it)."""
         est = self.estimator
         if est is None:
-            if data.is_classification:
-                from ..estimators.relieff import ReliefF
-                return ReliefF()
+            from ..estimators.relieff import ReliefF
             from ..estimators.rrelieff import RReliefF
-            return RReliefF()
+            default = ReliefF if data.is_classification else RReliefF
+            return default(preset=self.preset)
         task = "classification" if data.is_classification else "regression"
         if task not in getattr(est, "tasks", ()):
             raise ValueError(f"estimator {getattr(est, 'name', est)!r} cannot estimate a "
@@ -198,7 +223,7 @@ class CoreTree(Parameters):
         progress = _Progress(callback)
         root = self._grow(data, np.arange(n), data.instance_weights, 0, estimator, False, progress,
                           (0.0, 1.0))
-        tree = GrownTree(root, data.n_classes, data.names, cuts)
+        tree = GrownTree(root, data.n_classes, data.names, cuts, halves_missing=self._corelearn)
         progress.report(1.0)            # a cancel point before pruning (one pass over the nodes)
         self._prune(tree, data)
         if scale != 1.0:
@@ -214,12 +239,20 @@ class CoreTree(Parameters):
         return TreeNode(rows, weights, model, depth)
 
     def _stops(self, node, data):
-        if node.weight < 2 * self.min_leaf or (self.max_depth is not None
-                                               and node.depth >= self.max_depth):
+        if self.max_depth is not None and node.depth >= self.max_depth:
+            return True
+        if not self._corelearn:
+            too_light = node.weight < 2 * self.min_leaf
+        elif data.is_classification:
+            too_light = node.weight < self.min_leaf
+        else:
+            too_light = node.weight <= self.min_leaf
+        if too_light:
             return True
         if data.is_classification:
             dist = node.model.value
-            return dist.max() >= self.min_majority * dist.sum()
+            majority = 1.0 if self._corelearn else self.min_majority
+            return dist.max() >= majority * dist.sum()
         y = data.y[node.rows]
         return np.ptp(y) == 0
 
@@ -247,11 +280,21 @@ class CoreTree(Parameters):
         missing = np.isnan(branch)
         known_weight = node.weights[~missing].sum()
         node.p_left = float(node.weights[branch == 0].sum() / known_weight)
-        node.attribute, node.split, node.estimator, node.rho = attribute, split, used.name, rho
         sides = []
         for side, share in ((0, node.p_left), (1, 1 - node.p_left)):
             take = (branch == side) | missing
-            sides.append((take, node.weights[take] * np.where(missing[take], share, 1.0)))
+            weights = node.weights[take] * np.where(missing[take], share, 1.0)
+            if self._corelearn:         # CORElearn drops tiny shares, and a light branch
+                # (the share of each copy: an instance of weight w stands for w copies)
+                share_of_copy = weights / data.instance_weights[node.rows[take]]
+                keep = share_of_copy > self.CORELEARN_MIN_INSTANCE_WEIGHT  # makes a leaf
+                take[take] = keep
+                weights = weights[keep]
+                if weights.sum() < self.min_leaf or not keep.any():
+                    progress.report(span[1])
+                    return
+            sides.append((take, weights))
+        node.attribute, node.split, node.estimator, node.rho = attribute, split, used.name, rho
         lo, hi = span
         cut = lo + (hi - lo) * sides[0][1].sum() / (sides[0][1].sum() + sides[1][1].sum())
         for (take, weights), child_span in zip(sides, ((lo, cut), (cut, hi))):
@@ -279,6 +322,13 @@ class CoreTree(Parameters):
                     estimator, context, estimates = accuracy, accuracy_context, accuracy_estimates
         finite = np.flatnonzero(np.isfinite(estimates))
         order = finite[np.argsort(-estimates[finite], kind="stable")]
+        if self._corelearn:
+            if not order.size or (self.min_estimate is not None and _is_relief_family(estimator)
+                                  and estimates[order[0]] < self.min_estimate):
+                return None
+            split = corelearn_split(estimator, context, node_data, order[0],
+                                    check=lambda: report(0.8))
+            return None if split is None else (order[0], split, estimator, rho)
         if self.min_estimate is not None and _is_relief_family(estimator):
             order = order[estimates[order] > self.min_estimate]
         for i, attribute in enumerate(order):
@@ -297,9 +347,9 @@ class CoreTree(Parameters):
                                      minlength=data.n_classes)
                 prior = (counts + 1.0) / (counts.sum() + data.n_classes)
             else:
-                prior = float(np.average((data.y - np.average(data.y, weights=data.weights))
-                                         ** 2, weights=data.weights))
-            prune_m_estimate(tree.root, self.m, prior)
+                prior = root_prior_mse(data.X, data.y, data.weights)
+            node_mse = training_mse(data.X, data.y) if self._corelearn else None
+            prune_m_estimate(tree.root, self.m, prior, node_mse)
         elif self.pruning == "pessimistic":
             prune_pessimistic(tree.root, self.confidence)
 

@@ -60,6 +60,9 @@ class GrownTree:
     n_classes: int
     names: tuple = ()
     cuts: dict = None
+    #: an instance whose split value is missing goes down both branches with the training
+    #: proportions (False) or half to each (True, as CORElearn predicts)
+    halves_missing: bool = False
 
     @property
     def is_classification(self):
@@ -100,8 +103,9 @@ class GrownTree:
         branch = node.split.branches(X[rows, node.attribute])
         missing = np.isnan(branch)
         left, right = branch == 0, branch == 1
-        for child, mask, share in ((node.children[0], left, node.p_left),
-                                   (node.children[1], right, 1 - node.p_left)):
+        p_left = 0.5 if self.halves_missing else node.p_left
+        for child, mask, share in ((node.children[0], left, p_left),
+                                   (node.children[1], right, 1 - p_left)):
             take = mask | missing
             self._descend(child, X, rows[take], weights[take] * np.where(missing[take], share, 1),
                           out)

@@ -218,6 +218,11 @@ def parameter_defaults(cls):
         default = getattr(cls, f"default_{name}", p.default) if p.default is None else p.default
         if parameter(name, default, cls) is not None:
             defaults[name] = default
+    # the Relief family takes its diff options as named keywords (**diff_keywords)
+    named = [name for name in getattr(cls, "diff_keywords", ()) if name in PARAMETERS]
+    if named:
+        instance = cls()
+        defaults.update({name: getattr(instance, name) for name in named})
     return defaults
 
 

@@ -16,9 +16,12 @@ from orangecontrib.relief.widgets.estimatorparams import Collapsible, ParameterS
 
 __all__ = ["OWReliefTree"]
 
-#: split selection estimators offered, by name: the engine classes of the scorers
-CLASSIFICATION_ESTIMATORS = {s.stem(): s.engine() for s in SCORERS if "classification" in s.tasks}
-REGRESSION_ESTIMATORS = {s.stem(): s.engine() for s in SCORERS if "regression" in s.tasks}
+#: split selection estimators offered, by name: the engine classes of the scorers (those that
+#: can select splits)
+_SELECTORS = [s for s in SCORERS if getattr(s.engine(), "split_selector", True)]
+CLASSIFICATION_ESTIMATORS = {s.stem(): s.engine() for s in _SELECTORS
+                             if "classification" in s.tasks}
+REGRESSION_ESTIMATORS = {s.stem(): s.engine() for s in _SELECTORS if "regression" in s.tasks}
 PRUNINGS = (("m-estimate", "m-estimate"), ("pessimistic", "pessimistic (C4.5)"), (None, "none"))
 LEAF_MODELS = (("mean", "mean"), ("linear", "linear model"))
 

@@ -1,0 +1,299 @@
+"""Detection power on the ReBATE benchmark: our Relief family against scikit-rebate and fast-select.
+
+The data are the simulated genetic data sets of Urbanowicz et al., "Benchmarking relief-based
+feature selection methods for bioinformatics data mining" (J Biomed Inform 85, 2018), published in
+the ReBATE benchmark archive (github.com/EpistasisLab/rebate-benchmark, MIT licence): one
+directory per configuration holding ``rep_NN.txt.gz`` tables (tab-separated, header row, target
+column ``Class``; predictive attributes are named ``M...``, noise ``N...``; ``NA`` = missing).
+Pass the root of such a tree as the first argument.
+
+For each configuration and method, over the replicates:
+
+* perfect: the share of replicates in which every predictive attribute scores above every noise
+  attribute (ties count against: a noise attribute tied with a predictive one spoils it);
+* worst: the median over the replicates of the worst rank of a predictive attribute (its rank
+  counting every attribute that scores at least as high; the number of predictive attributes is
+  the best possible);
+* time: the seconds of all the replicates' runs.
+
+Methods (``--methods``, comma-separated; default all): ours ``ReliefF-10``, ``ReliefF-100``,
+``SURF``, ``SURF*``, ``MultiSURF``, ``MultiSURF*``, ``TuRF`` (around MultiSURF) and the
+recommended default ``Recommended``; scikit-rebate ``sk-`` and fast-select ``fs-`` versions of
+the same (fast-select has no MultiSURF* ranking of its TuRF, so no ``fs-TuRF``; it handles
+classification only). Every run appends one JSON line to ``--results`` (runs already there are
+skipped, so a run can be resumed, and several processes may share the file: each line is one
+append); ``--report`` prints the table from the results files without running anything.
+
+    python benchmarks/rebate_power.py DATA --methods MultiSURF,fs-MultiSURF --reps 1-5
+    python benchmarks/rebate_power.py DATA --configs XOR,Het --results xor.jsonl
+    python benchmarks/rebate_power.py DATA --report --results a.jsonl,b.jsonl
+
+``--compare`` times instead our MultiSURF, scikit-rebate's and fast-select's (CPU) in the same run
+on the selected configurations and replicates (after a warm-up run that compiles the numba code
+of ours and fast-select's) and prints the largest absolute difference of their estimates.
+"""
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from orangecontrib.relief.estimators import encode                              # noqa: E402
+from orangecontrib.relief.estimators.relieff import ReliefF                     # noqa: E402
+from orangecontrib.relief.estimators.rrelieff import RReliefF                   # noqa: E402
+from orangecontrib.relief.estimators.surf import (SURF, SURFstar, MultiSURF,     # noqa: E402
+                                                  MultiSURFstar)
+from orangecontrib.relief.estimators.turf import TuRF                           # noqa: E402
+from orangecontrib.relief.estimators.multiscale import MultiScaleRelief         # noqa: E402
+
+OURS = {
+    "ReliefF-10": lambda reg: RReliefF(k=10, weighting="equal") if reg else ReliefF(k=10),
+    "ReliefF-100": lambda reg: RReliefF(k=100, weighting="equal") if reg else ReliefF(k=100),
+    "SURF": lambda reg: SURF(),
+    "SURF*": lambda reg: SURFstar(),
+    "MultiSURF": lambda reg: MultiSURF(),
+    "MultiSURF*": lambda reg: MultiSURFstar(),
+    "TuRF": lambda reg: TuRF(MultiSURF(), remove=0.5, rounds=1),
+    "Recommended": lambda reg: MultiScaleRelief(),
+}
+
+
+def _skrebate(name):
+    import skrebate
+    make = {"ReliefF-10": lambda: skrebate.ReliefF(n_neighbors=10, n_features_to_select=2),
+            "ReliefF-100": lambda: skrebate.ReliefF(n_neighbors=100, n_features_to_select=2),
+            "SURF": lambda: skrebate.SURF(n_features_to_select=2),
+            "SURF*": lambda: skrebate.SURFstar(n_features_to_select=2),
+            "MultiSURF": lambda: skrebate.MultiSURF(n_features_to_select=2),
+            "MultiSURF*": lambda: skrebate.MultiSURFstar(n_features_to_select=2),
+            "TuRF": lambda: skrebate.TURF(skrebate.MultiSURF(n_features_to_select=2),
+                                          pct=0.5, num_scores_to_return=10)}[name]
+    return lambda X, y: make().fit(X, y).feature_importances_
+
+
+def _fast_select(name):
+    import fast_select as fs
+    make = {"ReliefF-10": lambda: fs.ReliefF(n_neighbors=10, backend="cpu"),
+            "ReliefF-100": lambda: fs.ReliefF(n_neighbors=100, backend="cpu"),
+            "SURF": lambda: fs.SURF(backend="cpu"),
+            "SURF*": lambda: fs.SURF(backend="cpu", use_star=True),
+            "MultiSURF": lambda: fs.MultiSURF(backend="cpu"),
+            "MultiSURF*": lambda: fs.MultiSURF(backend="cpu", use_star=True)}[name]
+    return lambda X, y: np.asarray(make().fit(X, y).feature_importances_, float)
+
+
+PEERS = [m for m in OURS if m != "Recommended"]
+METHODS = list(OURS) + [f"sk-{m}" for m in PEERS] + [f"fs-{m}" for m in PEERS if m != "TuRF"]
+
+
+def configurations(root):
+    """The configuration directories under ``root`` (relative paths, sorted)."""
+    root = Path(root)
+    return sorted(str(p.relative_to(root)) for p in {f.parent for f in root.rglob("rep_*.txt.gz")})
+
+
+def load(path):
+    """(X, y, names, discrete, regression) of one replicate: SNP columns (values among 0, 1, 2)
+    are discrete, others numeric; a target with more than ten values is a regression target."""
+    with gzip.open(path, "rt") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    table = np.array([[np.nan if v in ("NA", "") else float(v) for v in row] for row in rows])
+    c = header.index("Class")
+    y = table[:, c]
+    X = np.delete(table, c, axis=1)
+    names = [h for i, h in enumerate(header) if i != c]
+    known = np.where(np.isnan(X), 0, X)
+    discrete = np.all((known == 0) | (known == 1) | (known == 2), axis=0)
+    regression = np.unique(y).size > 10
+    return X, y, names, discrete, regression
+
+
+def judge(scores, names):
+    """(perfect, worst rank) of one ranking (see the module docstring)."""
+    scores = np.where(np.isnan(scores), -np.inf, np.asarray(scores, float))
+    predictive = np.array([n.startswith("M") for n in names])
+    lowest = scores[predictive].min()
+    worst = int((scores >= lowest).sum())
+    return worst == predictive.sum(), worst
+
+
+def run_one(method, X, y, discrete, regression):
+    """The scores of one method on one replicate, and its seconds."""
+    start = time.perf_counter()
+    if method[:3] in ("sk-", "fs-"):
+        if method.startswith("fs-") and regression:
+            return None, 0.0
+        try:
+            scores = (_skrebate if method.startswith("sk-") else _fast_select)(method[3:])(X, y)
+        except Exception as e:                  # a peer that fails on these data: no result
+            print(f"{method}: {e!r}", file=sys.stderr)
+            return None, time.perf_counter() - start
+    else:
+        data = encode(X, y, discrete=discrete, n_values=np.where(discrete, 3, 0),
+                      n_classes=0 if regression else int(y.max()) + 1)
+        scores = OURS[method](regression)(data)
+    return np.asarray(scores, float), time.perf_counter() - start
+
+
+def select(items, wanted):
+    if not wanted:
+        return items
+    keys = [w.strip() for w in wanted.split(",") if w.strip()]
+    return [i for i in items if any(k in i for k in keys)]
+
+
+def parse_reps(text):
+    if "-" in text:
+        lo, hi = map(int, text.split("-"))
+        return list(range(lo, hi + 1))
+    return [int(r) for r in text.split(",")]
+
+
+def read_results(files):
+    out = {}
+    for name in files:
+        if os.path.exists(name):
+            with open(name) as f:
+                for line in f:
+                    r = json.loads(line)
+                    out[r["config"], r["rep"], r["method"]] = r
+    return out
+
+
+def markdown(results, configs, methods):
+    """The table as Markdown: per configuration and method "perfect share / median worst rank",
+    the best peer's share and whether Recommended reaches it within 0.1; totals and seconds."""
+    peers = [m for m in methods if m[:3] in ("sk-", "fs-")]
+    print("| configuration | " + " | ".join(methods) + " | best peer | reached |")
+    print("|---" * (len(methods) + 3) + "|")
+    totals, seconds = {m: 0.0 for m in methods}, {m: 0.0 for m in methods}
+    for config in configs:
+        cells, shares = [], {}
+        for m in methods:
+            runs = [r for (c, _, mm), r in results.items() if c == config and mm == m
+                    and r.get("perfect") is not None]
+            if not runs:
+                cells.append("—")
+                continue
+            shares[m] = np.mean([r["perfect"] for r in runs])
+            totals[m] += shares[m]
+            seconds[m] += sum(r["seconds"] for r in runs)
+            cells.append(f"{shares[m]:.1f} / {np.median([r['worst'] for r in runs]):g}")
+        best = max((shares[m] for m in peers if m in shares), default=None)
+        reached = "—" if best is None or "Recommended" not in shares else (
+            "yes" if shares["Recommended"] >= best - 0.1 else "**no**")
+        print(f"| {config} | " + " | ".join(cells)
+              + f" | {'—' if best is None else f'{best:.1f}'} | {reached} |")
+    print("| total perfect share | " + " | ".join(f"{totals[m]:.1f}" for m in methods)
+          + " | | |")
+    print("| seconds (all runs) | " + " | ".join(f"{seconds[m]:.0f}" for m in methods)
+          + " | | |")
+
+
+def report(results, configs, methods):
+    """Print the table: per configuration and method "perfect worst seconds", then the totals
+    of the perfect shares; with ``Recommended`` and peers, the best peer's share per
+    configuration and whether Recommended reaches it within 0.1 (one replicate in ten)."""
+    peers = [m for m in methods if m[:3] in ("sk-", "fs-")]
+    judged = "Recommended" in methods and peers
+    print(f"{'configuration':58s} " + " ".join(f"{m:>16s}" for m in methods)
+          + ("   best peer  reached" if judged else ""))
+    totals = {m: 0.0 for m in methods}
+    for config in configs:
+        cells, shares = [], {}
+        for m in methods:
+            runs = [r for (c, _, mm), r in results.items() if c == config and mm == m
+                    and r.get("perfect") is not None]
+            if not runs:
+                cells.append(f"{'-':>16s}")
+                continue
+            shares[m] = share = np.mean([r["perfect"] for r in runs])
+            totals[m] += share
+            worst = np.median([r["worst"] for r in runs])
+            secs = sum(r["seconds"] for r in runs)
+            cells.append(f"{share:4.2f} {worst:5.1f} {secs:5.1f}s")
+        line = f"{config[:58]:58s} " + " ".join(cells)
+        best = max((shares[m] for m in peers if m in shares), default=None)
+        if judged and best is not None and "Recommended" in shares:
+            line += f"   {best:9.2f}  {'yes' if shares['Recommended'] >= best - 0.1 else 'NO'}"
+        print(line)
+    print(f"{'total perfect share':58s} " + " ".join(f"{totals[m]:16.2f}" for m in methods))
+
+
+def compare(root, configs, reps):
+    """Largest |difference| between our MultiSURF and the peers' on the selected data."""
+    for config in configs:
+        for rep in reps:
+            path = Path(root, config, f"rep_{rep:02d}.txt.gz")
+            X, y, names, discrete, regression = load(path)
+            if regression:
+                continue
+            for method in ("MultiSURF", "fs-MultiSURF"):     # compile (numba) before timing
+                run_one(method, X[::25], y[::25], discrete, regression)
+            ours, t_ours = run_one("MultiSURF", X, y, discrete, regression)
+            sk, t_sk = run_one("sk-MultiSURF", X, y, discrete, regression)
+            fs, t_fs = run_one("fs-MultiSURF", X, y, discrete, regression)
+            print(f"{config} rep {rep}: ours {t_ours:.2f}s, skrebate {t_sk:.2f}s "
+                  f"({t_sk / t_ours:.1f}x), fast-select {t_fs:.2f}s ({t_fs / t_ours:.1f}x); "
+                  f"max |ours - skrebate| = {np.abs(ours - sk).max():.1e}, "
+                  f"max |ours - fast-select| = {np.abs(ours - fs).max():.1e} (float32)")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", help="root of the ReBATE benchmark tree")
+    parser.add_argument("--configs", default="", help="substrings of configuration paths")
+    parser.add_argument("--methods", default="", help="comma-separated method names")
+    parser.add_argument("--reps", default="1-5", help="replicates, e.g. 1-5 or 1,3")
+    parser.add_argument("--results", default="rebate_power.jsonl",
+                        help="results file(s), comma-separated (written: the first)")
+    parser.add_argument("--report", action="store_true", help="only print the table")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--compare", action="store_true",
+                        help="agreement and speed of the MultiSURFs")
+    args = parser.parse_args(argv)
+    warnings.filterwarnings("ignore")
+    configs = select(configurations(args.data), args.configs)
+    methods = [m for m in METHODS if not args.methods or m in args.methods.split(",")]
+    reps = parse_reps(args.reps)
+    if args.compare:
+        compare(args.data, configs, reps)
+        return
+    files = args.results.split(",")
+    results = read_results(files)
+    if not args.report:
+        for config in configs:
+            for rep in reps:
+                path = Path(args.data, config, f"rep_{rep:02d}.txt.gz")
+                if not path.exists():
+                    continue
+                todo = [m for m in methods if (config, rep, m) not in results]
+                if not todo:
+                    continue
+                X, y, names, discrete, regression = load(path)
+                for m in todo:
+                    scores, seconds = run_one(m, X, y, discrete, regression)
+                    record = {"config": config, "rep": rep, "method": m, "seconds": seconds,
+                              "perfect": None, "worst": None}
+                    if scores is not None:
+                        perfect, worst = judge(scores, names)
+                        record.update(perfect=bool(perfect), worst=worst)
+                    results[config, rep, m] = record
+                    with open(files[0], "a") as f:
+                        f.write(json.dumps(record) + "\n")
+                    print(f"{config} rep {rep} {m}: {record['perfect']} {record['worst']} "
+                          f"{seconds:.2f}s", file=sys.stderr, flush=True)
+    results = {k: r for k, r in results.items() if k[1] in reps}
+    (markdown if args.markdown else report)(results, configs, methods)
+
+
+if __name__ == "__main__":
+    main()

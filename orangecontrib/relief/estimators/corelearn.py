@@ -1,0 +1,53 @@
+"""CORElearn's attribute estimators by their names in CORElearn's ``attrEval``.
+
+CORElearn is the R package of the authors of ReliefF and RReliefF (Robnik-Sikonja and Savicky).
+:func:`corelearn_estimator` gives our estimator that reproduces the named one with CORElearn's
+defaults (``preset="corelearn"`` for the Relief family); :data:`CORELEARN_ESTIMATORS` lists the
+names with the keyword arguments they stand for. CORElearn's cost-sensitive ReliefF variants
+(ReliefFexpC, ReliefFavgC, ReliefFpe, ReliefFpa) and ReliefKukar reduce to ReliefFexpRank and
+Relief under the uniform cost matrix, which is the only one supported here.
+"""
+from .impurity import MSE, Accuracy, GainRatio, Gini, InfGain, MDL, MyopicReliefF
+from .relieff import Relief, ReliefF, ReliefFbestK
+from .rrelieff import RReliefF, RReliefFbestK
+
+__all__ = ["CORELEARN_ESTIMATORS", "corelearn_estimator"]
+
+#: CORElearn name -> (our estimator class, its keyword arguments)
+CORELEARN_ESTIMATORS = {
+    "ReliefFequalK": (ReliefF, dict(preset="corelearn")),
+    "ReliefFexpRank": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
+    "ReliefFbestK": (ReliefFbestK, dict(preset="corelearn")),
+    "Relief": (Relief, dict(preset="corelearn")),
+    "ReliefFdistance": (ReliefF, dict(preset="corelearn", weighting="1/d")),
+    "ReliefFsqrDistance": (ReliefF, dict(preset="corelearn", weighting="1/d2")),
+    "ReliefFexpC": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
+    "ReliefFavgC": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
+    "ReliefFpe": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
+    "ReliefFpa": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
+    "ReliefKukar": (Relief, dict(preset="corelearn")),
+    "RReliefFequalK": (RReliefF, dict(preset="corelearn", weighting="equal")),
+    "RReliefFexpRank": (RReliefF, dict(preset="corelearn")),
+    "RReliefFbestK": (RReliefFbestK, dict(preset="corelearn")),
+    "RReliefFdistance": (RReliefF, dict(preset="corelearn", weighting="1/d")),
+    "RReliefFsqrDistance": (RReliefF, dict(preset="corelearn", weighting="1/d2")),
+    "InfGain": (InfGain, {}),
+    "GainRatio": (GainRatio, dict(unused_value_rule="minus_one")),
+    "Gini": (Gini, {}),
+    "MDL": (MDL, {}),
+    "Accuracy": (Accuracy, {}),
+    "MyopicReliefF": (MyopicReliefF, {}),
+    "MSEofMean": (MSE, {}),
+}
+
+
+def corelearn_estimator(name, **overrides):
+    """Our estimator that gives CORElearn's ``attrEval(estimator=name)`` (``overrides``: other
+    keyword arguments, e.g. ``k=5`` for CORElearn's ``kNearestEqual=5``); ``ValueError`` for a
+    name without a counterpart here."""
+    try:
+        cls, kwargs = CORELEARN_ESTIMATORS[name]
+    except KeyError:
+        raise ValueError(f"no counterpart of CORElearn's estimator {name!r}; known: "
+                         f"{', '.join(CORELEARN_ESTIMATORS)}") from None
+    return cls(**{**kwargs, **overrides})

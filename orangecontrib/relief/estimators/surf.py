@@ -1,0 +1,399 @@
+"""SURF, SURF*, MultiSURF and MultiSURF*: Relief with neighbourhoods defined by a distance radius.
+
+Urbanowicz, Meeker, La Cava, Olson & Moore, "Relief-based feature selection: introduction and
+review" (J Biomed Inform 85, 2018) §4.2 and "Benchmarking relief-based feature selection
+methods for bioinformatics data mining" (J Biomed Inform 85, 2018) §2.1; Greene et al. (SURF,
+SURF*); Granizo-Mackenzie & Moore, "Multiple threshold spatially uniform ReliefF for the
+genetic analysis of complex human diseases" (EvoBIO 2013; MultiSURF*). With d(i, j) the
+distance of :class:`~.diffs.DiffModel` (the sum of the attributes' diffs), each sampled
+instance R_i has a *near* band and, in the starred variants, a *far* band of other instances:
+
+* ``SURF``: near = {j : d(i, j) < T}, T the mean distance over all pairs (i, j), i != j
+  (with ``iterations`` = m < N: over the pairs of the m sampled instances and all others);
+* ``SURFstar``: as SURF, and far = {j : d(i, j) > T};
+* ``MultiSURF``: near = {j : d(i, j) < T_i - sigma_i / 2}, T_i and sigma_i the mean and the
+  (population) standard deviation of the distances from R_i to the N - 1 other instances;
+* ``MultiSURFstar``: as MultiSURF, and far = {j : d(i, j) > T_i + sigma_i / 2} (the instances
+  in between, the dead band, are not used).
+
+The update over a band is ReliefF's (Fig. 3 of Robnik-Sikonja & Kononenko, "Theoretical and
+empirical analysis of ReliefF and RReliefF") with all the band's hits and misses as neighbours,
+each class's neighbours equally weighted: for a discrete class
+
+    W_band[A] = 1/m sum_i [ sum_{C != y_i} P(C) / (1 - P(y_i)) mean_{j in band, y_j = C} diff(A, R_i, I_j)
+                            - mean_{j in band, y_j = y_i} diff(A, R_i, I_j) ],
+
+a class absent from R_i's band contributing nothing; and for a numeric target RReliefF's
+probability estimate (its Fig. 4 and eq. 12) with equal influence 1 / size(band_i) of each band member.
+The estimate is W = W_near - W_far (the far band scored with the opposite sign; W = W_near
+without a far band). On two classes without missing values this is scikit-rebate's SURF*,
+MultiSURF and (where a far band holds both hits and misses) MultiSURF*; scikit-rebate's SURF
+threshold instead averages the N x N distance matrix diagonal included, i.e. T (N - 1) / N.
+Missing values, mixed attribute types and the numeric diff follow :mod:`.diffs` (RELIEF-D by
+default), as in our ReliefF; under RELIEF-C the hit and miss sums of each band are renormalised
+as in :mod:`.relieff`.
+
+Speed and memory: distances come from the tiled kernel of :meth:`.DiffModel.distances` a block of
+rows at a time (never an N x N matrix of distances); the context keeps only each sampled
+instance's band of every instance (one byte per pair; more than ``MAX_BAND_BYTES`` is refused,
+with the largest ``iterations`` that fits). The update sums the diffs of attributes without
+missing values over each row's band in one compiled pass (no list of pairs), those of the
+others from :meth:`.DiffModel.pair_diffs` of the band's pairs.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from .base import BLOCK_BYTES, check_data
+from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
+from .relief_family import ReliefFamily
+from .rrelieff import N_DC_CLAMP
+
+__all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext"]
+
+#: the band codes of :attr:`BandContext.bands`
+NONE, NEAR, FAR = 0, 1, 2
+#: the context's band matrix (one byte per sampled instance and instance) may take this many bytes
+MAX_BAND_BYTES = 2 ** 30
+#: distance cells (rows x instances x attributes) per block: a block takes well under a second
+BLOCK_WORK = 100_000_000
+
+
+@dataclass(eq=False)
+class BandContext:
+    """The bands of the sampled instances: ``bands[q, j]`` is NEAR (1), FAR (2) or NONE (0) for
+    instance j seen from ``instances[q]`` (an instance is never in its own bands); ``near`` and
+    ``far`` are the thresholds used (per sampled instance)."""
+    data: object
+    diff_model: DiffModel
+    instances: np.ndarray    # (m,)
+    bands: np.ndarray        # (m, N) int8
+    near: np.ndarray         # (m,) d < near[q] is near
+    far: np.ndarray          # (m,) d > far[q] is far (inf: no far band)
+
+
+def _row_blocks(m, n, a):
+    step = max(1, min(BLOCK_WORK // max(n * a, 1), BLOCK_BYTES // (8 * 8 * max(n, 1))))
+    return [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
+
+
+class SURF(ReliefFamily):
+    """SURF; see the module docstring. Parameters as :class:`.ReliefFamily` (no k: the band
+    is given by the distance threshold): ``iterations``, ``random_state``, ``preset`` and the
+    diff options (``diff`` or its keywords, ``distance`` among them)."""
+    name = "SURF"
+    #: the near and far thresholds are each instance's own (MultiSURF) or global (SURF)
+    per_instance = False
+    #: scores the far band with the opposite sign (the starred variants)
+    far_band = False
+
+    def __init__(self, iterations=None, random_state=None, preset="papers", diff=None,
+                 **diff_keywords):
+        super().__init__(iterations=iterations, random_state=random_state, preset=preset,
+                         diff=diff, **diff_keywords)
+
+    def _check_parameters(self):
+        self.diff_options()
+
+    def context(self, data, callback=None):
+        """The near (and far) band of every sampled instance, from the distances of one block of
+        rows at a time."""
+        check_data(data, self)
+        self._check_parameters()
+        n = data.n_instances
+        instances = self.sample(n)
+        m = instances.size
+        if m * n > MAX_BAND_BYTES:
+            raise ValueError(f"{self.name}: the bands of {m} sampled instances among {n} take "
+                             f"{m * n / 2 ** 30:.1f} GB; set iterations to at most "
+                             f"{MAX_BAND_BYTES // n}")
+        model = DiffModel(data, self.diff_options())
+        blocks = _row_blocks(m, n, data.n_attributes)
+        keep = not self.per_instance and m * n * 8 <= BLOCK_BYTES
+        weights = data.instance_weights
+        mean, spread, total, kept = np.empty(m), np.empty(m), np.empty(m), []
+        passes = 1 if self.per_instance or keep else 2
+        step, steps = 0, passes * len(blocks)
+
+        def distances(blk):
+            nonlocal step
+            d = model.distances(instances[blk])
+            if model.options.distance == "euclidean":   # the kernel sums squared diffs
+                d = np.sqrt(d, out=d)
+            step += 1
+            if callback is not None:
+                callback(step / steps)
+            return d
+
+        bands = np.zeros((m, n), np.int8)
+        for blk in blocks:
+            d = distances(blk)
+            mean[blk], spread[blk], total[blk] = _others_mean_std(d, instances[blk], weights)
+            if self.per_instance:
+                _fill_bands(bands[blk], d, instances[blk], weights, mean[blk] - spread[blk] / 2,
+                            mean[blk] + spread[blk] / 2 if self.far_band else None)
+            elif keep:
+                kept.append(d)
+        if self.per_instance:
+            near = mean - spread / 2
+            far = mean + spread / 2 if self.far_band else np.full(m, np.inf)
+        else:
+            pairs = weights[instances] * total      # each copy of R_i with the others
+            threshold = (pairs * mean).sum() / pairs.sum()
+            near = np.full(m, threshold)
+            far = near if self.far_band else np.full(m, np.inf)
+            for b, blk in enumerate(blocks):
+                d = kept[b] if keep else distances(blk)
+                _fill_bands(bands[blk], d, instances[blk], weights, near[blk],
+                            far[blk] if self.far_band else None)
+        return BandContext(data, model, instances, bands, near, far)
+
+    def __call__(self, data, callback=None):
+        def part(lo, hi):
+            return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
+        return self.estimate(self.context(data, part(0.0, 0.6)), callback=part(0.6, 1.0))
+
+    def estimate(self, context, columns=None, callback=None):
+        """W_near - W_far of ``columns`` (default: the context's data) over the bands;
+        ``callback(fraction)`` after each block of rows."""
+        data = context.data if columns is None else columns
+        model = context.diff_model if columns is None else DiffModel(
+            data, context.diff_model.options)
+        m, n = context.bands.shape
+        a = data.n_attributes
+        bands = (NEAR, FAR) if self.far_band else (NEAR,)
+        update = _BandUpdate(model)
+        S, F = (2, 1) if data.is_classification else (1, 2)
+        sums = np.zeros((len(bands), S, F, a))
+        known = np.zeros((len(bands), S, a))
+        totals = np.zeros((len(bands), S, F))
+        blocks = _row_blocks(m, n, max(a, 1))
+        for step, blk in enumerate(blocks):
+            rows = context.instances[blk]
+            for b, band in enumerate(bands):
+                member = context.bands[blk] == band
+                mass = _member_mass(data, rows, member)
+                if data.is_classification:
+                    coef = _class_coefficients(data, rows, member, mass)
+                    factors = None if mass is None else mass[None]
+                else:
+                    coef, factors = _target_coefficients(data, model, rows, member, mass)
+                s, k, t = update(rows, member, coef, factors)
+                sums[b] += s
+                known[b] += k
+                totals[b] += t
+            if callback is not None:
+                callback((step + 1) / len(blocks))
+        renorm = model.options.missing == "C" and model.has_missing.any()
+        result = np.zeros(a)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for b, band in enumerate(bands):
+                sign = 1.0 if band == NEAR else -1.0
+                # RELIEF-C: each set's sums over its known diffs, scaled to its total weight
+                scale = np.where(known[b] > 0, totals[b, :, :1] / known[b],
+                                 np.where(totals[b, :, :1] > 0, np.nan, 0.0)) if renorm else 1.0
+                if data.is_classification:
+                    miss, hit = sums[b, :, 0] * scale
+                    result += sign * (miss - hit) / data.instance_weights[context.instances].sum()
+                    continue
+                n_da, n_dcda = sums[b, 0] * scale
+                m_band = totals[b, 0, 0]
+                if m_band > 0:
+                    n_dc = np.clip(totals[b, 0, 1], N_DC_CLAMP, m_band - N_DC_CLAMP)
+                    result += sign * (n_dcda / n_dc - (n_da - n_dcda) / (m_band - n_dc))
+        result[model.kind == _UNUSABLE] = np.nan            # no known value
+        return result
+
+
+def _member_mass(data, rows, member):
+    """How many instances each band member stands for (b, N): its instance weight, and for
+    R_i itself its other copies (w_i - 1; in the band when w_i > 1); None without weights."""
+    if data.weights is None:
+        return None
+    mass = np.where(member, data.weights[None, :], 0.0)
+    q = np.arange(rows.size)
+    mass[q, rows] = np.where(member[q, rows], np.maximum(data.weights[rows] - 1.0, 0.0), 0.0)
+    return mass
+
+
+def _class_coefficients(data, rows, member, mass=None):
+    """(b, 2, C): the misses' (set 0) and the hits' (set 1) weight of a band member of class
+    c: P(c) / (1 - P(y_i)) / size(band_i of class c) for a miss, 1 / size(band_i of class y_i) for a
+    hit, times R_i's instance weight; 0 for a class absent from the band. Sizes count the
+    members' ``mass``."""
+    y = data.y.astype(np.intp)
+    prior = data.class_priors()
+    C = data.n_classes
+    stand = member if mass is None else mass
+    counts = np.stack([stand[:, y == c].sum(axis=1) for c in range(C)], axis=1)  # (b, C)
+    per_class = np.where(counts > 0, 1.0 / np.maximum(counts, 1), 0.0)
+    own = np.arange(C)[None, :] == y[rows][:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        miss = np.where(own, 0.0, prior[None, :] / (1.0 - prior[y[rows]])[:, None] * per_class)
+    coef = np.stack([miss, np.where(own, per_class, 0.0)], axis=1)
+    return coef * data.instance_weights[rows][:, None, None]
+
+
+def _target_coefficients(data, model, rows, member, mass=None):
+    """RReliefF's weights of a band: coefficients (b, 1, 1) = w_i / size(band_i) (sizes count the
+    members' ``mass``) and per-pair factors (2, b, N): the mass (1 without instance weights)
+    and the mass times diff(tau, R_i, I_j)."""
+    mass = member.astype(float) if mass is None else mass
+    size = mass.sum(axis=1)
+    coef = np.where(size > 0, 1.0 / np.where(size > 0, size, 1.0), 0.0)
+    coef = (coef * data.instance_weights[rows])[:, None, None]
+    n = data.n_instances
+    tau = target_diffs(data, np.repeat(rows, n), np.tile(np.arange(n), rows.size),
+                       model.options).reshape(rows.size, n)
+    return coef, np.stack([mass, mass * tau])
+
+
+def _others_mean_std(d, rows, weights):
+    """Mean, population standard deviation and number of the distances from each row (an
+    instance standing for w_i copies) to the others: instance j counts w_j times, the row's own
+    other copies max(w_i - 1, 0) times (at its distance to itself)."""
+    q = np.arange(rows.size)
+    w = np.broadcast_to(weights, d.shape).copy()
+    w[q, rows] = np.maximum(weights[rows] - 1.0, 0.0)
+    total = w.sum(axis=1)
+    mean = (w * d).sum(axis=1) / np.where(total > 0, total, 1.0)
+    dev = d - mean[:, None]
+    var = (w * dev * dev).sum(axis=1) / np.where(total > 0, total, 1.0)
+    return mean, np.sqrt(np.maximum(var, 0.0)), total
+
+
+def _fill_bands(out, d, rows, weights, near, far):
+    """Band codes of a block of rows: NEAR where d < near, FAR where d > far (if given); a row
+    is in its own band only through its other copies (instance weight > 1)."""
+    out[...] = np.where(d < near[:, None], NEAR, NONE)
+    if far is not None:
+        out[d > far[:, None]] = FAR
+    single = weights[rows] <= 1
+    out[np.arange(rows.size)[single], rows[single]] = NONE
+
+
+class _BandUpdate:
+    """The weighted diff sums of a block of rows over a band, as
+    :func:`.relief_family.weighted_diff_sums` over a neighbour context: with ``member`` (b, N)
+    the band, ``coef`` (b, S, G) the weight of set s for a band member of group g (its class;
+    one group for a numeric target) and optional per-pair ``factors`` (F, b, N),
+
+        sums[s, f, A] = sum_i sum_{j in band_i} coef[i, s, g_j] factor[f, i, j] diff(A, R_i, I_j),
+
+    ``known[s, A]`` the same with factor 0 (1 without factors) and "the diff is known" for the
+    diff, and ``totals[s, f]`` the same with 1 for the diff. Attributes without missing values are summed per row
+    and group by :func:`_band_sums` (the diff of :func:`.diffs._g`, over the whole band with
+    no list of pairs); the others from :meth:`.DiffModel.pair_diffs` of the band's pairs."""
+
+    def __init__(self, model):
+        data = model.data
+        o = model.options
+        self.groups = data.y.astype(np.intp) if data.is_classification \
+            else np.zeros(data.n_instances, np.intp)
+        self.n_groups = max(data.n_classes, 1)
+        plain = (model.kind != _UNUSABLE) & ~model.has_missing
+        self.discrete = np.flatnonzero(plain & data.discrete)
+        self.numeric = np.flatnonzero(plain & ~data.discrete)
+        self.other = np.flatnonzero(~plain)
+        self.other_model = None
+        if self.other.size:
+            self.other_model = model if not plain.any() else DiffModel(
+                data.columns(self.other), o)
+        X = model.values
+        self.codes = np.ascontiguousarray(X[:, self.discrete], dtype=np.int32)
+        self.scaled = np.ascontiguousarray(X[:, self.numeric] * model.inv_span[self.numeric])
+        self.ramp = (o.numeric == "ramp", o.t_equal, model._inv_w)
+
+    def __call__(self, rows, member, coef, factors=None):
+        b, S, G = coef.shape
+        F = 1 if factors is None else factors.shape[0]
+        a = self.discrete.size + self.numeric.size + self.other.size
+        sums, known, totals = np.zeros((S, F, a)), np.zeros((S, a)), np.zeros((S, F))
+        member = np.ascontiguousarray(member)
+        weights = np.ones((1, 1, 1)) if factors is None else np.ascontiguousarray(factors)
+        ones = factors is None
+        for f in range(F):
+            total = np.stack([(member if ones else np.where(member, weights[f], 0.0))[
+                :, self.groups == g].sum(axis=1) for g in range(G)], axis=1)
+            totals[:, f] = np.einsum("bsg,bg->s", coef, total)
+        known_plain = totals[:, 0]          # factor 0 is 1 or the members' instance weights
+        for cols, values, is_discrete in ((self.discrete, self.codes, True),
+                                          (self.numeric, self.scaled, False)):
+            if not cols.size:
+                continue
+            out = np.zeros((b, F, G, cols.size))
+            _band_sums(values, np.ascontiguousarray(rows, dtype=np.intp), member, self.groups,
+                       weights, ones, is_discrete, *self.ramp, out)
+            sums[:, :, cols] = np.einsum("bsg,bfga->sfa", coef, out)
+            known[:, cols] = known_plain[:, None]
+        if self.other.size:
+            q, j = np.nonzero(member)
+            step = max(1, BLOCK_BYTES // (16 * self.other.size))
+            for lo in range(0, q.size, step):
+                qq, jj = q[lo:lo + step], j[lo:lo + step]
+                diffs = self.other_model.pair_diffs(rows[qq], jj)
+                ok = ~np.isnan(diffs)
+                diffs[~ok] = 0.0
+                w = coef[qq, :, self.groups[jj]].T                            # (S, P)
+                known[:, self.other] += (w if ones else w * weights[0][qq, jj]) @ ok
+                for f in range(F):
+                    wf = w if ones else w * weights[f][qq, jj]
+                    sums[:, f, self.other] += wf @ diffs
+        return sums, known, totals
+
+
+@njit(cache=True, parallel=True)
+def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_equal, inv_w,
+               out):
+    """out[q, f, g, t] += sum over the band members j of group g of row q of
+    weights[f, q, j] (1 if ``ones``) times diff(A_t, R_rows[q], I_j), for columns without
+    missing values: ``values`` are discrete codes or numeric values divided by their span, and
+    the diff is :func:`.diffs._g` (Manhattan terms). Parallel over the rows."""
+    n, a = values.shape
+    F = out.shape[1]
+    for q in prange(rows.size):
+        x = values[rows[q]]
+        for j in range(n):
+            if not member[q, j]:
+                continue
+            g = groups[j]
+            z = values[j]
+            for f in range(F):
+                w = 1.0 if ones else weights[f, q, j]
+                acc = out[q, f, g]
+                if discrete:
+                    for t in range(a):
+                        acc[t] += w * _g(x[t], z[t], True, False, t_equal, inv_w, False)
+                elif ramp:
+                    for t in range(a):
+                        acc[t] += w * _g(x[t], z[t], False, True, t_equal, inv_w, False)
+                else:
+                    for t in range(a):
+                        acc[t] += w * _g(x[t], z[t], False, False, t_equal, inv_w, False)
+
+
+class SURFstar(SURF):
+    """SURF*: SURF with the instances farther than the mean distance scored with the opposite
+    sign; see the module docstring."""
+    name = "SURF*"
+    far_band = True
+    #: not offered as a tree's split selector: candidate splits gain from the far band's
+    #: opposite sign without separating the classes (a 1,000-valued attribute misleads it)
+    split_selector = False
+
+
+class MultiSURF(SURF):
+    """MultiSURF: each instance's near band is the instances closer than its mean distance
+    less half the standard deviation of its distances; see the module docstring."""
+    name = "MultiSURF"
+    per_instance = True
+
+
+class MultiSURFstar(MultiSURF):
+    """MultiSURF*: MultiSURF with the instances farther than the mean distance plus half the
+    standard deviation scored with the opposite sign (a dead band between); see the module
+    docstring."""
+    name = "MultiSURF*"
+    far_band = True
+    split_selector = False          # as SURF*

@@ -1,0 +1,125 @@
+"""TuRF: iterative removal of the worst-scored attributes around a Relief-family estimator.
+
+Moore & White, "Tuning ReliefF for genome-wide genetic analysis" (EvoBIO 2007); Urbanowicz et al.,
+"Relief-based feature selection: introduction and review" (J Biomed Inform 85, 2018) §5.1. Each
+round scores the remaining attributes with the base estimator (its neighbourhoods found in the
+space of the remaining attributes only) and removes the share ``remove`` of them with the lowest
+estimates (at least one); it stops after ``rounds`` removal rounds (default: 1/remove, as
+scikit-rebate) or when ``keep`` attributes remain, and a last round scores the survivors.
+
+The result has one value per input attribute, in the input order:
+
+* a surviving attribute: its estimate in the last round;
+* a removed attribute: its estimate in the round that removed it, shifted down by the same amount
+  for the whole group removed in that round so that the group lies below everything that outlived
+  it (by 1 % of the range of the last round's estimates, as scikit-rebate separates its tiers).
+  So sorting the result gives TuRF's ranking (survivors, then the groups in reverse order of
+  removal, each group in the order of its estimates), and the differences within a group are
+  that round's.
+
+An attribute whose estimate is NaN (no known value) counts as the worst and keeps NaN.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import Estimator, check_data
+
+__all__ = ["TuRF", "TuRFContext"]
+
+
+@dataclass(eq=False)
+class TuRFContext:
+    """The base estimator's context of the last round (over the ``survivors``), the survivors'
+    estimates, and per removal round the attributes removed and their estimates then."""
+    data: object
+    base: object
+    survivors: np.ndarray
+    estimates: np.ndarray
+    removed: list
+
+
+class TuRF(Estimator):
+    """TuRF around ``estimator`` (an engine estimator; default MultiSURF()); see the module
+    docstring. ``remove``: the share of the remaining attributes removed per round, in (0, 1);
+    ``rounds``: removal rounds (None: round(1 / remove)); ``keep``: stop when this many remain
+    (None: no such limit)."""
+    name = "TuRF"
+    #: not offered as a tree's split selector (the removal rounds rank the node's attributes,
+    #: not candidate splits)
+    split_selector = False
+
+    def __init__(self, estimator=None, remove=0.1, rounds=None, keep=None):
+        self.estimator = estimator
+        self.remove = remove
+        self.rounds = rounds
+        self.keep = keep
+
+    @property
+    def estimator_(self):
+        """The base estimator (ValueError if ``estimator`` is not one)."""
+        if self.estimator is None:
+            from .surf import MultiSURF
+            return MultiSURF()
+        if not isinstance(self.estimator, Estimator):
+            raise ValueError(f"estimator must be an attribute estimator, got {self.estimator!r}")
+        return self.estimator
+
+    def _check_parameters(self):
+        if isinstance(self.remove, bool) or not isinstance(self.remove, (int, float)) \
+                or not 0 < self.remove < 1:
+            raise ValueError(f"remove must be a share in (0, 1), got {self.remove!r}")
+        for key in ("rounds", "keep"):
+            value = getattr(self, key)
+            if value is not None and (isinstance(value, bool) or not isinstance(
+                    value, (int, np.integer)) or value < (0 if key == "rounds" else 1)):
+                raise ValueError(f"{key} must be None or an integer >= "
+                                 f"{0 if key == 'rounds' else 1}, got {value!r}")
+
+    def context(self, data, callback=None):
+        """Run the rounds (the base estimator's context and estimate of each)."""
+        check_data(data, self)
+        self._check_parameters()
+        base = self.estimator_
+        check_data(data, base)
+        rounds = int(round(1 / self.remove)) if self.rounds is None else self.rounds
+        keep = 1 if self.keep is None else self.keep
+        survivors = np.arange(data.n_attributes)
+        removed = []
+        for r in range(rounds + 1):
+            part = None if callback is None else (
+                lambda f, r=r: callback((r + f) / (rounds + 1)))
+            context = base.context(data.columns(survivors), part)
+            estimates = np.asarray(base.estimate(context), dtype=float)
+            if r == rounds or survivors.size <= keep:
+                break
+            count = min(max(1, int(survivors.size * self.remove)), survivors.size - keep)
+            worst = np.argsort(np.where(np.isnan(estimates), -np.inf, estimates),
+                              kind="stable")[:count]
+            removed.append((survivors[worst], estimates[worst]))
+            survivors = np.delete(survivors, worst)
+        if callback is not None:
+            callback(1.0)
+        return TuRFContext(data, context, survivors, estimates, removed)
+
+    def estimate(self, context, columns=None):
+        """The TuRF result (module docstring); with ``columns``, their estimates by the base
+        estimator against the last round's context."""
+        if columns is not None:
+            return self.estimator_.estimate(context.base, columns)
+        out = np.full(context.data.n_attributes, np.nan)
+        out[context.survivors] = context.estimates
+        finite = context.estimates[np.isfinite(context.estimates)]
+        spread = np.ptp(finite) if finite.size else 0.0
+        gap = 0.01 * (spread if spread > 0 else max(np.abs(finite).max(initial=0.0), 1.0))
+        floor = finite.min(initial=0.0)
+        for attributes, estimates in reversed(context.removed):
+            known = np.isfinite(estimates)
+            if known.any():
+                shifted = estimates - estimates[known].max() + floor - gap
+                out[attributes] = shifted
+                floor = shifted[known].min()
+        return out
+
+    def __call__(self, data, callback=None):
+        return self.estimate(self.context(data, callback))
