@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators import encode, relief_family
 from orangecontrib.relief.estimators.diffs import (DiffModel, DiffOptions, GROUP_BYTES,
                                                    TILE_WIDTH)
 from orangecontrib.relief.estimators.neighbours import nearest_neighbours, neighbour_weights
@@ -231,6 +231,31 @@ def test_progress_is_reported_and_an_exception_from_the_callback_cancels():
 
     with pytest.raises(Cancelled):
         ReliefF()(data, callback=cancel)
+
+
+@pytest.mark.parametrize("cls", [ReliefF, RReliefF])
+def test_the_diff_sums_of_a_profile_report_progress_by_blocks_and_cancel(cls, monkeypatch):
+    data = mixed_data(seed=13) if cls is ReliefF else mixed_data(seed=13, regression=True)
+    estimator = cls(k=8)
+    context = estimator.context(data)
+    expected = estimator.profile(context, [1, 4, 8])
+    # blocks of 7 sampled instances (60 of them): progress 0, 7/60, ..., 56/60 before each block
+    G, K = context.neighbours.shape[1:]
+    monkeypatch.setattr(relief_family, "PAIR_DIFFS", 7 * G * K * data.n_attributes)
+    seen = []
+    np.testing.assert_allclose(estimator.profile(context, [1, 4, 8], callback=seen.append),
+                               expected, rtol=1e-12, atol=1e-15)
+    assert seen == [start / 60 for start in range(0, 60, 7)]
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel_later(fraction):
+        if fraction > 0.5:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        estimator.profile(context, [1, 4, 8], callback=cancel_later)
 
 
 @pytest.mark.parametrize("params,word", [

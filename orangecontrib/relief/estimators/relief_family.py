@@ -29,6 +29,9 @@ __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair diffs
 BLOCK_BYTES = 128 * 2 ** 20
+#: pair diffs in one block of :func:`weighted_diff_sums` (a few tenths of a second at most, so
+#: a cancel between blocks takes effect promptly)
+PAIR_DIFFS = 2 ** 22
 #: up to this many k, the sums are matrix products per k; beyond, prefix sums over the ranks
 DIRECT_KS = 4
 
@@ -167,19 +170,20 @@ class ReliefFamily(Estimator):
         """The weight of each sampled instance's update: its instance weight."""
         return context.data.instance_weights[context.instances]
 
-    def estimate(self, context, columns=None):
+    def estimate(self, context, columns=None, callback=None):
         """Estimates of ``columns`` (default: the context's data) with k neighbours."""
-        return self.profile(context, [self.k_], columns)[0]
+        return self.profile(context, [self.k_], columns, callback)[0]
 
-    def profile(self, context, ks, columns=None):
-        """Estimates for each k in ``ks`` from one neighbour search, shape (len(ks), a)."""
+    def profile(self, context, ks, columns=None, callback=None):
+        """Estimates for each k in ``ks`` from one neighbour search, shape (len(ks), a);
+        ``callback(fraction)`` is called between blocks of sampled instances."""
         raise NotImplementedError
 
     def __call__(self, data, callback=None):
         def part(lo, hi):
             return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
         context = self.context(data, part(0.0, 0.9))
-        result = self.estimate(context)
+        result = self.estimate(context, callback=part(0.9, 1.0))
         if callback is not None:
             callback(1.0)
         return result
@@ -220,23 +224,24 @@ class BestK:
             return self.k_max
         return np.iinfo(np.int32).max if self.preset == "corelearn" else DEFAULT_K_MAX
 
-    def estimate(self, context, columns=None):
+    def estimate(self, context, columns=None, callback=None):
         K = context.neighbours.shape[2]
         if context.mass is not None:     # the places the neighbours fill, at most k_max
             K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
         ks = np.arange(1, K + 1)
-        return np.max(self.profile(context, ks, columns), axis=0)
+        return np.max(self.profile(context, ks, columns, callback), axis=0)
 
 
 def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting="equal",
-                       sigma=20.0, options=None):
+                       sigma=20.0, options=None, callback=None):
     """The Relief-family updates for every k in ``ks`` from one neighbour context.
 
     coef: (S, m, G) coefficient sets; factors: (F, m, G, K) per-pair factors (default one set of
     ones). Returns ``sums`` (S, F, n_k, a), ``known`` (S, n_k, a) and ``totals`` (S, F, n_k):
     sums[s, f, k] = sum_ig coef[s,i,g] sum_{j<k'} w^(k)_igj factor[f,i,g,j] diff(A, R_i, N_igj);
     known is the same with factor 1 and diff replaced by "the diff is known" (RELIEF-C leaves the
-    others out); totals is the same with diff replaced by 1.
+    others out); totals is the same with diff replaced by 1. The sampled instances are taken
+    in blocks of at most ``PAIR_DIFFS`` pair diffs, with ``callback(fraction done)`` before each.
     """
     data = context.data if columns is None else columns
     if columns is None and options is None:
@@ -259,8 +264,10 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     sums = np.zeros((S, F, ks.size, a))
     known = np.zeros((S, ks.size, a))
     totals = np.zeros((S, F, ks.size))
-    block = max(1, BLOCK_BYTES // (8 * max(G * K * a, 1) * (F + 2)))
+    block = max(1, min(BLOCK_BYTES // row_bytes, PAIR_DIFFS // max(G * K * a, 1)))
     for start in range(0, m, block):
+        if callback is not None:
+            callback(start / m)
         blk = slice(start, min(start + block, m))
         nb = neighbours[blk]
         found = nb >= 0
