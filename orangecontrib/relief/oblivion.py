@@ -291,7 +291,7 @@ def _nearest_votes(indptr, cand_dist, cand_y, cand_w, contrib, t, b, tol, votes)
             votes[cand_y[p]] += cand_w[p]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _count_errors(indptr, cand_dist, cand_y, cand_w, contrib, y_rows, w_rows, n_classes, tol,
                   out):
     n_cand = contrib.shape[1]
@@ -302,7 +302,7 @@ def _count_errors(indptr, cand_dist, cand_y, cand_w, contrib, y_rows, w_rows, n_
             out[t + 1, b] = w_rows[b] if np.argmax(votes) != y_rows[b] else 0.0
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _vote_distributions(indptr, cand_dist, cand_y, cand_w, tol, out):
     no_contrib = np.zeros((1, 1))
     for b in prange(out.shape[0]):

@@ -366,7 +366,7 @@ def _code(x, t, shift, inv_span, factor, n_codes):
     return int(c if c <= top else top)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
     """out[i, u] = the code (:func:`_code`) of X[i, first + u], -1 where it is missing."""
     for i in range(out.shape[0]):
@@ -405,7 +405,7 @@ def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope
     return other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope,
                 other, both, leave_out, out):
     n_attr = X.shape[1]
@@ -423,7 +423,7 @@ TILE_WIDTH = 512
 GROUP_BYTES = 256 * 1024
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _tile_buffers(tiles, n_queries):
     """Empty buffers for any group of any tile of :meth:`DiffModel.tiles` and for the distances
     of ``n_queries`` queries to a tile."""
@@ -436,7 +436,7 @@ def _tile_buffers(tiles, n_queries):
     return np.empty((rows, width)), np.empty((n_queries, width))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _load_tile(buf, tiles, tile, group):
     """Transpose group ``group`` of tile ``tile`` into ``buf``: per column the scaled values
     (x / span; a discrete column's scale is 1; NaN where missing), and for a column with
@@ -461,7 +461,7 @@ def _load_tile(buf, tiles, tile, group):
     return lo, width, c_tile
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _g(a, b, discrete, ramp, t_equal, inv_w, euclid):
     """The distance term of two known scaled values: [a != b] for a discrete column, else
     |a - b| (ramped), squared for the Euclidean distance."""
@@ -473,7 +473,7 @@ def _g(a, b, discrete, ramp, t_equal, inv_w, euclid):
     return d * d if euclid else d
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_terms(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
     """acc[j] += g(col[j], x) (:func:`_g`), or ``to_missing`` where col[j] is NaN (missing)
     when the column is ``partial``. :func:`_add_column` passes ``discrete``, ``ramp`` and
@@ -488,7 +488,7 @@ def _add_terms(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, e
             acc[j] += _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
     """:func:`_add_terms` with the flags of the column and the options as constants."""
     if discrete:
@@ -503,7 +503,7 @@ def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, 
         _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, False, partial)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_group(acc, buf, tiles, group, r, c_tile, width):
     """acc[j] += the distance terms of the columns of ``group`` between instance r and
     candidate j of a tile of class ``c_tile`` loaded by :func:`_load_tile`: g (:func:`_g`)
@@ -529,7 +529,7 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
                 acc[j] += diffs[j]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _tile_distances(accs, buf, tiles, rows, tile):
     """accs[q, j] = the distance between instance rows[q] and candidate j of tile ``tile``,
     group by group (``buf`` holds one group at a time); return (start, width, class)."""
@@ -543,7 +543,7 @@ def _tile_distances(accs, buf, tiles, rows, tile):
     return lo, width, c_tile
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _distances(rows, tiles, out):
     """out[q, j] = the distance between instances rows[q] and j; parallel over the tiles."""
     order, ranges = tiles[2], tiles[3]

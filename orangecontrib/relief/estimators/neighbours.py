@@ -243,7 +243,7 @@ def _push_down(keys, vals, first, last):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sort_k_smallest(keys, vals, edge, K):
     """CORElearn's partial heap sort (sortKsmallest) of the first ``edge`` (key, value) pairs:
     afterwards the K smallest keys lie at the end, the smallest last. Equal keys end in the
@@ -260,7 +260,7 @@ def _sort_k_smallest(keys, vals, edge, K):
         _push_down(keys, vals, 1, i)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
                     slope, other, both, mode, skip_zero, out_idx, out_dist):
     """CORElearn's neighbours of each of ``rows``: the distance to every instance sums the diffs
@@ -436,7 +436,7 @@ def _heap_sort(hd, hi, size):
         _sift_down(hd, hi, 0, end)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _nearest_search(rows, tiles, mode, skip_zero, n_chunks, out_idx, out_dist):
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
     (distance, index), into out_idx/out_dist (b, G, K; prefilled with -1/inf), without a matrix

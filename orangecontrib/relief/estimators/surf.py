@@ -343,7 +343,7 @@ class _BandUpdate:
         return sums, known, totals
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_equal, inv_w,
                out):
     """out[q, f, g, t] += sum over the band members j of group g of row q of
