@@ -54,7 +54,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import check_memory, row_blocks
+from .base import check_memory, parallel_launch, row_blocks
 from .encoding import power_of_two_scale, unit_scales
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
@@ -272,7 +272,7 @@ class DiffModel:
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         others = np.ascontiguousarray(others, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_attributes))
-        with _threads_for(out.size):
+        with _threads_for(out.size), parallel_launch():
             _pair_diffs(rows, others, *self._pair_args(), out)
         return out
 
@@ -281,7 +281,7 @@ class DiffModel:
         shape (len(rows), n), by the tiled kernel of :meth:`tiles`."""
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_instances))
-        with _threads_for(out.size * self.data.n_attributes):
+        with _threads_for(out.size * self.data.n_attributes), parallel_launch():
             _distances(rows, self.tiles, out)
         return out
 

@@ -36,7 +36,7 @@ from numba import njit, prange
 
 from scipy.spatial import cKDTree
 
-from .base import check_memory
+from .base import check_memory, parallel_launch
 from .encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _diff, _tile_buffers, _tile_distances
 
@@ -195,8 +195,9 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
         rows = instances[at]
         found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
         found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
-        _nearest_search(rows, model.tiles, _GROUP_MODES[groups], skip_zero, _chunks(),
-                        found_idx, found_dist)
+        with parallel_launch():
+            _nearest_search(rows, model.tiles, _GROUP_MODES[groups], skip_zero, _chunks(),
+                            found_idx, found_dist)
         neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
@@ -211,8 +212,9 @@ def _corelearn_search(model, instances, groups, skip_zero, neighbours, distances
     block = int(min(SEARCH_BLOCK, max(1, CORELEARN_BLOCK_DIFFS // max(n * columns.size, 1))))
     for start in range(0, instances.size, block):
         at = slice(start, min(start + block, instances.size))
-        _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
-                        _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
+        with parallel_launch():
+            _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
+                            _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
         if callback is not None:
             callback(at.stop / instances.size)
 

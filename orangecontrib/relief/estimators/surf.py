@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from .base import BLOCK_BYTES, check_data
+from .base import BLOCK_BYTES, check_data, parallel_launch
 from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
@@ -323,8 +323,9 @@ class _BandUpdate:
             if not cols.size:
                 continue
             out = np.zeros((b, F, G, cols.size))
-            _band_sums(values, np.ascontiguousarray(rows, dtype=np.intp), member, self.groups,
-                       weights, ones, is_discrete, *self.ramp, out)
+            with parallel_launch():
+                _band_sums(values, np.ascontiguousarray(rows, dtype=np.intp), member,
+                           self.groups, weights, ones, is_discrete, *self.ramp, out)
             sums[:, :, cols] = np.einsum("bsg,bfga->sfa", coef, out)
             known[:, cols] = known_plain[:, None]
         if self.other.size:
