@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief import scoring
+from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
@@ -213,3 +214,18 @@ def test_orange_sparse_table_without_a_class_is_refused():
     classless = Table.from_numpy(Domain(sparse.domain.attributes), sparse.X)
     with pytest.raises(ValueError, match="no target"):
         scoring.ReliefF()(classless)
+
+
+def test_sklearn_selector_takes_sparse_input():
+    X, _ = sparse_table(n=50, a=10, seed=9)
+    X[:, 7] = np.abs(X[:, 7])                   # numeric features only
+    y = (X[:, 9] > 0).astype(int)
+    selector = selectors.ReliefF(k=5, n_features_to_select=3).fit(sp.csr_matrix(X), y)
+    dense = selectors.ReliefF(k=5, n_features_to_select=3).fit(X, y)
+    np.testing.assert_allclose(selector.feature_importances_, dense.feature_importances_,
+                               atol=1e-12)
+    assert sp.issparse(selector.transform(sp.csr_matrix(X)))
+    with pytest.raises(ValueError, match="discrete_features are not supported with sparse"):
+        selectors.ReliefF(discrete_features=[7]).fit(sp.csr_matrix(X), y)
+    with pytest.raises(TypeError, match="[Ss]parse"):
+        selectors.InfGain().fit(sp.csr_matrix(X), y)
