@@ -11,6 +11,7 @@ from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
+from orangecontrib.relief.estimators.significance import significance
 from orangecontrib.relief.estimators.sparse import SparseDiffModel
 from orangecontrib.relief.estimators.surf import MultiSURF
 from orangecontrib.relief.estimators.turf import TuRF
@@ -229,3 +230,14 @@ def test_sklearn_selector_takes_sparse_input():
         selectors.ReliefF(discrete_features=[7]).fit(sp.csr_matrix(X), y)
     with pytest.raises(TypeError, match="[Ss]parse"):
         selectors.InfGain().fit(sp.csr_matrix(X), y)
+
+
+@pytest.mark.parametrize("method", ["stir", "permutation"])
+def test_significance_on_sparse_data_equals_dense(method):
+    X, discrete = sparse_table(n=50, a=8, seed=10)
+    y = (X[:, 7] > 0).astype(int)
+    dense, sparse = both(X, y, discrete, n_classes=2)
+    got = significance(ReliefF(k=5), sparse, method, 20, 1)
+    want = significance(ReliefF(k=5), dense, method, 20, 1)
+    np.testing.assert_allclose(got.scores, want.scores, atol=1e-12)
+    np.testing.assert_allclose(got.pvalues, want.pvalues, atol=1e-12)

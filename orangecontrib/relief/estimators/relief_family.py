@@ -169,19 +169,20 @@ class ReliefFamily(Estimator):
         """The weight of each sampled instance's update: its instance weight."""
         return context.data.instance_weights[context.instances]
 
-    def estimate(self, context, columns=None):
-        """Estimates of ``columns`` (default: the context's data) with k neighbours."""
-        return self.profile(context, [self.k_], columns)[0]
+    def estimate(self, context, columns=None, callback=None):
+        """Estimates of ``columns`` (default: the context's data) with k neighbours;
+        ``callback(fraction)`` after each block of sampled instances."""
+        return self.profile(context, [self.k_], columns, callback)[0]
 
-    def profile(self, context, ks, columns=None):
+    def profile(self, context, ks, columns=None, callback=None):
         """Estimates for each k in ``ks`` from one neighbour search, shape (len(ks), a)."""
         raise NotImplementedError
 
     def __call__(self, data, callback=None):
         def part(lo, hi):
             return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
-        context = self.context(data, part(0.0, 0.9))
-        result = self.estimate(context)
+        context = self.context(data, part(0.0, 0.8))
+        result = self.estimate(context, callback=part(0.8, 1.0))
         if callback is not None:
             callback(1.0)
         return result
@@ -222,23 +223,24 @@ class BestK:
             return self.k_max
         return np.iinfo(np.int32).max if self.preset == "corelearn" else DEFAULT_K_MAX
 
-    def estimate(self, context, columns=None):
+    def estimate(self, context, columns=None, callback=None):
         K = context.neighbours.shape[2]
         if context.mass is not None:     # the places the neighbours fill, at most k_max
             K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
         ks = np.arange(1, K + 1)
-        return np.max(self.profile(context, ks, columns), axis=0)
+        return np.max(self.profile(context, ks, columns, callback), axis=0)
 
 
 def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting="equal",
-                       sigma=20.0, options=None):
+                       sigma=20.0, options=None, callback=None):
     """The Relief-family updates for every k in ``ks`` from one neighbour context.
 
     coef: (S, m, G) coefficient sets; factors: (F, m, G, K) per-pair factors (default one set of
     ones). Returns ``sums`` (S, F, n_k, a), ``known`` (S, n_k, a) and ``totals`` (S, F, n_k):
     sums[s, f, k] = sum_ig coef[s,i,g] sum_{j<k'} w^(k)_igj factor[f,i,g,j] diff(A, R_i, N_igj);
     known is the same with factor 1 and diff replaced by "the diff is known" (RELIEF-C leaves the
-    others out); totals is the same with diff replaced by 1.
+    others out); totals is the same with diff replaced by 1. ``callback(fraction)`` after each
+    block of sampled instances.
     """
     data = context.data if columns is None else columns
     if columns is None and options is None:
@@ -286,6 +288,8 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         else:
             _prefix_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
                          sums, known, totals)
+        if callback is not None:
+            callback(blk.stop / m)
     return sums, known, totals
 
 
