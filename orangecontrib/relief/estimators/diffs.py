@@ -133,6 +133,8 @@ class DiffModel:
     (numeric values binned; :func:`_code`) and the diffs against a missing value. The
     attribute values are read as they are (a C-ordered X is never copied) and codes are
     computed where they are needed, so the model costs little memory beyond the data."""
+    #: whether the values are a sparse matrix (:class:`.sparse.SparseDiffModel`)
+    sparse = False
 
     def __init__(self, data, options=DiffOptions(), reference=None):
         """``reference``: a model of the training instances whose ranges, bins, usable columns
@@ -261,6 +263,11 @@ class DiffModel:
         other, both = self.missing_diffs
         return (self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
                 other, both, self.options.missing == "C")
+
+    @property
+    def pair_bytes(self):
+        """Bytes of the diffs of one pair (one value per attribute)."""
+        return 8 * self.data.n_attributes
 
     def pair_diffs(self, rows, others):
         """diff(A, I_rows[p], I_others[p]) for every pair p and attribute A, shape (P, a).

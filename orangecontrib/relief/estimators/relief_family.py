@@ -22,8 +22,9 @@ from dataclasses import replace
 import numpy as np
 
 from .base import Estimator, check_data, check_memory, random_generator
-from .diffs import DiffModel, DiffOptions
+from .diffs import DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
+from .sparse import diff_model
 
 __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
@@ -76,6 +77,7 @@ class ReliefFamily(Estimator):
     default_k = 10
     default_weighting = "equal"
     groups = "per-class"
+    sparse_input = True
     #: whether CORElearn leaves out neighbours at distance 0 in this estimator
     corelearn_skips_zero = True
     #: the keyword arguments that set single fields of ``diff`` (also readable attributes)
@@ -161,7 +163,7 @@ class ReliefFamily(Estimator):
     def _search(self, data, k, groups, callback):
         check_data(data, self)
         self._check_parameters()
-        model = DiffModel(data, self.diff_options())
+        model = diff_model(data, self.diff_options())
         return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
                                   callback=callback)
 
@@ -247,7 +249,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     if columns is None and options is None:
         model = context.diff_model
     else:
-        model = DiffModel(data, options or context.diff_model.options)
+        model = diff_model(data, options or context.diff_model.options)
     neighbours = context.neighbours
     m, G, K = neighbours.shape
     a = data.n_attributes
@@ -257,7 +259,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     S, F = coef.shape[0], factors.shape[0]
     weights = neighbour_weights(context, weighting, sigma)
     available = context.available
-    row_bytes = 8 * max(G * K * a, 1) * (F + 2)
+    row_bytes = max(G * K * model.pair_bytes, 8) * (F + 2)
     check_memory(8 * ks.size * a * (S * F + S) + row_bytes * min(m, max(
         1, BLOCK_BYTES // row_bytes)), f"the sums of diffs for {ks.size} values of k over "
                  f"{G * K} neighbours and {a} attributes", "use a smaller k")
@@ -271,16 +273,20 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         blk = slice(start, min(start + block, m))
         nb = neighbours[blk]
         found = nb >= 0
-        rows = np.broadcast_to(context.instances[blk, None, None], nb.shape)[found]
-        diffs = np.zeros(nb.shape + (a,))
-        diffs[found] = model.pair_diffs(rows, nb[found])
-        is_known = ~np.isnan(diffs)
-        diffs[~is_known] = 0.0
+        if model.sparse:        # a CSR matrix of the pairs' diffs, all known
+            diffs = model.sparse_pair_diffs(np.repeat(context.instances[blk], G * K), nb)
+            is_known, all_known = None, True
+        else:
+            rows = np.broadcast_to(context.instances[blk, None, None], nb.shape)[found]
+            diffs = np.zeros(nb.shape + (a,))
+            diffs[found] = model.pair_diffs(rows, nb[found])
+            is_known = ~np.isnan(diffs)
+            diffs[~is_known] = 0.0
+            all_known = is_known.all()
         w = weights[blk]
         c = coef[:, blk]
         f = factors[:, blk]
-        all_known = is_known.all()
-        if ks.size <= DIRECT_KS or context.mass is not None:
+        if ks.size <= DIRECT_KS or context.mass is not None or model.sparse:
             places = None if context.mass is None else context.mass[blk]
             _direct_sums(ks, available[blk], places, w, c, f, diffs, is_known, all_known,
                          sums, known, totals)
@@ -307,8 +313,9 @@ def first_k_weights(weights, available, k, mass=None, before=None):
 
 def _direct_sums(ks, available, mass, w, c, f, diffs, is_known, all_known, sums, known,
                  totals):
-    """:func:`weighted_diff_sums` for a few k (or weighted neighbours, ``mass``): the pair
-    coefficients of each k times the pair diffs, one matrix product per k."""
+    """:func:`weighted_diff_sums` for a few k (or weighted neighbours, ``mass``, or sparse
+    data, whose ``diffs`` are a CSR matrix of the pairs): the pair coefficients of each k times
+    the pair diffs, one matrix product per k."""
     S, F, a = c.shape[0], f.shape[0], diffs.shape[-1]
     flat_diffs = diffs.reshape(-1, a)
     before = None if mass is None else np.cumsum(mass, axis=2) - mass
