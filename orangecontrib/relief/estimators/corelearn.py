@@ -7,7 +7,12 @@ names with the keyword arguments they stand for. CORElearn's cost-sensitive Reli
 (ReliefFexpC, ReliefFavgC, ReliefFpe, ReliefFpa) and ReliefKukar reduce to ReliefFexpRank and
 Relief under the uniform cost matrix, which is the only one supported here.
 """
-from .impurity import MSE, Accuracy, GainRatio, Gini, InfGain, MDL, MyopicReliefF
+from .balanced_impurity import (EqualDKM, EqualGini, EqualInf, UniformAccuracy, UniformDKM,
+                                UniformGini, UniformInf)
+from .distribution_distance import (DistAngle, DistAUC, DistEuclid, DistHellinger,
+                                    EqualHellinger, ImpurityEuclid, ImpurityHellinger)
+from .impurity import (DKM, MSE, Accuracy, DKMcost, GainRatio, GainRatioCost, Gini, InfGain, MDL,
+                       MyopicReliefF)
 from .relieff import Relief, ReliefF, ReliefFbestK
 from .rrelieff import RReliefF, RReliefFbestK
 
@@ -38,6 +43,23 @@ CORELEARN_ESTIMATORS = {
     "Accuracy": (Accuracy, {}),
     "MyopicReliefF": (MyopicReliefF, {}),
     "MSEofMean": (MSE, {}),
+    "DKM": (DKM, {}),
+    "DKMcost": (DKMcost, {}),
+    "GainRatioCost": (GainRatioCost, {}),
+    "UniformDKM": (UniformDKM, {}),
+    "UniformGini": (UniformGini, {}),
+    "UniformInf": (UniformInf, {}),
+    "UniformAccuracy": (UniformAccuracy, {}),
+    "EqualDKM": (EqualDKM, {}),
+    "EqualGini": (EqualGini, {}),
+    "EqualInf": (EqualInf, {}),
+    "EqualHellinger": (EqualHellinger, {}),
+    "ImpurityEuclid": (ImpurityEuclid, {}),
+    "ImpurityHellinger": (ImpurityHellinger, {}),
+    "DistHellinger": (DistHellinger, {}),
+    "DistEuclid": (DistEuclid, {}),
+    "DistAngle": (DistAngle, {}),
+    "DistAUC": (DistAUC, {}),
 }
 
 
