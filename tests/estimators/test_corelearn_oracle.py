@@ -23,7 +23,7 @@ TOLERANCE = 1e-6
 #: CORElearn estimators without a counterpart here (sampling by expected cost, model-based
 #: regression measures and those still to do)
 NOT_IMPLEMENTED = {
-    "ReliefFmerit", "ReliefFsmp", "MDLsmp", "RReliefFwithMSE", "MSEofModel", "MAEofModel"}
+    "ReliefFsmp", "MDLsmp", "MSEofModel", "MAEofModel"}
 LINEAR = dict(numeric_diff="linear")     # numAttrProportionEqual = 0, ...Different = 1
 
 _data = {}

@@ -13,7 +13,8 @@ from .distribution_distance import (DistAngle, DistAUC, DistEuclid, DistHellinge
                                     EqualHellinger, ImpurityEuclid, ImpurityHellinger)
 from .impurity import (DKM, MSE, Accuracy, DKMcost, GainRatio, GainRatioCost, Gini, InfGain, MDL,
                        MyopicReliefF)
-from .relieff import Relief, ReliefF, ReliefFbestK
+from .relief_mse import RReliefFwithMSE
+from .relieff import Relief, ReliefF, ReliefFbestK, ReliefFmerit
 from .rrelieff import RReliefF, RReliefFbestK
 
 __all__ = ["CORELEARN_ESTIMATORS", "corelearn_estimator"]
@@ -31,11 +32,13 @@ CORELEARN_ESTIMATORS = {
     "ReliefFpe": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefFpa": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefKukar": (Relief, dict(preset="corelearn")),
+    "ReliefFmerit": (ReliefFmerit, dict(preset="corelearn", weighting="exp-rank")),
     "RReliefFequalK": (RReliefF, dict(preset="corelearn", weighting="equal")),
     "RReliefFexpRank": (RReliefF, dict(preset="corelearn")),
     "RReliefFbestK": (RReliefFbestK, dict(preset="corelearn")),
     "RReliefFdistance": (RReliefF, dict(preset="corelearn", weighting="1/d")),
     "RReliefFsqrDistance": (RReliefF, dict(preset="corelearn", weighting="1/d2")),
+    "RReliefFwithMSE": (RReliefFwithMSE, dict(preset="corelearn")),
     "InfGain": (InfGain, {}),
     "GainRatio": (GainRatio, dict(unused_value_rule="minus_one")),
     "Gini": (Gini, {}),
