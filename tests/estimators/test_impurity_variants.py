@@ -115,3 +115,27 @@ def test_informative_attribute_ranks_first_for_every_measure():
     for estimator in HAND:
         scores = estimator()(data)
         assert scores[0] > scores[1], estimator.name
+
+
+def test_costs_weight_the_class_distributions():
+    # two classes: e_0 = costs[0, 1], e_1 = costs[1, 0]; with costs[1, 0] = 3 the weighted
+    # distribution of counts (n_0, n_1) is (n_0, 3 n_1) / (n_0 + 3 n_1). The hand table's
+    # distributions become: prior (6, 12)/18, v0 (3, 3)/6, v1 (1, 9)/10, v2 pure (entropy 0)
+    costs = [[0, 1], [3, 0]]
+    want = (h(1 / 3, 2 / 3) - (.4 * h(.5, .5) + .4 * h(.1, .9))) / h(.4, .4, .2)
+    assert GainRatioCost(costs=costs)(hand_table())[0] == pytest.approx(want)
+    pairs = [(0, 0)] * 3 + [(0, 1)] + [(1, 0)] + [(1, 1)] * 3 + [(2, 0)] * 2 + [(2, 1)]
+    x, y = np.array(pairs, dtype=float).T
+    data = encode(x[:, None], y, discrete=True, n_values=3, n_classes=2)
+    # n_c = (6, 5): prior (6, 15)/21, v0 (3, 3)/6, v1 (1, 9)/10, v2 (2, 3)/5;
+    # p(v) = 4/11, 4/11, 3/11
+    want = d(5 / 7) - (4 / 11 * d(.5) + 4 / 11 * d(.9) + 3 / 11 * d(.6))
+    assert DKMcost(costs=costs)(data)[0] == pytest.approx(want)
+
+
+@pytest.mark.parametrize("costs", [[[0, 1, 1], [1, 0, 1]], [[0, -1], [1, 0]],
+                                   [[0, np.nan], [1, 0]]])
+def test_bad_cost_matrix_named(costs):
+    for estimator in (DKMcost, GainRatioCost):
+        with pytest.raises(ValueError, match="costs must be a 2 x 2 matrix"):
+            estimator(costs=costs)(hand_table())

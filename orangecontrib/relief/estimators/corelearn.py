@@ -5,7 +5,9 @@ CORElearn is the R package of the authors of ReliefF and RReliefF (Robnik-Sikonj
 defaults (``preset="corelearn"`` for the Relief family); :data:`CORELEARN_ESTIMATORS` lists the
 names with the keyword arguments they stand for. CORElearn's cost-sensitive ReliefF variants
 (ReliefFexpC, ReliefFavgC, ReliefFpe, ReliefFpa) and ReliefKukar reduce to ReliefFexpRank and
-Relief under the uniform cost matrix, which is the only one supported here.
+Relief under the uniform cost matrix, which is the only one supported for them; DKMcost and
+GainRatioCost default to it. ReliefFsmp and MDLsmp (whose samples CORElearn draws with R's
+random number generator), MSEofModel and MAEofModel have no counterpart.
 """
 from .balanced_impurity import (EqualDKM, EqualGini, EqualInf, UniformAccuracy, UniformDKM,
                                 UniformGini, UniformInf)

@@ -427,15 +427,45 @@ class DKM(ImpurityEstimator):
     criterion = staticmethod(dkm_gain)
 
 
-class DKMcost(ImpurityEstimator):
-    """DKM gain of the class distributions weighted by the expected misclassification cost,
-    under uniform costs: :func:`dkm_cost_gain`."""
+class _CostSensitive(ImpurityEstimator):
+    """An impurity measure of cost-weighted class distributions (:func:`cost_weighted`).
+
+    ``costs``: a C × C matrix, ``costs[c, d]`` the cost of predicting class d for an instance
+    of class c (the diagonal is not used); None = uniform costs (1 − identity), under which
+    CORElearn's numbers are reproduced."""
+
+    def __init__(self, min_lower=2, min_upper=3, costs=None):
+        super().__init__(min_lower, min_upper)
+        self.costs = costs
+
+    def context(self, data, callback=None):
+        data = super().context(data, callback)
+        if self.costs is not None:
+            costs = np.asarray(self.costs, dtype=np.float64)
+            shape = (data.n_classes, data.n_classes)
+            if costs.shape != shape or not np.all(np.isfinite(costs)) or np.any(costs < 0):
+                raise ValueError(f"costs must be a {shape[0]} x {shape[1]} matrix (one row and "
+                                 f"column per class) of finite non-negative numbers, got "
+                                 f"{self.costs!r}")
+        return data
+
+    def cost_matrix(self, table):
+        return _uniform_costs(table) if self.costs is None else self.costs
+
+
+class DKMcost(_CostSensitive):
+    """DKM gain of the class distributions weighted by the expected misclassification cost:
+    :func:`dkm_cost_gain`."""
     name = "DKMcost"
-    criterion = staticmethod(dkm_cost_gain)
+
+    def criterion(self, table):
+        return dkm_cost_gain(table, self.cost_matrix(table))
 
 
-class GainRatioCost(ImpurityEstimator):
-    """Gain ratio with cost-weighted class entropies, under uniform costs, and CORElearn's rule
-    for unused values (−1): :func:`cost_gain_ratio`."""
+class GainRatioCost(_CostSensitive):
+    """Gain ratio with cost-weighted class entropies and CORElearn's rule for unused values
+    (−1): :func:`cost_gain_ratio`."""
     name = "GainRatioCost"
-    criterion = staticmethod(cost_gain_ratio)
+
+    def criterion(self, table):
+        return cost_gain_ratio(table, self.cost_matrix(table))
