@@ -110,7 +110,8 @@ def test_the_preset_differs_from_the_papers_defaults():
 
 def _corelearn_class_quotas(counts):
     """Each class's places in CORElearn's sample by expected cost under uniform costs, in its
-    floating-point arithmetic: int(p_c e_c / sum_d p_d e_d * n), e_c = sum_{d!=c} p_d / (1 - p_c)."""
+    floating-point arithmetic: int(p_c e_c / sum_d p_d e_d * n) with
+    e_c = sum_{d!=c} p_d / (1 - p_c)."""
     n = counts.sum()
     p = counts / n
     expected = [sum(p[d] for d in range(p.size) if d != c) / (1.0 - p[c]) for c in range(p.size)]

@@ -44,8 +44,9 @@ class RReliefFwithMSE(Estimator):
     necessary
         The number of instances at which RReliefF's share is exp(−1) (CORElearn: 50).
     relief_keywords
-        Further keyword arguments of :class:`~orangecontrib.relief.estimators.rrelieff.RReliefF` (default: its exp-rank weighting with
-        k = 70, sigma = 20, as CORElearn's RReliefFexpRank).
+        Further keyword arguments of
+        :class:`~orangecontrib.relief.estimators.rrelieff.RReliefF` (default: its exp-rank
+        weighting with k = 70, sigma = 20, as CORElearn's RReliefFexpRank).
     """
     name = "RReliefFwithMSE"
     tasks = frozenset({"regression"})
