@@ -17,10 +17,12 @@ For each configuration and method, over the replicates:
 * time: the seconds of all the replicates' runs.
 
 Methods (``--methods``, comma-separated; default all): ours ``ReliefF-10``, ``ReliefF-100``,
-``SURF``, ``SURF*``, ``MultiSURF``, ``MultiSURF*``, ``TuRF`` (around MultiSURF) and the
-recommended default ``Recommended``; scikit-rebate ``sk-`` and fast-select ``fs-`` versions of
-the same (fast-select has no MultiSURF* ranking of its TuRF, so no ``fs-TuRF``; it handles
-classification only). Every run appends one JSON line to ``--results`` (runs already there are
+``SURF``, ``SURF*``, ``MultiSURF``, ``MultiSURF*``, ``TuRF`` (around MultiSURF),
+``TuRF-ReliefF-10`` (around ReliefF with k = 10), ``MaxZ-ReliefF-10`` (MultiScale Relief of
+ReliefF with k = 10 and MultiSURF, the recommended estimator before it took TuRF around
+ReliefF) and the recommended default ``Recommended`` (``MultiScaleRelief()``); scikit-rebate
+``sk-`` and fast-select ``fs-`` versions of the first seven (fast-select has no TuRF, so no
+``fs-TuRF``; it handles classification only). Every run appends one JSON line to ``--results`` (runs already there are
 skipped, so a run can be resumed, and several processes may share the file: each line is one
 append); ``--report`` prints the table from the results files without running anything.
 
@@ -61,6 +63,8 @@ OURS = {
     "MultiSURF": lambda reg: MultiSURF(),
     "MultiSURF*": lambda reg: MultiSURFstar(),
     "TuRF": lambda reg: TuRF(MultiSURF(), remove=0.5, rounds=1),
+    "TuRF-ReliefF-10": lambda reg: TuRF(OURS["ReliefF-10"](reg), remove=0.5, rounds=1),
+    "MaxZ-ReliefF-10": lambda reg: MultiScaleRelief([OURS["ReliefF-10"](reg), MultiSURF()]),
     "Recommended": lambda reg: MultiScaleRelief(),
 }
 
@@ -89,7 +93,7 @@ def _fast_select(name):
     return lambda X, y: np.asarray(make().fit(X, y).feature_importances_, float)
 
 
-PEERS = [m for m in OURS if m != "Recommended"]
+PEERS = ["ReliefF-10", "ReliefF-100", "SURF", "SURF*", "MultiSURF", "MultiSURF*", "TuRF"]
 METHODS = list(OURS) + [f"sk-{m}" for m in PEERS] + [f"fs-{m}" for m in PEERS if m != "TuRF"]
 
 
