@@ -30,6 +30,11 @@ append); ``--report`` prints the table from the results files without running an
     python benchmarks/rebate_power.py DATA --configs XOR,Het --results xor.jsonl
     python benchmarks/rebate_power.py DATA --report --results a.jsonl,b.jsonl
 
+``--chance`` prints instead how often, by chance alone, the best of m peer columns beats one
+fixed method by more than 0.1 when all have the same true perfect share (a Monte Carlo of
+replicate outcomes correlated through a shared replicate difficulty): what the "within 0.1 of
+the best peer" criterion can tell apart at a given number of replicates.
+
 ``--compare`` times instead our MultiSURF, scikit-rebate's and fast-select's (CPU) in the same run
 on the selected configurations and replicates (after a warm-up run that compiles the numba code
 of ours and fast-select's) and prints the largest absolute difference of their estimates.
@@ -232,6 +237,29 @@ def report(results, configs, methods):
     print(f"{'total perfect share':58s} " + " ".join(f"{totals[m]:16.2f}" for m in methods))
 
 
+def chance_of_shortfall(p, n, m, rho, draws=20000, seed=0):
+    """The probability that the best of ``m`` methods' shares over ``n`` replicates exceeds a
+    fixed method's by more than 0.1 when all succeed with probability ``p`` per replicate: a
+    method succeeds on a replicate when sqrt(rho) U + sqrt(1 - rho) E < Phi^-1(p), U shared by
+    the methods on that replicate (its difficulty) and E each method's own, both standard
+    normal (so rho is the correlation of two methods' latent scores)."""
+    from scipy.stats import norm
+    rng = np.random.default_rng(seed)
+    latent = (np.sqrt(rho) * rng.standard_normal((draws, n, 1))
+              + np.sqrt(1 - rho) * rng.standard_normal((draws, n, m + 1)))
+    shares = (latent < norm.ppf(p)).mean(axis=1)
+    return np.mean(shares[:, 1:].max(axis=1) > shares[:, 0] + 0.1 + 1e-9)
+
+
+def chance():
+    """The table of chance_of_shortfall for 5, 30 and 100 replicates."""
+    print("replicates  peers   rho    " + "  ".join(f"p={p}" for p in (0.1, 0.3, 0.5, 0.7, 0.9)))
+    for n in (5, 30, 100):
+        for m, rho in ((7, 0.5), (7, 0.8), (12, 0.0)):
+            print(f"{n:10d} {m:6d} {rho:5.1f}   " + "  ".join(
+                f"{chance_of_shortfall(p, n, m, rho):5.2f}" for p in (0.1, 0.3, 0.5, 0.7, 0.9)))
+
+
 def compare(root, configs, reps):
     """Largest |difference| between our MultiSURF and the peers' on the selected data."""
     for config in configs:
@@ -263,7 +291,12 @@ def main(argv=None):
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--compare", action="store_true",
                         help="agreement and speed of the MultiSURFs")
+    parser.add_argument("--chance", action="store_true",
+                        help="chance shortfalls against the best of many peer columns")
     args = parser.parse_args(argv)
+    if args.chance:
+        chance()
+        return
     warnings.filterwarnings("ignore")
     configs = select(configurations(args.data), args.configs)
     methods = [m for m in METHODS if not args.methods or m in args.methods.split(",")]
