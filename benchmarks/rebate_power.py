@@ -22,9 +22,10 @@ Methods (``--methods``, comma-separated; default all): ours ``ReliefF-10``, ``Re
 ReliefF with k = 10 and MultiSURF, the recommended estimator before it took TuRF around
 ReliefF) and the recommended default ``Recommended`` (``MultiScaleRelief()``); scikit-rebate
 ``sk-`` and fast-select ``fs-`` versions of the first seven (fast-select has no TuRF, so no
-``fs-TuRF``; it handles classification only). Every run appends one JSON line to ``--results`` (runs already there are
-skipped, so a run can be resumed, and several processes may share the file: each line is one
-append); ``--report`` prints the table from the results files without running anything.
+``fs-TuRF``; it handles classification only). Every run appends one JSON line to
+``--results`` (runs already there are skipped, so a run can be resumed, and several processes
+may share the file: each line is one append); ``--report`` prints the table from the results
+files without running anything.
 
     python benchmarks/rebate_power.py DATA --methods MultiSURF,fs-MultiSURF --reps 1-5
     python benchmarks/rebate_power.py DATA --configs XOR,Het --results xor.jsonl
