@@ -406,13 +406,16 @@ class _Run:
 def _summary(x, y, discrete, classification):
     """The partition's size, each column's minimum and maximum, what is wrong in it, and the
     class counts or the target's range."""
-    x = np.asarray(x, dtype=np.float64)
+    x = np.asarray(x)                   # float32 is read as it is: no float64 copy
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
     y = np.asarray(y, dtype=np.float64).ravel()
     n = x.shape[0]
     out = dict(n=n, inf=bool(np.isinf(x).any()), nan=bool(np.isnan(x).any()))
     if not n:
         return dict(out, bad_code=False, y_bad=False, counts=np.zeros(0))
-    out["minimum"], out["maximum"] = x.min(axis=0), x.max(axis=0)
+    out["minimum"] = x.min(axis=0).astype(np.float64)
+    out["maximum"] = x.max(axis=0).astype(np.float64)
     codes = x[:, discrete]
     out["bad_code"] = bool(np.any((codes != np.round(codes)) | (codes < 0)))
     out["y_bad"] = bool(not np.all(np.isfinite(y)) or classification and np.any(
@@ -443,7 +446,7 @@ def _model(x, y, queries, spec):
 def _query_blocks(m, n_rows):
     """Blocks of the sampled instances whose distances to ``n_rows`` rows fit ``BLOCK_BYTES``
     (a few copies of them are made)."""
-    step = max(1, BLOCK_BYTES // (4 * 8 * max(n_rows, 1)))
+    step = max(1, BLOCK_BYTES // (2 * 8 * max(n_rows, 1)))
     return [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
 
 
@@ -555,11 +558,15 @@ def _accumulate(model, rows, others, slots, weights, n_slots, with_tau, out):
 def _pair_sums(x, y, queries, spec, q, others, slots, weights, n_slots, with_tau):
     """The second pass of ReliefF and RReliefF: the weighted diffs of the sampled instances
     ``q`` (positions) and their neighbours ``others`` (the partition's rows) in the slots."""
-    model, n_p = _model(x, y, queries, spec)
     F = 2 if with_tau else 1
-    a = model.data.n_attributes
+    a = queries[0].shape[1]
     out = (np.zeros((n_slots, F, a)), np.zeros((n_slots, a)), np.zeros((n_slots, F)))
-    _accumulate(model, n_p + np.asarray(q, np.intp), np.asarray(others, np.intp),
+    if not len(q):
+        return out
+    # only the neighbours' rows are read (from a memory-mapped partition, only their pages)
+    used, others = np.unique(np.asarray(others, np.intp), return_inverse=True)
+    model, n_p = _model(x[used], np.asarray(y)[used], queries, spec)
+    _accumulate(model, n_p + np.asarray(q, np.intp), others.astype(np.intp),
                 np.asarray(slots, np.intp), np.asarray(weights, float), n_slots, with_tau, out)
     return out
 
