@@ -465,9 +465,10 @@ def _stopper(name):
     """A function telling whether the client asked the tasks to stop (the event ``name``)."""
     import distributed
     try:
-        event = distributed.Event(name)
-    except ValueError:                  # not on a worker (the tasks run on the client)
+        distributed.get_worker()
+    except ValueError:                  # not on a worker
         return lambda: False
+    event = distributed.Event(name)
     last = [time.monotonic()]
 
     def stopped():
@@ -520,10 +521,13 @@ def _k_smallest(d, K):
     those of the lowest columns (the engine's order: distance, then index)."""
     if d.shape[1] > K:
         kth = np.partition(d, K - 1, axis=1)[:, K - 1:K]
-        below = d < kth
-        tied = d == kth
-        room = K - below.sum(axis=1, keepdims=True)
-        keep = below | (tied & (np.cumsum(tied, axis=1) <= room))
+        keep = d <= kth
+        crowded = np.flatnonzero(keep.sum(axis=1) > K)     # more ties at the k-th than room
+        if crowded.size:
+            sub = d[crowded]
+            tied = sub == kth[crowded]
+            room = K - (sub < kth[crowded]).sum(axis=1, keepdims=True)
+            keep[crowded] &= ~tied | (np.cumsum(tied, axis=1) <= room)
     else:
         keep = np.ones(d.shape, bool)
     return np.nonzero(keep & np.isfinite(d))
