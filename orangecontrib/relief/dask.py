@@ -38,9 +38,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from .estimators.base import BLOCK_BYTES
-from .estimators.diffs import DiffModel, target_diffs
+from .estimators.diffs import TILE_WIDTH, DiffModel, target_diffs
 from .estimators.encoding import EncodedData
-from .estimators.neighbours import NeighbourContext, neighbour_weights
+from .estimators.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
+    _chunks, _nearest_search
 from .estimators.relief_family import BestK, first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
 from .estimators.rrelieff import RReliefF
@@ -480,57 +481,54 @@ def _stopper(name):
 
 
 def _search(x, y, offset, instances, queries, spec, groups, K):
-    """The candidates for the k nearest of each sampled instance in each group (its K nearest
-    by (distance, row) in the partition): flat arrays of the instance's position, the group,
-    the global row index and the distance."""
+    """The candidates for the k nearest of each sampled instance in each group: its K nearest
+    in the partition by (distance, row), found by the single-machine search kernel
+    (:func:`.neighbours._nearest_search`) with the partition's rows as the only candidates.
+    Flat arrays of the instance's position, the group, the global row index and the
+    distance."""
     model, n_p = _model(x, y, queries, spec)
     stopped = _stopper(spec["stop"])
-    cls = model.cls[:n_p]
-    query_cls = model.cls[n_p:]
-    skip_zero = model.options.skip_zero_distance
-    out = []
-    for blk in _query_blocks(instances.size, n_p):
-        d, own = _distances(model, n_p, instances, offset, blk, stopped)
-        b = d.shape[0]
-        at = np.flatnonzero(own >= 0)
-        d[at, own[at]] = np.inf                         # never its own neighbour
-        if skip_zero:
-            d[d == 0.0] = np.inf
-        qc = query_cls[blk]
-        if groups == "per-class":
-            searches = [(np.arange(b), g, cls == g) for g in range(spec["n_classes"])]
-        elif groups == "pooled":
-            searches = [(np.flatnonzero(qc == c), g, (cls == c) == (g == 0))
-                        for c in np.unique(qc) for g in (0, 1)]
-        else:
-            searches = [(np.arange(b), 0, np.ones(n_p, bool))]
-        for rows, g, member in searches:
-            cols = np.flatnonzero(member)
-            if not rows.size or not cols.size or not K:
-                continue
-            r, c = _k_smallest(d[np.ix_(rows, cols)], K)
-            out.append((rows[r] + blk.start, np.full(r.size, g), cols[c] + offset,
-                        d[rows[r], cols[c]]))
-    if not out:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.int64), np.zeros(0)
-    return tuple(np.concatenate([o[c] for o in out]) for c in range(4))
+    m = instances.size
+    # a sampled instance of this partition is searched from its own row, so that it is not
+    # its own neighbour; the others from their rows appended after the partition's
+    rows = instances - offset
+    rows = np.where((rows >= 0) & (rows < n_p), rows, n_p + np.arange(m)).astype(np.intp)
+    tiles = list(model.tiles)
+    tiles[2], tiles[3] = _candidate_tiles(model.cls[:n_p])
+    tiles = tuple(tiles)
+    G = spec["n_classes"] if groups == "per-class" else (2 if groups == "pooled" else 1)
+    neighbours = np.full((m, G, K), -1, dtype=np.intp)
+    distances = np.full((m, G, K), np.inf)
+    if K and n_p:
+        step = max(SEARCH_MIN_ROWS, SEARCH_WORK // max(n_p * model.data.n_attributes, 1))
+        for lo in range(0, m, step):                # blocks between looks at the cancel
+            blk = slice(lo, min(lo + step, m))
+            if stopped():
+                raise RuntimeError("cancelled")
+            _nearest_search(rows[blk], tiles, _GROUP_MODES[groups],
+                            model.options.skip_zero_distance, _chunks(), neighbours[blk],
+                            distances[blk])
+    q, g, j = np.nonzero(neighbours >= 0)
+    return q, g, neighbours[q, g, j] + offset, distances[q, g, j]
 
 
-def _k_smallest(d, K):
-    """(rows, columns) of the K smallest finite entries of each row of ``d``, among equal ones
-    those of the lowest columns (the engine's order: distance, then index)."""
-    if d.shape[1] > K:
-        kth = np.partition(d, K - 1, axis=1)[:, K - 1:K]
-        keep = d <= kth
-        crowded = np.flatnonzero(keep.sum(axis=1) > K)     # more ties at the k-th than room
-        if crowded.size:
-            sub = d[crowded]
-            tied = sub == kth[crowded]
-            room = K - (sub < kth[crowded]).sum(axis=1, keepdims=True)
-            keep[crowded] &= ~tied | (np.cumsum(tied, axis=1) <= room)
-    else:
-        keep = np.ones(d.shape, bool)
-    return np.nonzero(keep & np.isfinite(d))
+#: the search's blocks of sampled instances: about this many diffs (well under a second), but
+#: at least this many instances (each block loads every tile of candidates once)
+SEARCH_WORK = 500_000_000
+SEARCH_MIN_ROWS = 64
+
+
+def _candidate_tiles(cls):
+    """``order`` and ``ranges`` of :attr:`.DiffModel.tiles` over the first ``cls.size`` rows
+    only (the partition's, not the sampled instances appended after them): the rows sorted by
+    class, in tiles of at most ``TILE_WIDTH`` rows of one class."""
+    order = np.argsort(cls, kind="stable").astype(np.intp)
+    n_cls = int(cls.max()) + 1 if cls.size else 0
+    bounds = np.searchsorted(cls[order], np.arange(n_cls + 1))
+    ranges = np.array([(lo, min(lo + TILE_WIDTH, stop), c)
+                       for c, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))
+                       for lo in range(start, stop, TILE_WIDTH)], np.intp).reshape(-1, 3)
+    return order, ranges
 
 
 def _accumulate(model, rows, others, slots, weights, n_slots, with_tau, out):
