@@ -9,6 +9,7 @@ import dask.array as da
 import dask.dataframe as dd
 from distributed import Client, LocalCluster
 
+from orangecontrib.relief import dask as dask_backend
 from orangecontrib.relief.dask import estimate
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
@@ -73,6 +74,21 @@ def test_ties_across_partitions(client):
     X = rng.integers(0, 2, (300, 5)).astype(float)
     y = (X[:, 0] != X[:, 1]).astype(float)
     estimator = ReliefF(k=7, iterations=80, random_state=1)
+    single = estimator(encode(X, y, discrete=True, n_classes=2))
+    ours = estimate(estimator, da.from_array(X, chunks=(CHUNKS, -1)),
+                    da.from_array(y, chunks=(CHUNKS,)), discrete=True, client=client)
+    np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
+
+
+def test_blocks_of_rows_within_a_partition(client, monkeypatch):
+    """Tiles of 8 rows, one tile per search block: each partition's candidates come from many
+    blocks, merged with the others by (distance, row)."""
+    monkeypatch.setattr(dask_backend, "TILE_WIDTH", 8)
+    monkeypatch.setattr(dask_backend, "SEARCH_WORK", 1)
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 3, (300, 4)).astype(float)
+    y = (X[:, 0] == X[:, 1]).astype(float)
+    estimator = ReliefF(k=6, iterations=70, random_state=2)
     single = estimator(encode(X, y, discrete=True, n_classes=2))
     ours = estimate(estimator, da.from_array(X, chunks=(CHUNKS, -1)),
                     da.from_array(y, chunks=(CHUNKS,)), discrete=True, client=client)

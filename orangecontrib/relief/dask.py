@@ -482,10 +482,11 @@ def _stopper(name):
 
 def _search(x, y, offset, instances, queries, spec, groups, K):
     """The candidates for the k nearest of each sampled instance in each group: its K nearest
-    in the partition by (distance, row), found by the single-machine search kernel
-    (:func:`.neighbours._nearest_search`) with the partition's rows as the only candidates.
-    Flat arrays of the instance's position, the group, the global row index and the
-    distance."""
+    by (distance, row) in each block of the partition's rows, found by the single-machine
+    search kernel (:func:`.neighbours._nearest_search`) with the block's rows as the only
+    candidates (each block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks
+    whether it is cancelled). Flat arrays of the instance's position, the group, the global
+    row index and the distance."""
     model, n_p = _model(x, y, queries, spec)
     stopped = _stopper(spec["stop"])
     m = instances.size
@@ -493,29 +494,37 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
     # its own neighbour; the others from their rows appended after the partition's
     rows = instances - offset
     rows = np.where((rows >= 0) & (rows < n_p), rows, n_p + np.arange(m)).astype(np.intp)
+    order, ranges = _candidate_tiles(model.cls[:n_p])
     tiles = list(model.tiles)
-    tiles[2], tiles[3] = _candidate_tiles(model.cls[:n_p])
-    tiles = tuple(tiles)
     G = spec["n_classes"] if groups == "per-class" else (2 if groups == "pooled" else 1)
-    neighbours = np.full((m, G, K), -1, dtype=np.intp)
-    distances = np.full((m, G, K), np.inf)
-    if K and n_p:
-        step = max(SEARCH_MIN_ROWS, SEARCH_WORK // max(n_p * model.data.n_attributes, 1))
-        for lo in range(0, m, step):                # blocks between looks at the cancel
-            blk = slice(lo, min(lo + step, m))
+    a = model.data.n_attributes
+    step = max(1, SEARCH_QUERIES)
+    width = max(TILE_WIDTH, SEARCH_WORK // max(min(m, step) * a, 1))    # rows per block
+    first = np.searchsorted(np.cumsum(ranges[:, 1] - ranges[:, 0]),
+                            np.arange(width, n_p, width), side="right")
+    out = []
+    for lo in range(0, m if K else 0, step):
+        blk = slice(lo, min(lo + step, m))
+        for part in np.split(np.arange(len(ranges)), np.unique(first)):
             if stopped():
                 raise RuntimeError("cancelled")
-            _nearest_search(rows[blk], tiles, _GROUP_MODES[groups],
-                            model.options.skip_zero_distance, _chunks(), neighbours[blk],
-                            distances[blk])
-    q, g, j = np.nonzero(neighbours >= 0)
-    return q, g, neighbours[q, g, j] + offset, distances[q, g, j]
+            neighbours = np.full((blk.stop - lo, G, K), -1, dtype=np.intp)
+            distances = np.full((blk.stop - lo, G, K), np.inf)
+            tiles[2], tiles[3] = order, np.ascontiguousarray(ranges[part])
+            _nearest_search(rows[blk], tuple(tiles), _GROUP_MODES[groups],
+                            model.options.skip_zero_distance, _chunks(), neighbours, distances)
+            q, g, j = np.nonzero(neighbours >= 0)
+            out.append((q + lo, g, neighbours[q, g, j] + offset, distances[q, g, j]))
+    if not out:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0)
+    return tuple(np.concatenate([o[c] for o in out]) for c in range(4))
 
 
-#: the search's blocks of sampled instances: about this many diffs (well under a second), but
-#: at least this many instances (each block loads every tile of candidates once)
-SEARCH_WORK = 500_000_000
-SEARCH_MIN_ROWS = 64
+#: the search's blocks: this many sampled instances against about ``SEARCH_WORK`` diffs'
+#: worth of the partition's rows (well under a second; each block loads its rows' tiles once
+#: for all its instances)
+SEARCH_QUERIES = 4096
+SEARCH_WORK = 300_000_000
 
 
 def _candidate_tiles(cls):
