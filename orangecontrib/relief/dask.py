@@ -470,10 +470,10 @@ def _stopper(name):
     except ValueError:                  # not on a worker
         return lambda: False
     event = distributed.Event(name)
-    last = [time.monotonic()]
+    last = [0.0]
 
     def stopped():
-        if time.monotonic() - last[0] < 0.5:
+        if time.monotonic() - last[0] < 0.2:
             return False
         last[0] = time.monotonic()
         return event.is_set()
@@ -524,7 +524,7 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
 #: worth of the partition's rows (well under a second; each block loads its rows' tiles once
 #: for all its instances)
 SEARCH_QUERIES = 4096
-SEARCH_WORK = 300_000_000
+SEARCH_WORK = 100_000_000
 
 
 def _candidate_tiles(cls):
