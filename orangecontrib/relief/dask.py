@@ -9,9 +9,9 @@ the estimates equal those of the single-machine estimators of :mod:`.estimators`
    the diffs), the class counts (or the target's range) and checks the values;
 2. the m sampled instances (:meth:`.ReliefFamily.sample`: the same choice the single-machine
    estimator makes) are gathered to the client and sent to every partition;
-3. each partition computes the distances from the sampled instances to its rows and keeps, for
-   ReliefF, the k nearest of each class (RReliefF: of all rows), ties by row index, or for the
-   SURF family the count, mean and sum of squared deviations of the distances; the client merges
+3. each partition runs the single-machine neighbour search over its own rows and keeps, for
+   ReliefF, the k nearest of each class (RReliefF: of all rows), ties by row index, or computes
+   for the SURF family the count, mean and variance of the distances; the client merges
    the candidates into the global k nearest (by distance, then the lowest row index, as
    :mod:`.estimators.neighbours` does) or the per-instance thresholds (the partitions' moments
    combined as Chan, Golub & LeVeque, "Updating formulae and a pairwise algorithm for computing
