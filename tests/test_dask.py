@@ -1,6 +1,6 @@
 """The Dask backend (orangecontrib.relief.dask): estimates over row partitions of uneven size
-equal the single-machine estimators' on the same sampled instances (to 1e-9), on a hand-computed
-table, with a dataframe, a default LocalCluster and bad input. One in-process cluster serves the
+equal the single-machine estimators' on the same sampled instances (to 1e-9), also with missing
+values, on a hand-computed table, with a dataframe, a default LocalCluster and bad input. One in-process cluster serves the
 module."""
 import numpy as np
 import pandas as pd
@@ -64,6 +64,28 @@ def test_dask_vs_single_machine_equal(client, estimator, regression):
     single = estimator(encode(X, y, discrete=DISCRETE, n_classes=n_classes))
     ours = distributed(X, y, estimator, client, n_classes)
     assert np.isfinite(single).all()
+    np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize("estimator, regression", [
+    (ReliefF(k=10, iterations=60, random_state=3), False),
+    (ReliefF(k=10, iterations=60, random_state=3, missing="C", numeric_diff="ramp"), False),
+    (RReliefF(k=20, iterations=50, random_state=2, laplace=True), True),
+    (MultiSURF(iterations=40, random_state=4, both_missing="current"), False),
+], ids=["ReliefF", "ReliefF-C-ramp", "RReliefF-laplace", "MultiSURF"])
+def test_missing_values(client, estimator, regression):
+    """With missing values (a tenth of the numeric and discrete values, one column all
+    missing): RELIEF-D's probabilities P(value | class) from the whole data, the same
+    neighbours and estimates as on one machine; the all-missing column gets NaN."""
+    X, y, target = table(seed=4)
+    rng = np.random.default_rng(5)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    X[:, 3] = np.nan
+    y = target if regression else y
+    n_classes = 0 if regression else 3
+    single = estimator(encode(X, y, discrete=DISCRETE, n_classes=n_classes))
+    ours = distributed(X, y, estimator, client, n_classes)
+    assert np.isnan(single[3]) and np.isfinite(np.delete(single, 3)).all()
     np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
 
 
@@ -167,10 +189,12 @@ def test_bad_input(client):
         distributed(X, y, ReliefF(iterations=301), client, 3)
     with pytest.raises(ValueError, match="iterations=m"):
         distributed(X, y, ReliefF(), client, 3)
-    with pytest.raises(ValueError, match="missing values"):
-        X_nan = X.copy()
-        X_nan[5, 2] = np.nan
-        distributed(X_nan, y, relieff, client, 3)
+    with pytest.raises(ValueError, match="must be finite"):
+        X_inf = X.copy()
+        X_inf[5, 2] = np.inf
+        distributed(X_inf, y, relieff, client, 3)
+    with pytest.raises(ValueError, match="class codes"):
+        distributed(X, np.where(np.arange(300) == 7, 0.5, y), relieff, client, 3)
     with pytest.raises(ValueError, match="regression target"):
         distributed(X, y, RReliefF(iterations=10), client, 3)
     with pytest.raises(ValueError, match="target is constant"):

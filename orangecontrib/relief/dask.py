@@ -25,11 +25,13 @@ family: two, and the band's diffs), spread over the workers; what travels is the
 once per pass from storage to the workers, the m sampled instances to every partition and
 m x k candidates (ReliefF: per class) back from each.
 
-Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
+Missing values (NaN) are handled as on one machine (:mod:`.estimators.diffs`): with any, an
+extra pass counts the value codes per class for the probabilities P(value | class) of the
+whole data. Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
 calling :func:`estimate` fails. Without a ``client`` a ``distributed.LocalCluster`` is started
 (with ``cluster_options``) and closed afterwards. Not handled here (a ``ValueError`` says so):
-missing values, instance weights, ``iterations=None`` (every instance) and CORElearn's
-neighbour order (``preset="corelearn"``).
+``iterations=None`` (every instance) and CORElearn's neighbour order
+(``preset="corelearn"``); the data carry no instance weights.
 """
 import time
 import uuid
@@ -38,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .estimators.base import BLOCK_BYTES
-from .estimators.diffs import TILE_WIDTH, DiffModel, target_diffs
+from .estimators.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, target_diffs
 from .estimators.encoding import EncodedData
 from .estimators.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
     _chunks, _nearest_search
@@ -83,7 +85,7 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
     X
         A ``dask.array`` (n, a) partitioned by rows (columns are put into one chunk), a numpy
         array, or a Dask dataframe; the values are float (discrete columns hold the codes
-        0, 1, ...), without missing values.
+        0, 1, ...), NaN = missing.
     y
         The class codes 0..C-1 or the numeric target: a ``dask.array``, a numpy array, or with a
         dataframe the name of its column.
@@ -249,18 +251,20 @@ class _Run:
         parts = self._run(_summary, lambda i: (self.discrete, classification),
                           0.0, PROGRESS[0])
         for key, message in (
-                ("inf", "attribute values must be finite: the data contain inf"),
-                ("nan", "the Dask backend does not handle missing values (NaN): impute them or "
-                        "use the single-machine estimators"),
+                ("inf", "attribute values must be finite: the data contain inf "
+                        "(use NaN for a missing value)"),
                 ("bad_code", "discrete columns must hold integer codes 0, 1, ..."),
                 ("y_bad", "the target has missing or infinite values" if not classification
                  else "class codes must be integers 0, 1, ...")):
             if any(p[key] for p in parts):
                 raise ValueError(message)
-        minimum = np.min([p["minimum"] for p in parts if p["n"]], axis=0)
-        maximum = np.max([p["maximum"] for p in parts if p["n"]], axis=0)
+        minimum = np.fmin.reduce([p["minimum"] for p in parts if p["n"]], axis=0)
+        maximum = np.fmax.reduce([p["maximum"] for p in parts if p["n"]], axis=0)
+        missing = np.any([p["missing"] for p in parts if p["n"]], axis=0)
+        known = ~np.isnan(maximum)
         if self.n_values is None:
-            n_values = np.where(self.discrete, maximum + 1, 0).astype(np.intp)
+            n_values = np.where(self.discrete & known, np.nan_to_num(maximum) + 1, 0)
+            n_values = n_values.astype(np.intp)
         else:
             n_values = np.broadcast_to(np.asarray(self.n_values, np.intp), (self.a,)).copy()
             n_values[~self.discrete] = 0
@@ -297,14 +301,25 @@ class _Run:
             span = np.where(self.discrete, 1.0, maximum - minimum)
         # a model of the extremes gives the diff model's scales (DiffModel reads the column's
         # largest magnitude when a span is no finite float)
-        extremes = EncodedData(X=np.vstack([np.where(self.discrete, 0.0, minimum),
-                                            np.where(self.discrete, 0.0, maximum)]),
+        # (NaN: no known value, the column takes no part); its value bins, columns with missing
+        # values and probabilities P(value | class) are those of the whole data
+        extremes = EncodedData(X=np.where(known, np.vstack([minimum, np.where(
+                                   self.discrete, 0.0, maximum)]), np.nan),
                                y=np.zeros(2), discrete=self.discrete, n_values=n_values,
                                n_classes=n_classes, minimum=minimum, span=span, y_span=y_span)
-        reference = DiffModel(extremes, est.diff_options())
-        return dict(reference=reference, n_values=n_values, n_classes=n_classes,
+        options = est.diff_options()
+        reference = DiffModel(extremes, options)
+        reference.bins = _bins_for(self.n, options.numeric_bins)
+        reference.n_codes = np.where(self.discrete, np.maximum(n_values, 1),
+                                     reference.bins).astype(np.intp)
+        reference.has_missing = missing & known
+        spec = dict(reference=reference, n_values=n_values, n_classes=n_classes,
                     minimum=minimum, span=span, y_span=y_span, counts=counts,
                     discrete=self.discrete, stop=self.stop)
+        if reference.has_missing.any():
+            counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
+            reference.prob = reference.probabilities(sum(counts))
+        return spec
 
     # -- ReliefF and RReliefF ------------------------------------------------------------------
     def _neighbours(self):
@@ -400,7 +415,11 @@ class _Run:
             sums[b] = np.einsum("qsg,qgfa->sfa", coef, slot_sums[b])
             known[b] = np.einsum("qsg,qga->sa", coef, slot_known[b])
             totals[b] = np.einsum("qsg,qgf->sf", coef, slot_totals[b])
-        return band_estimates(sums, known, totals, bands, classification, False, float(m))
+        reference = spec["reference"]
+        renorm = reference.options.missing == "C" and reference.has_missing.any()
+        result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
+        result[reference.kind == _UNUSABLE] = np.nan            # no known value
+        return result
 
 
 # -- the partitions' tasks (run on the workers) ----------------------------------------------
@@ -412,13 +431,16 @@ def _summary(x, y, discrete, classification):
         x = x.astype(np.float64)
     y = np.asarray(y, dtype=np.float64).ravel()
     n = x.shape[0]
-    out = dict(n=n, inf=bool(np.isinf(x).any()), nan=bool(np.isnan(x).any()))
+    out = dict(n=n, inf=bool(np.isinf(x).any()))
     if not n:
         return dict(out, bad_code=False, y_bad=False, counts=np.zeros(0))
-    out["minimum"] = x.min(axis=0).astype(np.float64)
-    out["maximum"] = x.max(axis=0).astype(np.float64)
+    out["missing"] = np.isnan(x).any(axis=0)
+    out["minimum"] = np.fmin.reduce(x, axis=0).astype(np.float64)     # NaN: none known
+    out["maximum"] = np.fmax.reduce(x, axis=0).astype(np.float64)
     codes = x[:, discrete]
-    out["bad_code"] = bool(np.any((codes != np.round(codes)) | (codes < 0)))
+    with np.errstate(invalid="ignore"):
+        out["bad_code"] = bool(np.any(((codes != np.round(codes)) | (codes < 0))
+                                      & ~np.isnan(codes)))
     out["y_bad"] = bool(not np.all(np.isfinite(y)) or classification and np.any(
         (y != np.round(y)) | (y < 0)))
     out["y_min"], out["y_max"] = (float(y.min()), float(y.max())) if not out["y_bad"] \
@@ -428,9 +450,17 @@ def _summary(x, y, discrete, classification):
     return out
 
 
+def _value_counts(x, y, spec):
+    """The partition's counts of each value code per class (:meth:`.DiffModel.value_counts`)
+    with the value bins of the whole data."""
+    a = spec["discrete"].size
+    return _model(x, y, (np.zeros((0, a)), np.zeros(0)), spec)[0].value_counts()
+
+
 def _model(x, y, queries, spec):
     """The diff model of the partition's rows followed by the sampled instances (rows n_p, ...),
-    with the ranges of the whole data (``spec``)."""
+    with the ranges, value bins, columns with missing values and probabilities P(value |
+    class) of the whole data (``spec``)."""
     rows, target = queries
     n_p = x.shape[0]
     values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
@@ -441,6 +471,7 @@ def _model(x, y, queries, spec):
                        n_classes=spec["n_classes"], minimum=spec["minimum"], span=spec["span"],
                        y_span=spec["y_span"])
     model = DiffModel(data, spec["reference"].options, reference=spec["reference"])
+    model.has_missing = spec["reference"].has_missing   # the distances' order of columns
     return model, n_p
 
 
