@@ -205,3 +205,12 @@ def test_bad_input(client):
         distributed(X, y, ReliefF.corelearn(iterations=10), client, 3)
     with pytest.raises(ValueError, match="k must be an integer"):
         distributed(X, y, ReliefF(k=0, iterations=10), client, 3)
+
+
+def test_without_dask(monkeypatch):
+    """Without dask.distributed only the call fails, naming the extra to install."""
+    import sys
+    monkeypatch.setitem(sys.modules, "distributed", None)       # import distributed fails
+    X, y, _ = table()
+    with pytest.raises(ImportError, match=r"pip install 'Orange3-Relief\[dask\]'"):
+        estimate(ReliefF(iterations=10), X, y)
