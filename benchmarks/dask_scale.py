@@ -266,10 +266,11 @@ def main():
                   f"{n:,} rows; the call returned {returned:.2f} s later, the workers were "
                   f"idle {idle:.2f} s later; load {load()}", flush=True)
         if "b" not in skip:
-            size = big * A * 4
-            print(f"\n(b) larger than the workers' memory: {big:,} x {A} float32 = "
-                  f"{size / 1e9:.1f} GB on disk, {args.workers} workers x {args.memory_limit}, "
-                  f"ReliefF k=10, m = {m}, load {load()}")
+            from dask.utils import parse_bytes
+            size, hold = big * A * 4, args.workers * parse_bytes(args.memory_limit)
+            print(f"\n(b) {big:,} x {A} float32 = {size / 1e9:.1f} GB on disk "
+                  f"({size / hold:.1f} x what the {args.workers} workers x {args.memory_limit} "
+                  f"may hold), ReliefF k=10, m = {m}, load {load()}")
             scores, elapsed, total, single = relieff_on_disk(client, x_dir, y_dir, big, m,
                                                              bar=True)
             top = np.argsort(-scores)[:3]
