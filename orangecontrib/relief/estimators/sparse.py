@@ -18,10 +18,10 @@ rounding only, so they select the candidates that can be among the k nearest (ea
 within a bound of that rounding), and those few candidates' distances are summed over the union
 of their non-zero columns in attribute order, the dense engine's arithmetic; ties, distances 0
 (``skip_zero_distance``) and the distances kept in the context are exactly the dense engine's.
-The estimates sum the diffs of each (instance, neighbour) pair over the union of their
-non-zeros (:meth:`SparseDiffModel.sparse_pair_diffs`, a CSR matrix of the pairs' diffs), so
-their cost is O(non-zeros) per pair too. Memory: the data, its CSC copy and per search thread
-one distance per instance; no N x N or N x A array.
+The estimates sum the weighted diffs of each (instance, neighbour) pair over the union of their
+non-zeros (:meth:`SparseDiffModel.weighted_pair_sums`), so their cost is O(non-zeros) per pair
+too. Memory: the data, its CSC copy, per search thread one distance per instance and per thread
+one sum per attribute; no N x N or N x A array.
 
 Supported: numeric (``numeric_diff`` "linear" or "ramp") and discrete attributes (an implicit
 zero is the value of code 0), both distances, ``skip_zero_distance``, instance weights, every
@@ -92,13 +92,28 @@ class SparseDiffModel(DiffModel):
 
     @property
     def pair_bytes(self):
-        """Bytes of the diffs of one pair (a CSR row over the union of two rows' non-zeros)."""
+        """Bytes of one pair's diffs as a CSR row (the union of two rows' non-zeros), by which
+        the estimate's blocks of pairs are sized."""
         return 16 * (2 * self.values.nnz // max(self.data.n_instances, 1) + 1)
 
     def pair_diffs(self, rows, others):
         """diff(A, I_rows[p], I_others[p]) as a dense (P, a) array (see
         :meth:`sparse_pair_diffs`)."""
         return self.sparse_pair_diffs(rows, others).toarray()
+
+    def weighted_pair_sums(self, coefficients, rows, others):
+        """``coefficients`` (R, P) times the pairs' diffs (P, a), i.e. out[r, A] = sum_p
+        coefficients[r, p] diff(A, I_rows[p], I_others[p]) (pairs with ``others[p]`` = -1 add
+        nothing), summed over each pair's union of non-zero columns without forming the diffs
+        (the diffs as :meth:`sparse_pair_diffs`)."""
+        X = self.values
+        coefficients = np.ascontiguousarray(coefficients, dtype=np.float64)
+        n_chunks = max(1, min(numba.get_num_threads(), len(rows)))
+        out = np.zeros((n_chunks,) + coefficients.shape[:1] + (self.data.n_attributes,))
+        _weighted_union_sums(coefficients, np.ascontiguousarray(rows, dtype=np.intp),
+                             np.ascontiguousarray(others, dtype=np.intp), X.indptr, X.indices,
+                             X.data, self.kind, *self._ramp_args, out)
+        return out.sum(axis=0)
 
     def sparse_pair_diffs(self, rows, others):
         """CSR (P, a): diff(A, I_rows[p], I_others[p]) over the union of the two instances'
@@ -235,6 +250,44 @@ def _union_diffs(rows, others, indptr, indices, values, kind, lo, hi, slope, out
             o += 1
 
 
+@njit(cache=True, parallel=True)
+def _weighted_union_sums(coefficients, rows, others, indptr, indices, values, kind, lo, hi,
+                         slope, out):
+    """out[chunk, r, t] += coefficients[r, p] * diff(A_t, I_rows[p], I_others[p]) over the
+    union of the two rows' non-zero columns, for the pairs p of each chunk (one per thread);
+    the caller sums the chunks."""
+    n_chunks, R = out.shape[0], out.shape[1]
+    P = rows.size
+    for chunk in prange(n_chunks):
+        acc = out[chunk]
+        for p in range(chunk * P // n_chunks, (chunk + 1) * P // n_chunks):
+            j = others[p]
+            if j < 0:
+                continue
+            used = False
+            for r in range(R):
+                used |= coefficients[r, p] != 0.0
+            if not used:
+                continue
+            i = rows[p]
+            a, a_end = indptr[i], indptr[i + 1]
+            b, b_end = indptr[j], indptr[j + 1]
+            while a < a_end or b < b_end:
+                if b >= b_end or (a < a_end and indices[a] < indices[b]):
+                    t, x, y = indices[a], values[a], 0.0
+                    a += 1
+                elif a >= a_end or indices[b] < indices[a]:
+                    t, x, y = indices[b], 0.0, values[b]
+                    b += 1
+                else:
+                    t, x, y = indices[a], values[a], values[b]
+                    a += 1
+                    b += 1
+                d = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
+                for r in range(R):
+                    acc[r, t] += coefficients[r, p] * d
+
+
 @njit(cache=True, inline="always")
 def _term(x, y, discrete, flags):
     """The distance term of two scaled values (:func:`.diffs._g` with the search's options)."""
@@ -289,14 +342,16 @@ def _search_rows(rows, indptr, indices, scaled, zero_terms, col_ptr, col_rows, c
     instances by the identity of the module docstring, each within ``err`` of the distance
     summed in column order (:func:`_pair_distance`); the K-th smallest upper bound of a group
     bounds its K nearest, whose candidates (lower bound below it) are offered to the group's
-    heap with their summed distances. With ``skip_zero`` a candidate that may be at distance 0
-    is decided by its summed distance. Parallel over ``n_chunks`` chunks of the rows."""
+    heap with their summed distances (pass 2 visits only the candidates kept in pass 1). With
+    ``skip_zero`` a candidate that may be at distance 0 is decided by its summed distance.
+    Parallel over ``n_chunks`` chunks of the rows."""
     n = sums.size
     b = rows.size
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     n_chunks = min(b, n_chunks)
     for chunk in prange(n_chunks):
         dist = np.empty(n)
+        cand = np.empty(n, np.int64)
         bound_d = np.empty((n_groups, K))
         bound_i = np.empty((n_groups, K), np.int64)
         size = np.empty(n_groups, np.int64)
@@ -315,30 +370,35 @@ def _search_rows(rows, indptr, indices, scaled, zero_terms, col_ptr, col_rows, c
                         col_scaled[c], x, discrete[t], flags)
             n_r = indptr[r + 1] - indptr[r]
             gamma = ROUNDING * (n_r + max_nnz + 4)
-            # pass 1: the K-th smallest upper bound of each group
+            # pass 1: the K-th smallest upper bound of each group, and the candidates whose
+            # lower bound is below the group's bound when they are met (it only decreases)
             size[:] = 0
+            n_cand = 0
             for j in range(n):
                 if j == r:
                     continue
                 g = _group(mode, cls[j], cls[r])
                 err = gamma * (s_r + sums[j] + n_r)
-                d = dist[j]
-                if d - err <= 0.0 and skip_zero:
-                    d = _pair_distance(r, j, indptr, indices, scaled, zero_terms, discrete,
-                                       flags)
-                    if d == 0.0:
+                low = dist[j] - err
+                if low <= 0.0 and skip_zero:
+                    low = _pair_distance(r, j, indptr, indices, scaled, zero_terms, discrete,
+                                         flags)
+                    if low == 0.0:
                         continue
+                    high = low
                 else:
-                    d += err
-                if size[g] < K or _before(d, j, bound_d[g, 0], bound_i[g, 0]):
-                    size[g] = _offer(bound_d[g], bound_i[g], size[g], K, d, j)
+                    high = dist[j] + err
+                if size[g] < K or low <= bound_d[g, 0]:
+                    cand[n_cand] = j
+                    n_cand += 1
+                if size[g] < K or _before(high, j, bound_d[g, 0], bound_i[g, 0]):
+                    size[g] = _offer(bound_d[g], bound_i[g], size[g], K, high, j)
             for g in range(n_groups):
                 limit[g] = bound_d[g, 0] if size[g] == K else np.inf
             # pass 2: the candidates' distances summed in column order, into the heaps
             size[:] = 0
-            for j in range(n):
-                if j == r:
-                    continue
+            for u in range(n_cand):
+                j = cand[u]
                 g = _group(mode, cls[j], cls[r])
                 if dist[j] - gamma * (s_r + sums[j] + n_r) > limit[g]:
                     continue
