@@ -42,7 +42,7 @@ __all__ = ["SparseDiffModel", "diff_model"]
 
 #: distance work (candidates plus non-zero products) per block of rows of the search: a block
 #: takes well under a second, between blocks the callback is called
-SEARCH_WORK = 20_000_000
+SEARCH_WORK = 10_000_000
 #: relative rounding bound of a sum, per term: a distance by the identity is within
 #: ROUNDING * (terms) * (S_i + S_j + shared columns) of the sum in attribute order
 ROUNDING = 1e-15
@@ -147,12 +147,14 @@ class SparseDiffModel(DiffModel):
         _terms_to_zero(scaled, X.indices, discrete, flags, zero_terms)
         sums = np.empty(X.shape[0])
         _row_sums(X.indptr, zero_terms, sums)
-        order = np.argsort(X.indices, kind="stable")      # CSC order: by column, then row
-        col_ptr = np.zeros(X.shape[1] + 1, np.intp)
-        np.cumsum(np.bincount(X.indices, minlength=X.shape[1]), out=col_ptr[1:])
-        col_rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))[order]
-        return (X.indptr, X.indices, scaled, zero_terms, col_ptr, col_rows, scaled[order],
-                zero_terms[order], sums,
+        by_column = X.tocsc()                                # the same values, by column
+        by_column.sort_indices()
+        columns = np.repeat(np.arange(X.shape[1]), np.diff(by_column.indptr))
+        col_scaled = by_column.data * self.inv_span[columns]
+        col_zero_terms = np.empty_like(col_scaled)
+        _terms_to_zero(col_scaled, columns, discrete, flags, col_zero_terms)
+        return (X.indptr, X.indices, scaled, zero_terms, by_column.indptr, by_column.indices,
+                col_scaled, col_zero_terms, sums,
                 discrete, flags)
 
     def search(self, instances, mode, skip_zero, neighbours, distances, callback=None):
