@@ -92,20 +92,26 @@ class SparseDiffModel(DiffModel):
 
     @property
     def pair_bytes(self):
-        """Bytes of one pair's diffs as a CSR row (the union of two rows' non-zeros), by which
-        the estimate's blocks of pairs are sized."""
+        """Bytes of one pair's diffs as a sparse row (the union of two rows' non-zeros): the
+        estimate's blocks of pairs are sized by it, so a block's work is bounded."""
         return 16 * (2 * self.values.nnz // max(self.data.n_instances, 1) + 1)
 
     def pair_diffs(self, rows, others):
-        """diff(A, I_rows[p], I_others[p]) as a dense (P, a) array (see
-        :meth:`sparse_pair_diffs`)."""
-        return self.sparse_pair_diffs(rows, others).toarray()
+        """diff(A, I_rows[p], I_others[p]) for every pair p and attribute A, shape (P, a), by the
+        rule of :func:`.diffs._diff` (0 where both values are zero)."""
+        rows = np.ascontiguousarray(rows, dtype=np.intp).ravel()
+        others = np.ascontiguousarray(others, dtype=np.intp).ravel()
+        out = np.zeros((rows.size, self.data.n_attributes))
+        X = self.values
+        _pair_diff_rows(rows, others, X.indptr, X.indices, X.data, self.kind, *self._ramp_args,
+                        out)
+        return out
 
     def weighted_pair_sums(self, coefficients, rows, others):
         """``coefficients`` (R, P) times the pairs' diffs (P, a), i.e. out[r, A] = sum_p
         coefficients[r, p] diff(A, I_rows[p], I_others[p]) (pairs with ``others[p]`` = -1 add
         nothing), summed over each pair's union of non-zero columns without forming the diffs
-        (the diffs as :meth:`sparse_pair_diffs`)."""
+        (the diffs as :meth:`pair_diffs`)."""
         X = self.values
         coefficients = np.ascontiguousarray(coefficients, dtype=np.float64)
         n_chunks = max(1, min(numba.get_num_threads(), len(rows)))
@@ -114,24 +120,6 @@ class SparseDiffModel(DiffModel):
                              np.ascontiguousarray(others, dtype=np.intp), X.indptr, X.indices,
                              X.data, self.kind, *self._ramp_args, out)
         return out.sum(axis=0)
-
-    def sparse_pair_diffs(self, rows, others):
-        """CSR (P, a): diff(A, I_rows[p], I_others[p]) over the union of the two instances'
-        non-zero columns (every other diff is 0), by the rule of :func:`.diffs._diff`; an empty
-        row where ``others[p]`` is -1."""
-        rows = np.ascontiguousarray(rows, dtype=np.intp).ravel()
-        others = np.ascontiguousarray(others, dtype=np.intp).ravel()
-        X = self.values
-        lo, hi, slope = self._ramp_args
-        counts = np.empty(rows.size, np.intp)
-        _union_sizes(rows, others, X.indptr, X.indices, counts)
-        indptr = np.zeros(rows.size + 1, np.intp)
-        np.cumsum(counts, out=indptr[1:])
-        indices = np.empty(indptr[-1], np.int32)
-        data = np.empty(indptr[-1])
-        _union_diffs(rows, others, X.indptr, X.indices, X.data, self.kind, lo, hi, slope,
-                     indptr, indices, data)
-        return sp.csr_matrix((data, indices, indptr), shape=(rows.size, self.data.n_attributes))
 
     def _distance_terms(self):
         """What the search reads: the CSR data divided by the spans (the dense kernel's scaled
@@ -184,28 +172,16 @@ class SparseDiffModel(DiffModel):
         raise ValueError("distances to new instances are not computed for sparse data")
 
 
-@njit(cache=True, parallel=True)
-def _union_sizes(rows, others, indptr, indices, out):
-    """out[p] = the number of columns non-zero in row rows[p] or in row others[p] (0 when
-    others[p] is -1)."""
-    for p in prange(rows.size):
-        j = others[p]
-        if j < 0:
-            out[p] = 0
-            continue
-        a, a_end = indptr[rows[p]], indptr[rows[p] + 1]
-        b, b_end = indptr[j], indptr[j + 1]
-        count = 0
-        while a < a_end and b < b_end:
-            if indices[a] == indices[b]:
-                a += 1
-                b += 1
-            elif indices[a] < indices[b]:
-                a += 1
-            else:
-                b += 1
-            count += 1
-        out[p] = count + (a_end - a) + (b_end - b)
+@njit(cache=True, inline="always")
+def _union_step(indices, a, a_end, b, b_end):
+    """One step of the merge of two rows' sorted non-zero columns, at positions a (of a_end)
+    and b (of b_end): the next column of the union and the positions of its values in the two
+    rows (-1 where the value is zero). The caller moves each row past a position returned."""
+    if b >= b_end or (a < a_end and indices[a] < indices[b]):
+        return indices[a], a, -1
+    if a >= a_end or indices[b] < indices[a]:
+        return indices[b], -1, b
+    return indices[a], a, b
 
 
 @njit(cache=True, inline="always")
@@ -223,33 +199,34 @@ def _value_diff(x, y, discrete, lo, hi, slope):
     return (d - lo) * slope
 
 
+@njit(cache=True, inline="always")
+def _union_diffs(i, j, indptr, indices, values, kind, lo, hi, slope, out, coefficients, p):
+    """The diffs of rows i and j over the union of their non-zero columns: out[t] = diff
+    (``coefficients`` None), or out[r, t] += coefficients[r, p] * diff for every r."""
+    a, a_end = indptr[i], indptr[i + 1]
+    b, b_end = indptr[j], indptr[j + 1]
+    while a < a_end or b < b_end:
+        t, pa, pb = _union_step(indices, a, a_end, b, b_end)
+        x = values[pa] if pa >= 0 else 0.0
+        y = values[pb] if pb >= 0 else 0.0
+        a = pa + 1 if pa >= 0 else a
+        b = pb + 1 if pb >= 0 else b
+        d = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
+        if coefficients is None:
+            out[t] = d
+        else:
+            for r in range(out.shape[0]):
+                out[r, t] += coefficients[r, p] * d
+
+
 @njit(cache=True, parallel=True)
-def _union_diffs(rows, others, indptr, indices, values, kind, lo, hi, slope, out_ptr,
-                 out_indices, out_data):
-    """The rows of :meth:`SparseDiffModel.sparse_pair_diffs` into the CSR arrays ``out_*``
-    (``out_ptr`` from :func:`_union_sizes`)."""
+def _pair_diff_rows(rows, others, indptr, indices, values, kind, lo, hi, slope, out):
+    """out[p] = the diffs of rows[p] and others[p] (:func:`_union_diffs`; out prefilled with
+    zeros); nothing where others[p] is -1."""
     for p in prange(rows.size):
-        j = others[p]
-        if j < 0:
-            continue
-        i = rows[p]
-        a, a_end = indptr[i], indptr[i + 1]
-        b, b_end = indptr[j], indptr[j + 1]
-        o = out_ptr[p]
-        while a < a_end or b < b_end:
-            if b >= b_end or (a < a_end and indices[a] < indices[b]):
-                t, x, y = indices[a], values[a], 0.0
-                a += 1
-            elif a >= a_end or indices[b] < indices[a]:
-                t, x, y = indices[b], 0.0, values[b]
-                b += 1
-            else:
-                t, x, y = indices[a], values[a], values[b]
-                a += 1
-                b += 1
-            out_indices[o] = t
-            out_data[o] = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
-            o += 1
+        if others[p] >= 0:
+            _union_diffs(rows[p], others[p], indptr, indices, values, kind, lo, hi, slope,
+                         out[p], None, p)
 
 
 @njit(cache=True, parallel=True)
@@ -261,33 +238,13 @@ def _weighted_union_sums(coefficients, rows, others, indptr, indices, values, ki
     n_chunks, R = out.shape[0], out.shape[1]
     P = rows.size
     for chunk in prange(n_chunks):
-        acc = out[chunk]
         for p in range(chunk * P // n_chunks, (chunk + 1) * P // n_chunks):
-            j = others[p]
-            if j < 0:
-                continue
             used = False
             for r in range(R):
                 used |= coefficients[r, p] != 0.0
-            if not used:
-                continue
-            i = rows[p]
-            a, a_end = indptr[i], indptr[i + 1]
-            b, b_end = indptr[j], indptr[j + 1]
-            while a < a_end or b < b_end:
-                if b >= b_end or (a < a_end and indices[a] < indices[b]):
-                    t, x, y = indices[a], values[a], 0.0
-                    a += 1
-                elif a >= a_end or indices[b] < indices[a]:
-                    t, x, y = indices[b], 0.0, values[b]
-                    b += 1
-                else:
-                    t, x, y = indices[a], values[a], values[b]
-                    a += 1
-                    b += 1
-                d = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
-                for r in range(R):
-                    acc[r, t] += coefficients[r, p] * d
+            if others[p] >= 0 and used:
+                _union_diffs(rows[p], others[p], indptr, indices, values, kind, lo, hi, slope,
+                             out[chunk], coefficients, p)
 
 
 @njit(cache=True, inline="always")
@@ -322,16 +279,16 @@ def _pair_distance(i, j, indptr, indices, scaled, zero_terms, discrete, flags):
     b, b_end = indptr[j], indptr[j + 1]
     s = 0.0
     while a < a_end or b < b_end:
-        if b >= b_end or (a < a_end and indices[a] < indices[b]):
-            s += zero_terms[a]
-            a += 1
-        elif a >= a_end or indices[b] < indices[a]:
-            s += zero_terms[b]
-            b += 1
+        t, pa, pb = _union_step(indices, a, a_end, b, b_end)
+        if pb < 0:
+            s += zero_terms[pa]
+            a = pa + 1
+        elif pa < 0:
+            s += zero_terms[pb]
+            b = pb + 1
         else:
-            s += _term(scaled[b], scaled[a], discrete[indices[a]], flags)
-            a += 1
-            b += 1
+            s += _term(scaled[pb], scaled[pa], discrete[t], flags)
+            a, b = pa + 1, pb + 1
     return s
 
 
