@@ -39,7 +39,7 @@ import uuid
 import numpy as np
 import scipy.sparse as sp
 
-from .estimators.base import BLOCK_BYTES
+from .estimators.base import BLOCK_BYTES, parallel_launch
 from .estimators.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, target_diffs
 from .estimators.encoding import EncodedData
 from .estimators.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
@@ -542,8 +542,10 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
             neighbours = np.full((blk.stop - lo, G, K), -1, dtype=np.intp)
             distances = np.full((blk.stop - lo, G, K), np.inf)
             tiles[2], tiles[3] = order, np.ascontiguousarray(ranges[part])
-            _nearest_search(rows[blk], tuple(tiles), _GROUP_MODES[groups],
-                            model.options.skip_zero_distance, _chunks(), neighbours, distances)
+            with parallel_launch():
+                _nearest_search(rows[blk], tuple(tiles), _GROUP_MODES[groups],
+                                model.options.skip_zero_distance, _chunks(), neighbours,
+                                distances)
             q, g, j = np.nonzero(neighbours >= 0)
             out.append((q + lo, g, neighbours[q, g, j] + offset, distances[q, g, j]))
     if not out:

@@ -273,9 +273,10 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         blk = slice(start, min(start + block, m))
         nb = neighbours[blk]
         found = nb >= 0
-        if model.sparse:        # a CSR matrix of the pairs' diffs, all known
-            diffs = model.sparse_pair_diffs(np.repeat(context.instances[blk], G * K), nb)
-            is_known, all_known = None, True
+        if model.sparse:        # the pairs' diffs summed over their non-zeros, all known
+            pairs = np.repeat(context.instances[blk], G * K), nb.ravel()
+            product = lambda M: model.weighted_pair_sums(M, *pairs)   # noqa: E731
+            diffs, is_known, all_known = None, None, True
         else:
             rows = np.broadcast_to(context.instances[blk, None, None], nb.shape)[found]
             diffs = np.zeros(nb.shape + (a,))
@@ -283,12 +284,13 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
             is_known = ~np.isnan(diffs)
             diffs[~is_known] = 0.0
             all_known = is_known.all()
+            product = diffs.reshape(-1, a).__rmatmul__
         w = weights[blk]
         c = coef[:, blk]
         f = factors[:, blk]
         if ks.size <= DIRECT_KS or context.mass is not None or model.sparse:
             places = None if context.mass is None else context.mass[blk]
-            _direct_sums(ks, available[blk], places, w, c, f, diffs, is_known, all_known,
+            _direct_sums(ks, available[blk], places, w, c, f, product, is_known, all_known,
                          sums, known, totals)
         else:
             _prefix_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
@@ -311,18 +313,17 @@ def first_k_weights(weights, available, k, mass=None, before=None):
     return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
 
 
-def _direct_sums(ks, available, mass, w, c, f, diffs, is_known, all_known, sums, known,
+def _direct_sums(ks, available, mass, w, c, f, product, is_known, all_known, sums, known,
                  totals):
     """:func:`weighted_diff_sums` for a few k (or weighted neighbours, ``mass``, or sparse
-    data, whose ``diffs`` are a CSR matrix of the pairs): the pair coefficients of each k times
-    the pair diffs, one matrix product per k."""
-    S, F, a = c.shape[0], f.shape[0], diffs.shape[-1]
-    flat_diffs = diffs.reshape(-1, a)
+    data): the pair coefficients of each k times the pair diffs, one product per k
+    (``product(M)``: M (rows, pairs) times the pairs' diffs (pairs, a))."""
+    S, F, a = c.shape[0], f.shape[0], sums.shape[-1]
     before = None if mass is None else np.cumsum(mass, axis=2) - mass
     for q, k in enumerate(ks):
         pair = c[..., None] * first_k_weights(w, available, k, mass, before)  # (S, b, G, K)
         pair_f = (pair[:, None] * f).reshape(S * F, -1)                   # (S*F, b*G*K)
-        sums[:, :, q] += (pair_f @ flat_diffs).reshape(S, F, a)
+        sums[:, :, q] += product(pair_f).reshape(S, F, a)
         totals[:, :, q] += pair_f.sum(axis=1).reshape(S, F)
         if all_known:
             known[:, q] += pair.reshape(S, -1).sum(axis=1)[:, None]
