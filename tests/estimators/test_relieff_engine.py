@@ -233,6 +233,28 @@ def test_progress_is_reported_and_an_exception_from_the_callback_cancels():
         ReliefF()(data, callback=cancel)
 
 
+def test_the_diff_sums_report_progress_by_blocks_and_cancel_between_them(monkeypatch):
+    from orangecontrib.relief.estimators import relief_family
+    data = mixed_data(seed=13)
+    estimator = ReliefF(k=5)
+    context = estimator.context(data)
+    whole = estimator.estimate(context)
+    monkeypatch.setattr(relief_family, "BLOCK_DIFFS", 1)      # one sampled instance a block
+    seen = []
+    np.testing.assert_allclose(estimator.estimate(context, callback=seen.append), whole,
+                               rtol=1e-12, atol=1e-15)
+    assert len(seen) == context.instances.size and seen == sorted(seen) and seen[-1] == 1.0
+
+    def cancel(fraction):
+        seen.append(fraction)
+        raise KeyboardInterrupt
+
+    seen.clear()
+    with pytest.raises(KeyboardInterrupt):
+        estimator.estimate(context, callback=cancel)
+    assert seen == [1 / context.instances.size]
+
+
 @pytest.mark.parametrize("params,word", [
     (dict(k=0), "k"), (dict(k=2.5), "k"), (dict(iterations=0), "iterations"),
     (dict(iterations=1000), "iterations"), (dict(weighting="gauss"), "weighting"),

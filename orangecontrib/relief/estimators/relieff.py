@@ -93,10 +93,10 @@ class ReliefF(ReliefFamily):
         return HitMissPairs(rows=rows[keep], others=nb[keep], weights=(miss + hit)[keep],
                             miss=(miss > 0)[keep])
 
-    def profile(self, context, ks, columns=None):
+    def profile(self, context, ks, columns=None, callback=None):
         sums, known, totals = weighted_diff_sums(
             context, ks, self.coefficients(context), columns=columns,
-            weighting=self.weighting_, sigma=self.sigma)
+            weighting=self.weighting_, sigma=self.sigma, callback=callback)
         with np.errstate(invalid="ignore", divide="ignore"):
             renorm = sums[:, 0] * totals[:, 0, :, None] / known
         # no neighbour in the group at all (a class of one instance has no hits): no

@@ -45,7 +45,7 @@ class RReliefF(ReliefFamily):
         context = self.context(data, callback)
         return lambda target: replace(context, data=target)
 
-    def profile(self, context, ks, columns=None):
+    def profile(self, context, ks, columns=None, callback=None):
         nb = context.neighbours
         found = nb >= 0
         rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
@@ -56,7 +56,7 @@ class RReliefF(ReliefFamily):
         coef = np.broadcast_to(self.update_weights(context)[None, :, None], (1,) + nb.shape[:2])
         sums, known, totals = weighted_diff_sums(
             context, ks, coef, factors=factors, columns=columns,
-            weighting=self.weighting_, sigma=self.sigma)
+            weighting=self.weighting_, sigma=self.sigma, callback=callback)
         m = totals[0, 0][:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
             renorm = totals[0, 0][:, None] / known[0]
