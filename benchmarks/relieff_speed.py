@@ -25,6 +25,10 @@ the case says m:
   our time into the neighbour search (``context``) and the diff sums (``estimate``), and gives
   the agreement of the two estimates (correlation, largest absolute difference).
 
+The ``wide`` section runs our ReliefF (k = 10) and MultiSURF on 2,000 × 100,000 generated SNPs,
+each in a fresh process, and reports encode, the search (the bands for MultiSURF) and the diff
+sums separately with the peak resident memory (no peer is timed in this table).
+
 A peer whose cost (N²·A, or m·N·A for Orange) exceeds its budget is timed at a smaller number of
 rows n and n/2 and extrapolated to N with the exponent fitted to those two times (clamped to
 [1, 2]); such cells are marked "≈" and the note says from which n. Peak memory is measured in a
@@ -64,6 +68,7 @@ FULL = dict(
     fast_select=[(5_000, 100, 10, None), (10_000, 100, 10, None), (20_000, 100, 10, None),
                  (10_000, 1_000, 10, None), (50_000, 100, 10, 10)],
     snp=[(1_600, 1_000, 10), (1_600, 1_000, 100)],
+    wide=(2_000, 100_000, 60),         # rows, SNPs, target seconds (and <= 2 GB)
 )
 QUICK = dict(
     speed=[(1_000, 20, None), (2_000, 10, None), (2_000, 50, None), (500, 200, None)],
@@ -73,8 +78,9 @@ QUICK = dict(
     budgets={"Orange": 5.0e7, "skrebate": 2.0e7},
     fast_select=[(1_000, 20, 10, None), (2_000, 50, 10, None)],
     snp=[(400, 200, 10), (400, 200, 100)],
+    wide=(500, 5_000, None),
 )
-SECTIONS = ("memory", "missing", "peers", "fast-select")
+SECTIONS = ("memory", "missing", "peers", "fast-select", "wide")
 
 
 def make_data(n, a, missing=0.0, seed=SEED):
@@ -89,10 +95,15 @@ def make_data(n, a, missing=0.0, seed=SEED):
 
 
 def make_snp(n, a, seed=SEED):
-    """SNPs coded 0/1/2 (minor allele frequency 0.2, Hardy-Weinberg proportions); the class is
-    the XOR of the parities of the first two, flipped for 10 % of the instances."""
+    """SNPs coded 0/1/2 (minor allele frequency 0.2, Hardy-Weinberg proportions: 0.64, 0.32,
+    0.04), made a block of rows at a time (a wide table is not built twice); the class is the
+    XOR of the parities of the first two, flipped for 10 % of the instances."""
     rng = np.random.default_rng(seed)
-    X = rng.choice(3, size=(n, a), p=[0.64, 0.32, 0.04]).astype(float)
+    X = np.empty((n, a))
+    step = max(1, 2 ** 23 // max(a, 1))
+    for lo in range(0, n, step):
+        u = rng.random((min(step, n - lo), a))
+        X[lo:lo + step] = (u > 0.64).astype(float) + (u > 0.96)
     y = ((X[:, 0] % 2) != (X[:, 1] % 2)).astype(float)
     flip = rng.random(n) < 0.1
     y[flip] = 1 - y[flip]
@@ -217,6 +228,61 @@ def memory_child(n, a, m):
                       "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
+def wide_child(n, a, name):
+    """Run in a subprocess: ``name`` (ReliefF with k = 10, or MultiSURF) on n x a generated
+    SNPs; print the seconds of encode, the context and the estimate, and the resident memory
+    before (the data made) and at its peak (sampled every 5 ms from before encode to the end)."""
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    from orangecontrib.relief.estimators.surf import MultiSURF
+    make = {"ReliefF": lambda: ReliefF(k=K), "MultiSURF": MultiSURF}[name]
+    small = make_snp(200, 300)
+    make()(encode(*small, discrete=True, n_classes=2))        # compile before measuring
+    X, y = make_snp(n, a)
+    before = current_rss_mb()
+    peak = [before]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(0.005):
+            peak[0] = max(peak[0], current_rss_mb())
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    t0 = time.perf_counter()
+    data = encode(X, y, discrete=True, n_classes=2)
+    t1 = time.perf_counter()
+    estimator = make()
+    context = estimator.context(data)
+    t2 = time.perf_counter()
+    estimator.estimate(context)
+    t3 = time.perf_counter()
+    done.set()
+    sampler.join()
+    print(json.dumps({"encode": t1 - t0, "context": t2 - t1, "estimate": t3 - t2,
+                      "before_mb": before, "peak_mb": max(peak[0], current_rss_mb()),
+                      "data_mb": X.nbytes / 2 ** 20}))
+
+
+def wide_section(plan):
+    n, a, target = plan["wide"]
+    report("")
+    report(f"Wide SNP data, {n:,} × {a:,} generated SNPs (0/1/2), each estimator in a fresh "
+           "process; peak = resident memory sampled every 5 ms from encode to the end:")
+    report("")
+    report("| estimator | encode (s) | search / bands (s) | diff sums (s) | total without encode "
+           "(s) | target (s) | data (MB) | resident before (MB) | peak resident (MB) |")
+    report("|---|---|---|---|---|---|---|---|---|")
+    for name in ("ReliefF", "MultiSURF"):
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--wide-child",
+                              str(n), str(a), name], capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        report(f"| {name}{' (k = 10)' if name == 'ReliefF' else ''} | {r['encode']:.2f} | "
+               f"{r['context']:.2f} | {r['estimate']:.2f} | {r['context'] + r['estimate']:.2f} | "
+               f"{'—' if target is None else f'≤ {target}'} | {r['data_mb']:.0f} | "
+               f"{r['before_mb']:.0f} | {r['peak_mb']:.0f} (target ≤ 2,048) |")
+
+
 def measure_memory(n, a, m):
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--memory-child",
                           str(n), str(a), str(m)], capture_output=True, text=True, check=True)
@@ -240,9 +306,13 @@ def main(argv=None):
     parser.add_argument("--snp", default=None,
                         help="a ReBATE replicate with 1,600 x 1,000 SNPs (default: generated)")
     parser.add_argument("--memory-child", nargs=3, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--wide-child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.memory_child:
         memory_child(*args.memory_child)
+        return
+    if args.wide_child:
+        wide_child(int(args.wide_child[0]), int(args.wide_child[1]), args.wide_child[2])
         return
     plan = QUICK if args.quick else FULL
     sections = args.sections.split(",")
@@ -263,6 +333,8 @@ def main(argv=None):
         peers_section(plan, peers)
     if "fast-select" in sections:
         fast_select_section(plan, args.snp, not args.no_peers)
+    if "wide" in sections:
+        wide_section(plan)
     report(f"load average {' '.join(open('/proc/loadavg').read().split()[:3])}")
 
 
