@@ -25,6 +25,7 @@ compiled on a small table first. Prints one table row per widget.
 """
 import argparse
 import faulthandler
+import gc
 import os
 import time
 
@@ -155,9 +156,20 @@ def _worst(times):
     return max(times) if times else None
 
 
+def created(cls):
+    """A new ``cls`` widget, made with Python's garbage collector paused: orangewidget builds
+    its menus from temporary wrappers, and a collection at that moment (seen once in a long
+    run with PyQt6) leaves a menu deleted under it."""
+    gc.disable()
+    try:
+        return cls()
+    finally:
+        gc.enable()
+
+
 def estimation(target):
     def make():
-        widget = OWAttributeEstimation()
+        widget = created(OWAttributeEstimation)
         widget.auto_apply = True
         return widget
     make.label = f"Attribute Estimation ({target})"
@@ -166,7 +178,7 @@ def estimation(target):
 
 def named(cls, label):
     def make():
-        return cls()
+        return created(cls)
     make.label = label
     return make
 

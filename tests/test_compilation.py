@@ -89,3 +89,25 @@ def test_notices_come_from_the_thread_that_compiles():
         worker.start()
         worker.join()
     assert threads == [worker.ident]
+
+
+def test_every_kernel_releases_the_gil():
+    """A kernel running in a widget's worker thread must not hold the GIL, which the canvas's
+    event loop needs (helpers inlined into kernels are not called from Python)."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import orangecontrib.relief as relief
+    kernels = []
+    for info in pkgutil.walk_packages(relief.__path__, "orangecontrib.relief."):
+        if ".widgets" in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        kernels += [(info.name, name, value) for name, value in vars(module).items()
+                    if isinstance(value, CPUDispatcher)
+                    and value.targetoptions.get("inline", "never") == "never"]
+    holding = [(module, name) for module, name, kernel in kernels
+               if not kernel.targetoptions.get("nogil")]
+    assert len(kernels) >= 10 and holding == []

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit, prange
 
 from .estimators.base import (BLOCK_BYTES, Parameters, check_data, check_memory,
-                              random_generator, row_blocks)
+                              parallel_launch, random_generator, row_blocks)
 from .estimators.diffs import DiffModel, DiffOptions
 
 __all__ = ["ObliviousTree", "ObliviousTreeModel"]
@@ -228,8 +228,9 @@ def _candidate_errors(data, options, kept, fold, progress, dist=None):
             else:
                 contrib = np.zeros((indptr[hi] - indptr[lo], 0))
             out = np.zeros((m + 1, hi - lo))
-            _count_errors(chunk_ptr, cand_dist[pairs], cand_y[pairs], cand_w[pairs], contrib,
-                          y[rows[lo:hi]], w[rows[lo:hi]], data.n_classes, tol, out)
+            with parallel_launch():
+                _count_errors(chunk_ptr, cand_dist[pairs], cand_y[pairs], cand_w[pairs],
+                              contrib, y[rows[lo:hi]], w[rows[lo:hi]], data.n_classes, tol, out)
             errors += out.sum(axis=1)
             progress((m + 1) * (hi - lo) / n)
             lo = hi
@@ -291,7 +292,7 @@ def _nearest_votes(indptr, cand_dist, cand_y, cand_w, contrib, t, b, tol, votes)
             votes[cand_y[p]] += cand_w[p]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _count_errors(indptr, cand_dist, cand_y, cand_w, contrib, y_rows, w_rows, n_classes, tol,
                   out):
     n_cand = contrib.shape[1]
@@ -302,7 +303,7 @@ def _count_errors(indptr, cand_dist, cand_y, cand_w, contrib, y_rows, w_rows, n_
             out[t + 1, b] = w_rows[b] if np.argmax(votes) != y_rows[b] else 0.0
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _vote_distributions(indptr, cand_dist, cand_y, cand_w, tol, out):
     no_contrib = np.zeros((1, 1))
     for b in prange(out.shape[0]):
@@ -354,8 +355,9 @@ class ObliviousTreeModel:
             else:
                 dist = np.zeros((rows.stop - rows.start, n_train))
             indptr, others, cand_dist, cand_y = _candidate_pairs(dist, y, 0.0)
-            _vote_distributions(indptr, cand_dist, cand_y, train.instance_weights[others], tol,
-                                out[rows])
+            with parallel_launch():
+                _vote_distributions(indptr, cand_dist, cand_y, train.instance_weights[others],
+                                    tol, out[rows])
             unknown = np.isnan(X[rows][:, self.retained]).all(axis=1) & (self.retained.size > 0)
             out[rows][unknown] = self.data.class_priors()
             if callback is not None:

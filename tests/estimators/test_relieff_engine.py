@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators import encode, relief_family
 from orangecontrib.relief.estimators.diffs import (DiffModel, DiffOptions, GROUP_BYTES,
                                                    TILE_WIDTH)
 from orangecontrib.relief.estimators.neighbours import nearest_neighbours, neighbour_weights
@@ -233,26 +233,29 @@ def test_progress_is_reported_and_an_exception_from_the_callback_cancels():
         ReliefF()(data, callback=cancel)
 
 
-def test_the_diff_sums_report_progress_by_blocks_and_cancel_between_them(monkeypatch):
-    from orangecontrib.relief.estimators import relief_family
-    data = mixed_data(seed=13)
-    estimator = ReliefF(k=5)
+@pytest.mark.parametrize("cls", [ReliefF, RReliefF])
+def test_the_diff_sums_of_a_profile_report_progress_by_blocks_and_cancel(cls, monkeypatch):
+    data = mixed_data(seed=13) if cls is ReliefF else mixed_data(seed=13, regression=True)
+    estimator = cls(k=8)
     context = estimator.context(data)
-    whole = estimator.estimate(context)
-    monkeypatch.setattr(relief_family, "BLOCK_DIFFS", 1)      # one sampled instance a block
+    expected = estimator.profile(context, [1, 4, 8])
+    # blocks of 7 sampled instances (60 of them): progress 0, 7/60, ..., 56/60 before each block
+    G, K = context.neighbours.shape[1:]
+    monkeypatch.setattr(relief_family, "PAIR_DIFFS", 7 * G * K * data.n_attributes)
     seen = []
-    np.testing.assert_allclose(estimator.estimate(context, callback=seen.append), whole,
-                               rtol=1e-12, atol=1e-15)
-    assert len(seen) == context.instances.size and seen == sorted(seen) and seen[-1] == 1.0
+    np.testing.assert_allclose(estimator.profile(context, [1, 4, 8], callback=seen.append),
+                               expected, rtol=1e-12, atol=1e-15)
+    assert seen == [start / 60 for start in range(0, 60, 7)]
 
-    def cancel(fraction):
-        seen.append(fraction)
-        raise KeyboardInterrupt
+    class Cancelled(Exception):
+        pass
 
-    seen.clear()
-    with pytest.raises(KeyboardInterrupt):
-        estimator.estimate(context, callback=cancel)
-    assert seen == [1 / context.instances.size]
+    def cancel_later(fraction):
+        if fraction > 0.5:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        estimator.profile(context, [1, 4, 8], callback=cancel_later)
 
 
 @pytest.mark.parametrize("params,word", [

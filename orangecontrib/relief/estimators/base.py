@@ -14,14 +14,42 @@ when it runs. Running it has two parts:
 raised from it cancels the computation and propagates.
 """
 import os
+import threading
+from contextlib import contextmanager
 
+import numba
 import numpy as np
 
 __all__ = ["Parameters", "Estimator", "check_data", "random_generator", "row_blocks",
-           "available_memory", "check_memory"]
+           "available_memory", "check_memory", "parallel_launch"]
 
 #: bytes of the per-row arrays (such as rows x N distances) of one block of rows
 BLOCK_BYTES = 64 * 2 ** 20
+
+
+_launch_lock = threading.Lock()
+#: whether numba's threading layer lets several threads launch parallel kernels at once (None:
+#: not known before the first launch)
+_threadsafe_layer = None
+
+
+@contextmanager
+def parallel_launch():
+    """Wrap every call of a ``parallel=True`` kernel. Numba's "workqueue" threading layer (its
+    fallback where neither TBB nor OpenMP is installed) aborts the whole process when two
+    threads launch parallel kernels at once, as two widgets computing on the canvas do; under
+    it the launches take turns. The TBB and OpenMP layers are thread-safe and take no lock."""
+    global _threadsafe_layer
+    if _threadsafe_layer:
+        yield
+        return
+    with _launch_lock:
+        yield
+        if _threadsafe_layer is None:
+            try:
+                _threadsafe_layer = numba.threading_layer() != "workqueue"
+            except ValueError:    # no parallel kernel has launched the threads yet
+                pass
 
 
 class Parameters:

@@ -29,6 +29,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from .base import parallel_launch
 from .diffs import _DISCRETE, _UNUSABLE, _diff, _threads_for
 
 __all__ = ["SumPlan", "sum_plan", "plan_totals", "column_runs", "fused_sums"]
@@ -135,7 +136,7 @@ def fused_sums(model, rows, neighbours, plan, runs, known=False):
     chunks = 1 if runs.shape[0] >= 2 * threads else min(threads, max(b, 1))
     out = np.zeros((chunks, plan.n_outputs, a))
     if runs.shape[0] and plan.at.size:
-        with _threads_for(b * G * K * a):
+        with _threads_for(b * G * K * a), parallel_launch():
             _fused_sums(rows, neighbours, plan.pair, plan.ptr, plan.at, plan.source,
                         plan.target, plan.scale, runs, chunks, known, *model._pair_args(), out)
     return out.sum(axis=0) if chunks > 1 else out[0]

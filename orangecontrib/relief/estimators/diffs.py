@@ -54,7 +54,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import check_memory, row_blocks
+from .base import check_memory, parallel_launch, row_blocks
 from .encoding import power_of_two_scale, unit_scales
 from .packed import MAX_VALUES, pack_planes, tile_mismatches
 
@@ -281,7 +281,7 @@ class DiffModel:
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         others = np.ascontiguousarray(others, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_attributes))
-        with _threads_for(out.size):
+        with _threads_for(out.size), parallel_launch():
             _pair_diffs(rows, others, *self._pair_args(), out)
         return out
 
@@ -290,7 +290,7 @@ class DiffModel:
         shape (len(rows), n), by the tiled kernel of :meth:`tiles`."""
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_instances))
-        with _threads_for(out.size * self.data.n_attributes):
+        with _threads_for(out.size * self.data.n_attributes), parallel_launch():
             _distances(rows, self.tiles, self.planes, out)
         return out
 
@@ -391,7 +391,7 @@ def _code(x, t, shift, inv_span, factor, n_codes):
     return int(c if c <= top else top)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
     """out[i, u] = the code (:func:`_code`) of X[i, first + u], -1 where it is missing."""
     for i in range(out.shape[0]):
@@ -430,7 +430,7 @@ def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope
     return other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope,
                 other, both, leave_out, out):
     n_attr = X.shape[1]
@@ -448,7 +448,7 @@ TILE_WIDTH = 512
 GROUP_BYTES = 256 * 1024
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _tile_buffers(tiles, n_queries):
     """Empty buffers for any group of any tile of :meth:`DiffModel.tiles` and for the distances
     of ``n_queries`` queries to a tile."""
@@ -461,7 +461,7 @@ def _tile_buffers(tiles, n_queries):
     return np.empty((rows, width)), np.empty((n_queries, width))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _load_tile(buf, tiles, tile, group):
     """Transpose group ``group`` of tile ``tile`` into ``buf``: per column the scaled values
     (x / span; a discrete column's scale is 1; NaN where missing), and for a column with
@@ -486,7 +486,7 @@ def _load_tile(buf, tiles, tile, group):
     return lo, width, c_tile
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _g(a, b, discrete, ramp, t_equal, inv_w, euclid):
     """The distance term of two known scaled values: [a != b] for a discrete column, else
     |a - b| (ramped), squared for the Euclidean distance."""
@@ -498,7 +498,7 @@ def _g(a, b, discrete, ramp, t_equal, inv_w, euclid):
     return d * d if euclid else d
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_terms(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
     """acc[j] += g(col[j], x) (:func:`_g`), or ``to_missing`` where col[j] is NaN (missing)
     when the column is ``partial``. :func:`_add_column` passes ``discrete``, ``ramp`` and
@@ -513,7 +513,7 @@ def _add_terms(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, e
             acc[j] += _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
     """:func:`_add_terms` with the flags of the column and the options as constants."""
     if discrete:
@@ -528,7 +528,7 @@ def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, 
         _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, False, partial)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_group(acc, buf, tiles, group, r, c_tile, width):
     """acc[j] += the distance terms of the columns of ``group`` between instance r and
     candidate j of a tile of class ``c_tile`` loaded by :func:`_load_tile`: g (:func:`_g`)
@@ -554,7 +554,7 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
                 acc[j] += diffs[j]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _tile_distances(accs, buf, tiles, rows, tile):
     """accs[q, j] = the distance between instance rows[q] and candidate j of tile ``tile``,
     group by group (``buf`` holds one group at a time); return (start, width, class)."""

@@ -36,7 +36,7 @@ from numba import njit, prange
 
 from scipy.spatial import cKDTree
 
-from .base import check_memory
+from .base import check_memory, parallel_launch
 from .encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
 
@@ -195,8 +195,9 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
         rows = instances[at]
         found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
         found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
-        _nearest_search(rows, model.tiles, model.planes, _GROUP_MODES[groups], skip_zero,
-                        _chunks(), found_idx, found_dist)
+        with parallel_launch():
+            _nearest_search(rows, model.tiles, model.planes, _GROUP_MODES[groups], skip_zero,
+                            _chunks(), found_idx, found_dist)
         neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
@@ -211,8 +212,9 @@ def _corelearn_search(model, instances, groups, skip_zero, neighbours, distances
     block = int(min(SEARCH_BLOCK, max(1, CORELEARN_BLOCK_DIFFS // max(n * columns.size, 1))))
     for start in range(0, instances.size, block):
         at = slice(start, min(start + block, instances.size))
-        _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
-                        _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
+        with parallel_launch():
+            _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
+                            _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
         if callback is not None:
             callback(at.stop / instances.size)
 
@@ -243,7 +245,7 @@ def _push_down(keys, vals, first, last):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sort_k_smallest(keys, vals, edge, K):
     """CORElearn's partial heap sort (sortKsmallest) of the first ``edge`` (key, value) pairs:
     afterwards the K smallest keys lie at the end, the smallest last. Equal keys end in the
@@ -260,7 +262,7 @@ def _sort_k_smallest(keys, vals, edge, K):
         _push_down(keys, vals, 1, i)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
                     slope, other, both, mode, skip_zero, out_idx, out_dist):
     """CORElearn's neighbours of each of ``rows``: the distance to every instance sums the diffs

@@ -19,6 +19,8 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from .base import parallel_launch
+
 __all__ = ["MAX_VALUES", "pack_planes", "tile_mismatches", "band_mismatch_counts"]
 
 #: the most values a packed attribute may have (two bits)
@@ -47,7 +49,8 @@ def pack_planes(values, columns):
     columns = np.ascontiguousarray(columns, dtype=np.intp)
     planes = np.zeros((values.shape[0], 2, (columns.size + 63) // 64), np.uint64)
     ok = np.ones(values.shape[0], np.bool_)
-    _pack(values, columns, planes, ok)
+    with parallel_launch():
+        _pack(values, columns, planes, ok)
     return planes if ok.all() else None
 
 

@@ -31,8 +31,9 @@ __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair coefficients
 BLOCK_BYTES = 128 * 2 ** 20
-#: diffs per block of sampled instances (progress and cancelling: well under a second)
-BLOCK_DIFFS = 2 * 10 ** 8
+#: pair diffs in one block of :func:`weighted_diff_sums` (well under a second, so a cancel
+#: between blocks takes effect promptly)
+PAIR_DIFFS = 2 ** 25
 
 
 #: the estimators' keyword arguments for the fields of :class:`.DiffOptions`
@@ -170,19 +171,22 @@ class ReliefFamily(Estimator):
         return context.data.instance_weights[context.instances]
 
     def estimate(self, context, columns=None, callback=None):
-        """Estimates of ``columns`` (default: the context's data) with k neighbours;
-        ``callback(fraction)`` reports the progress of the sums of diffs."""
+        """Estimates of ``columns`` (default: the context's data) with k neighbours."""
         return self.profile(context, [self.k_], columns, callback)[0]
 
     def profile(self, context, ks, columns=None, callback=None):
-        """Estimates for each k in ``ks`` from one neighbour search, shape (len(ks), a)."""
+        """Estimates for each k in ``ks`` from one neighbour search, shape (len(ks), a);
+        ``callback(fraction)`` is called between blocks of sampled instances."""
         raise NotImplementedError
 
     def __call__(self, data, callback=None):
         def part(lo, hi):
             return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
         context = self.context(data, part(0.0, 0.9))
-        return self.estimate(context, callback=part(0.9, 1.0))
+        result = self.estimate(context, callback=part(0.9, 1.0))
+        if callback is not None:
+            callback(1.0)
+        return result
 
 
 def _diff_field(key):
@@ -237,8 +241,8 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     sums[s, f, k] = sum_ig coef[s,i,g] sum_{j<k'} w^(k)_igj factor[f,i,g,j] diff(A, R_i, N_igj);
     known is the same with factor 1 and diff replaced by "the diff is known" (RELIEF-C leaves the
     others out); totals is the same with diff replaced by 1. The sums are computed by
-    :func:`.diff_sums.fused_sums` a block of sampled instances at a time, ``callback(fraction)``
-    after each block.
+    :func:`.diff_sums.fused_sums` a block of sampled instances at a time (at most
+    ``PAIR_DIFFS`` pair diffs), with ``callback(fraction done)`` before each.
     """
     data = context.data if columns is None else columns
     if columns is None and options is None:
@@ -268,8 +272,10 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     sums = np.zeros((S, F, n_k, a))
     known = np.zeros((S, n_k, a))
     totals = np.zeros((S, F, n_k))
-    block = int(max(1, min(BLOCK_BYTES // per_pair, BLOCK_DIFFS // max(G * K * a, 1))))
+    block = int(max(1, min(BLOCK_BYTES // per_pair, PAIR_DIFFS // max(G * K * a, 1))))
     for start in range(0, m, block):
+        if callback is not None:
+            callback(start / m)
         blk = slice(start, min(start + block, m))
         mass = None if context.mass is None else context.mass[blk]
         plan = sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk], factors[:, blk],
@@ -288,8 +294,6 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
             for c0, c1, _ in partial:
                 block_known[..., c0:c1] = counted[..., c0:c1]
         known += block_known
-        if callback is not None:
-            callback(blk.stop / m)
     return sums, known, totals
 
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from .base import BLOCK_BYTES, check_data
+from .base import BLOCK_BYTES, check_data, parallel_launch
 from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
 from .packed import band_mismatch_counts
 from .relief_family import ReliefFamily
@@ -340,11 +340,12 @@ class _BandUpdate:
                 continue
             out = np.zeros((b, F, G, cols.size))
             rows = np.ascontiguousarray(rows, dtype=np.intp)
-            if is_discrete and self.planes.shape[2] and ones:
-                band_mismatch_counts(self.planes, rows, member, self.groups, G, out[:, 0])
-            else:
-                _band_sums(self._values(is_discrete), rows, member, self.groups, weights, ones,
-                           is_discrete, *self.ramp, out)
+            with parallel_launch():
+                if is_discrete and self.planes.shape[2] and ones:
+                    band_mismatch_counts(self.planes, rows, member, self.groups, G, out[:, 0])
+                else:
+                    _band_sums(self._values(is_discrete), rows, member, self.groups, weights,
+                               ones, is_discrete, *self.ramp, out)
             sums[:, :, cols] = np.einsum("bsg,bfga->sfa", coef, out)
             known[:, cols] = known_plain[:, None]
         if self.other.size:
@@ -363,7 +364,7 @@ class _BandUpdate:
         return sums, known, totals
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_equal, inv_w,
                out):
     """out[q, f, g, t] += sum over the band members j of group g of row q of

@@ -1,12 +1,19 @@
 """Running the engine in a widget's background task (``ConcurrentWidgetMixin``)."""
+import functools
 import warnings
 
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg, OWWidget
 
-__all__ = ["Cancelled", "progress_callback", "fit_in_background", "BackgroundLearnerWidget",
-           "BackgroundEstimationWidget"]
+from orangecontrib.relief.compilation import compile_notices
+
+__all__ = ["Cancelled", "progress_callback", "fit_in_background", "announcing_compilation",
+           "BackgroundLearnerWidget", "BackgroundEstimationWidget"]
+
+#: the status bar's text while a background task waits for numba to compile kernels
+COMPILING = ("Compiling the numeric kernels for their first use (once; they are cached "
+             "for later sessions) ...")
 
 
 class Cancelled(Exception):
@@ -22,6 +29,19 @@ def progress_callback(state, start=0.0, end=100.0):
             raise Cancelled
         state.set_progress_value(start + fraction * (end - start))
     return callback
+
+
+def announcing_compilation(task):
+    """``task`` (a background task's function, which takes the task's state last) showing
+    :data:`COMPILING` in the widget's status bar while numba compiles a kernel the
+    computation needs (the first use after installing; the status clears when the task
+    ends)."""
+    @functools.wraps(task)
+    def run(*args):
+        state = args[-1]
+        with compile_notices(lambda _name: state.set_status(COMPILING)):
+            return task(*args)
+    return run
 
 
 def fit_in_background(learner, data, state):
@@ -55,7 +75,7 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=Tr
         self.model = None
         self.model_changed()
         if self.check_data():
-            self.start(fit_in_background, self.learner, self.data)
+            self.start(announcing_compilation(fit_in_background), self.learner, self.data)
         else:
             self.Outputs.model.send(None)
 
@@ -151,7 +171,8 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         if self.data is None:
             self._show_and_send()
             return
-        self.start(*self.background_task())
+        task, *args = self.background_task()
+        self.start(announcing_compilation(task), *args)
 
     def on_partial_result(self, _):
         pass

@@ -57,17 +57,17 @@ def locality_profile(data, k_max, iterations, random_state, state):
     Returns a namespace with ``ks`` (K,), ``profile`` (K, n_attributes), ``correlations``
     ({label: (K,)}; NaN where a myopic measure refuses the data, with its reason in
     ``failures`` {label: message}) and ``n_ignored`` (instances dropped for a missing class)."""
-    callback = progress_callback(state, 0, 90)
     encoded, rows = encode_table(data)
     task = "classification" if encoded.is_classification else "regression"
     cls = ReliefF if task == "classification" else RReliefF
     estimator = cls(k=k_max, iterations=iterations, random_state=random_state)
-    context = estimator.context(encoded, callback)
+    context = estimator.context(encoded, progress_callback(state, 0, 60))
     ks = np.arange(1, context.neighbours.shape[2] + 1)
-    profile = estimator.profile(context, ks)
+    profile = estimator.profile(context, ks, callback=progress_callback(state, 60, 95))
+    callback = progress_callback(state, 95, 100)
     correlations, failures = {}, {}
     for label, reference in REFERENCES[task]:
-        callback(0.95)
+        callback(0.0)
         try:
             myopic = np.asarray(reference()(encoded), dtype=float)
         except ValueError as error:     # data the myopic measure cannot take: no correlation
