@@ -9,6 +9,8 @@ stated so that it can be checked without the code under test:
   attributes ``kept`` of ``table`` correspond, in order, to the attributes of ``same_as``;
   an estimate of an attribute not kept must be NaN if it is in ``nan_attributes``, otherwise
   finite;
+* ``sparse``: ``table``'s attributes are a sparse matrix: a consumer that reads sparse data must
+  answer as for ``same_as``, any other must refuse them with a message naming them ("sparse");
 * ``target_scale``: ``table``'s target is ``same_as``'s times this (regression), so an estimate
   that is a power p of the target's unit (``Estimator.target_unit_power``) is ``same_as``'s
   times ``target_scale ** p``;
@@ -43,6 +45,7 @@ class BadInput:
     kept: list = None
     nan_attributes: list = field(default_factory=list)
     target_scale: float = 1.0
+    sparse: bool = False
 
     def __repr__(self):
         return self.name
@@ -121,7 +124,8 @@ def bad_inputs(task):
         BadInput("no attributes", Table.from_numpy(Domain([], base.domain.class_var),
                                                    np.zeros((n, 0)), y),
                  error="no attributes"),
-        BadInput("sparse", Table.from_numpy(base.domain, sp.csr_matrix(X), y), error="sparse"),
+        BadInput("sparse", Table.from_numpy(base.domain, sp.csr_matrix(X), y), same_as=base,
+                 sparse=True),
         BadInput("inf attribute", _with_value(base, (3, 0), np.inf), error="infinite"),
         BadInput("inf target", _with_value(base, 3, np.inf, target=True), error="finite"),
         BadInput("all classes missing", _from(X, np.full(n, np.nan), task),

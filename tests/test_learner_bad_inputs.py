@@ -72,8 +72,8 @@ def kept_rows(table):
 def check(factory, task, case):
     learner = factory()
     single_leaf = case.name in SINGLE_LEAF and not isinstance(learner, ObliviousTreeLearner)
-    if case.error is not None and not single_leaf:
-        with pytest.raises(ValueError, match=case.error):
+    if (case.error is not None or case.sparse) and not single_leaf:
+        with pytest.raises(ValueError, match=case.error or "sparse"):   # trees need dense data
             learner(case.table)
         return
     model = learner(case.table)

@@ -127,8 +127,9 @@ BAD_TABLES = [
     (lambda: table(np.random.default_rng(0).random((6, 2)), np.zeros(6)), "two classes"),
     (lambda: _with_inf(table([[0.5, 1.0], [0.0, 2.0]], [0, 1])), "infinite"),
     (lambda: table([[0.0], [1.0]], [np.nan, np.nan]), "missing class"),
-    (lambda: Table.from_numpy(Table("iris").domain, sp.csr_matrix(Table("iris").X),
-                              Table("iris").Y), "sparse"),
+    (lambda: Table.from_numpy(Table("iris").domain, sp.csr_matrix(
+        np.where(np.arange(150)[:, None] == 3, np.nan, Table("iris").X)), Table("iris").Y),
+     "sparse data with missing values"),
 ]
 
 

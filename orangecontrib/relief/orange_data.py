@@ -6,6 +6,10 @@ missing class value are left out (the estimators need the class of every instanc
 instances of weight 0; the table's instance weights (``Table.W``) become the encoded weights. The
 indices of the instances kept are returned so that results can be mapped back. Everything an estimator
 cannot use is a ``ValueError`` with a message that says what is wrong.
+
+A table with sparse attributes (``Table.X`` a ``scipy.sparse`` matrix) stays sparse when the
+caller accepts it (``sparse=True``: the estimators with ``sparse_input``, see
+:mod:`.estimators.sparse`); otherwise it is refused with a message saying so.
 """
 import numpy as np
 import scipy.sparse as sp
@@ -33,19 +37,21 @@ def target_kind(domain):
     raise ValueError(f"the target {var.name!r} is neither categorical nor numeric")
 
 
-def encode_table(table):
-    """``(EncodedData, rows_kept)`` for an Orange ``Table`` with one class variable."""
+def encode_table(table, sparse=False):
+    """``(EncodedData, rows_kept)`` for an Orange ``Table`` with one class variable; sparse
+    attributes are kept sparse if ``sparse``, else refused."""
     domain = table.domain
     task = target_kind(domain)
-    if sp.issparse(table.X) or sp.issparse(table.Y):
-        raise ValueError("sparse data are not supported: convert the data to dense first")
+    if sp.issparse(table.X) and not sparse:
+        raise ValueError("sparse data are not supported here: convert the data to dense first")
     if len(table) == 0:
         raise ValueError("the data are empty (no instances)")
     attributes = domain.attributes
     for var in attributes:
         if not isinstance(var, (DiscreteVariable, ContinuousVariable)):
             raise ValueError(f"attribute {var.name!r} is neither categorical nor numeric")
-    y = np.asarray(table.Y, dtype=float).reshape(len(table), -1)[:, 0]
+    Y = table.Y.toarray() if sp.issparse(table.Y) else table.Y
+    y = np.asarray(Y, dtype=float).reshape(len(table), -1)[:, 0]
     weights = np.asarray(table.W, dtype=float).reshape(-1) if table.has_weights() else None
     if weights is not None and not np.all(np.isfinite(weights) & (weights >= 0)):
         raise ValueError("instance weights must be finite and >= 0")
@@ -56,11 +62,14 @@ def encode_table(table):
         rows = rows[weights[rows] > 0]
         if rows.size == 0:
             raise ValueError("every instance with a class value has weight 0")
-    X = np.asarray(table.X, dtype=float)
+    X = sp.csr_matrix(table.X, dtype=float) if sp.issparse(table.X) \
+        else np.asarray(table.X, dtype=float)
     if rows.size < len(table):
         X = X[rows]
-    if np.isinf(X).any():
-        bad = [attributes[c].name for c in np.flatnonzero(np.isinf(X).any(axis=0))]
+    infinite = np.unique(X.indices[np.isinf(X.data)]) if sp.issparse(X) \
+        else np.flatnonzero(np.isinf(X).any(axis=0))
+    if infinite.size:
+        bad = [attributes[c].name for c in infinite]
         raise ValueError(f"infinite values in attribute(s) {', '.join(bad)}")
     discrete = np.array([isinstance(v, DiscreteVariable) for v in attributes], dtype=bool)
     n_values = np.array([len(v.values) if isinstance(v, DiscreteVariable) else 0

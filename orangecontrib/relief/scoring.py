@@ -7,7 +7,10 @@ arguments, usable in scripts and on the Rank widget's Scorer input.
   the raw table. Rank runs every input scorer on every data set: data the estimator does not fit
   (no class, the other target type, ...) raise ``ValueError``, which Rank shows as an empty column.
 
-Instances with a missing class value are left out (:func:`.orange_data.encode_table`). Each
+Instances with a missing class value are left out (:func:`.orange_data.encode_table`). Sparse
+tables are read without densifying by the estimators that support them (``supports_sparse_data``:
+the Relief family's nearest-neighbour estimators, :mod:`.estimators.sparse`); the others refuse
+them with a ``ValueError``. Each
 scorer class derives from :class:`EstimatorScorer` and from the engine class it adapts, so the
 parameters, their defaults and their documentation exist once, in the engine.
 """
@@ -40,6 +43,8 @@ class EstimatorScorer(Scorer):
     class's docstring unless they have their own."""
     feature_type = Variable
     class_type = Variable
+    #: whether the engine reads sparse tables (:attr:`.base.Estimator.sparse_input`), set
+    #: per scorer class
     supports_sparse_data = False
     preprocessors = []
 
@@ -47,6 +52,7 @@ class EstimatorScorer(Scorer):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        cls.supports_sparse_data = cls.engine().sparse_input
         if cls.__doc__ is None:
             cls.__doc__ = cls.engine().__doc__
 
@@ -96,7 +102,7 @@ class EstimatorScorer(Scorer):
 
     def scores(self, data, callback=None):
         """The estimates of ``data.domain.attributes`` (1-D)."""
-        encoded, _ = encode_table(data)
+        encoded, _ = encode_table(data, sparse=True)
         return np.asarray(self.engine().__call__(self, encoded, callback), dtype=float)
 
     def significance(self, data, method="stir", n_permutations=100, random_state=None,
@@ -105,7 +111,7 @@ class EstimatorScorer(Scorer):
         q-values: a :class:`~.estimators.significance.Significance`. ``method="stir"`` (the
         Relief estimators of a discrete class: STIR's pseudo t-test) or ``"permutation"`` (any
         scorer: ``n_permutations`` estimates with the class permuted by ``random_state``)."""
-        encoded, _ = encode_table(data)
+        encoded, _ = encode_table(data, sparse=True)
         return estimate_significance(self, encoded, method, n_permutations, random_state,
                                      callback)
 

@@ -20,6 +20,10 @@ Each selector takes its estimator's parameters (``ReliefF(k=..., iterations=...,
   (all), a boolean mask or column indices. A discrete column's distinct values are its values;
   the others are numeric. NaN is a missing value.
 
+``X`` may be a ``scipy.sparse`` matrix for the estimators that read sparse data (Relief, ReliefF,
+ReliefFbestK, RReliefF; :mod:`orangecontrib.relief.estimators.sparse`), with numeric features
+only; the other selectors refuse it.
+
 The criteria given are all applied (the n best among the features passing the others); with
 none given, the better half of the features is kept. A classification estimator treats ``y`` as
 class labels; a regression one as numbers.
@@ -27,6 +31,7 @@ class labels; a regression one as numbers.
 import inspect
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -85,6 +90,7 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = self.engine.sparse_input
         tags.target_tags.required = True
         return tags
 
@@ -92,6 +98,9 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         n, a = X.shape
         discrete = np.zeros(a, bool)
         flags = self.discrete_features
+        if sp.issparse(X) and not (isinstance(flags, (bool, np.bool_)) and not flags):
+            raise ValueError("discrete_features are not supported with sparse X: give the "
+                             "discrete features as a dense array")
         if isinstance(flags, (bool, np.bool_)):
             discrete[:] = flags
         else:
@@ -129,6 +138,7 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Estimate the features of ``X`` (n_samples, n_features) for the target ``y``."""
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
+                             accept_sparse="csr" if self.engine.sparse_input else False,
                              y_numeric="classification" not in self.engine.tasks)
         data = self._encode(X, y)
         named = getattr(self.engine, "diff_keywords", ())

@@ -91,6 +91,21 @@ class TestOWReliefTree(WidgetTest, WidgetLearnerTestMixin):
         self.assertEqual(widget.estimator_combo.currentText(), "InfGain")
         self.assertEqual((widget.pruning, widget.switch), (None, True))
 
+    def test_the_parameters_shown_are_those_of_the_estimator_for_the_target(self):
+        w = self.widget
+        relieff = w.class_stack.editors["ReliefF"]
+        rrelieff = w.regression_stack.editors["RReliefF"]
+        self.assertTrue(relieff.isVisibleTo(w))          # no data: classification
+        self.assertFalse(rrelieff.isVisibleTo(w))
+        self.send_signal(w.Inputs.data, Table("housing")[:60])
+        self.wait_until_finished(timeout=60000)
+        self.assertFalse(relieff.isVisibleTo(w))
+        self.assertTrue(rrelieff.isVisibleTo(w))
+        self.send_signal(w.Inputs.data, Table("iris"))
+        self.wait_until_finished(timeout=60000)
+        self.assertTrue(relieff.isVisibleTo(w))
+        self.assertFalse(rrelieff.isVisibleTo(w))
+
     def test_estimator_parameters_reach_the_learner(self):
         w = self.widget
         editor = w.class_stack.editors["ReliefF"]

@@ -68,6 +68,9 @@ class Estimator(Parameters):
     tasks = frozenset({"classification", "regression"})
     #: the fewest instances the estimator needs
     min_instances = 2
+    #: whether the estimator reads sparse data (:attr:`.EncodedData.is_sparse`) without
+    #: densifying them
+    sparse_input = False
     #: estimates scale as (unit of a regression target) ** this: multiplying the target by c
     #: multiplies them by c ** target_unit_power (0: they do not depend on the target's unit)
     target_unit_power = 0
@@ -85,7 +88,8 @@ class Estimator(Parameters):
 
 def check_data(data, estimator):
     """Raise ``ValueError`` with a clear message when ``data`` does not suit ``estimator``:
-    wrong target type, too few instances, fewer than two classes present, no attributes."""
+    wrong target type, too few instances, fewer than two classes present, no attributes, sparse
+    data for an estimator that does not read them."""
     task = "classification" if data.is_classification else "regression"
     if task not in estimator.tasks:
         wanted = " or ".join(sorted(estimator.tasks))
@@ -94,6 +98,9 @@ def check_data(data, estimator):
                          f"but the data have a {task} target")
     if data.n_attributes == 0:
         raise ValueError(f"{estimator.name}: the data have no attributes")
+    if data.is_sparse and not estimator.sparse_input:
+        raise ValueError(f"{estimator.name} does not support sparse data: use ReliefF, "
+                         "RReliefF or Relief, or convert the data to a dense array")
     if data.n_instances < estimator.min_instances:
         raise ValueError(f"{estimator.name} needs at least {estimator.min_instances} instances, "
                          f"the data have {data.n_instances}")

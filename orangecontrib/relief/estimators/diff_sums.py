@@ -32,7 +32,7 @@ from numba import njit, prange
 from .base import parallel_launch
 from .diffs import _DISCRETE, _UNUSABLE, _diff, _threads_for
 
-__all__ = ["SumPlan", "sum_plan", "plan_totals", "column_runs", "fused_sums"]
+__all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]
 
 #: columns per task: a task's running sums and a neighbour's values of them stay in cache
 BLOCK_COLUMNS = 256
@@ -104,6 +104,18 @@ def plan_totals(plan):
     group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))
     values = plan.scale * cum[plan.source, group // G, group % G, plan.at]
     return np.bincount(plan.target, weights=values, minlength=plan.n_outputs)
+
+
+def plan_matrix(plan):
+    """(R, b * G * K) the coefficient of each pair's diffs in each output (pairs in the order
+    of ``plan.pair``), for diffs given as a matrix (sparse data)."""
+    b, G, K = plan.pair.shape[1:]
+    group = np.repeat(np.arange(b * G), np.diff(plan.ptr))
+    upto = np.arange(K)[None, :] <= plan.at[:, None]
+    values = plan.scale[:, None] * plan.pair[plan.source, group // G, group % G] * upto
+    out = np.zeros((plan.n_outputs, b * G, K))
+    np.add.at(out, (plan.target, group), values)
+    return out.reshape(plan.n_outputs, -1)
 
 
 def column_runs(model):

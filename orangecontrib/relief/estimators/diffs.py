@@ -138,6 +138,8 @@ class DiffModel:
     (numeric values binned; :func:`_code`) and the diffs against a missing value. The
     attribute values are read as they are (a C-ordered X is never copied) and codes are
     computed where they are needed, so the model costs little memory beyond the data."""
+    #: whether the values are a sparse matrix (:class:`.sparse.SparseDiffModel`)
+    sparse = False
 
     def __init__(self, data, options=DiffOptions(), reference=None):
         """``reference``: a model of the training instances whose ranges, bins, usable columns
@@ -271,6 +273,11 @@ class DiffModel:
         return (self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
                 other, both, self.options.missing == "C")
 
+    @property
+    def pair_bytes(self):
+        """Bytes of the diffs of one pair (one value per attribute)."""
+        return 8 * self.data.n_attributes
+
     def pair_diffs(self, rows, others):
         """diff(A, I_rows[p], I_others[p]) for every pair p and attribute A, shape (P, a).
 
@@ -303,7 +310,7 @@ class DiffModel:
         tiled kernel sums). Otherwise an empty (n, 2, 0) array."""
         columns = np.flatnonzero(self.kind != _UNUSABLE)
         empty = np.zeros((self.data.n_instances, 2, 0), np.uint64)
-        if (columns.size < PACKED_MIN_COLUMNS or self.has_missing.any()
+        if (self.sparse or columns.size < PACKED_MIN_COLUMNS or self.has_missing.any()
                 or np.any(self.kind[columns] != _DISCRETE)
                 or np.any(self.n_codes[columns] > MAX_VALUES)):
             return empty

@@ -7,12 +7,18 @@ real values for regression. Ranges are kept from the data the encoding was built
 (a tree node) still measures numeric differences against the whole training data, as
 CORElearn does.
 
+``X`` may instead be a ``scipy.sparse`` CSR matrix (float64, sorted column indices, no stored
+zeros, no missing values): an implicit zero is the value 0, so the minimum and span of a column
+count its zeros too. Only estimators that declare ``sparse_input`` accept such data
+(:mod:`.sparse`).
+
 Nothing here knows about Orange: ``orangecontrib.relief.orange_data`` builds this form from a
 ``Table``; scripts build it from numpy arrays with :func:`encode`.
 """
 from dataclasses import dataclass, replace
 
 import numpy as np
+import scipy.sparse as sp
 
 __all__ = ["EncodedData", "encode", "unit_scales", "power_of_two_scale"]
 
@@ -20,7 +26,7 @@ __all__ = ["EncodedData", "encode", "unit_scales", "power_of_two_scale"]
 @dataclass(frozen=True, eq=False)
 class EncodedData:
     """Encoded attributes and target; see the module docstring for the fields' meaning."""
-    X: np.ndarray            # (n, a) float64, NaN = missing
+    X: np.ndarray            # (n, a) float64, NaN = missing; or a CSR matrix (module docstring)
     y: np.ndarray            # (n,) float64: class codes, or target values
     discrete: np.ndarray     # (a,) bool
     n_values: np.ndarray     # (a,) int: values of a discrete column (0 for numeric)
@@ -38,6 +44,11 @@ class EncodedData:
     @property
     def n_attributes(self):
         return self.X.shape[1]
+
+    @property
+    def is_sparse(self):
+        """Whether ``X`` is a sparse (CSR) matrix."""
+        return sp.issparse(self.X)
 
     @property
     def is_classification(self):
@@ -109,6 +120,47 @@ def _column_blocks(X, cols):
     """``cols`` in blocks whose temporaries (about 24 bytes a cell) fit in ``CHECK_BYTES``."""
     step = max(1, CHECK_BYTES // (24 * max(X.shape[0], 1)))
     return [cols[lo:lo + step] for lo in range(0, cols.size, step)]
+
+
+def _as_sparse(X):
+    """A CSR float64 copy of a sparse matrix with sorted indices and no stored zeros; ValueError
+    for missing or infinite values."""
+    if X.ndim != 2:
+        raise ValueError(f"attributes must be a 2-D matrix, got {X.ndim} dimension(s)")
+    X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+    X.sum_duplicates()
+    if np.isnan(X.data).any():
+        raise ValueError("sparse data with missing values (NaN) are not supported: impute them "
+                         "or convert the data to a dense array")
+    if np.isinf(X.data).any():
+        raise ValueError("attribute values must be finite: the data contain inf")
+    X.eliminate_zeros()
+    X.sort_indices()
+    return X
+
+
+def _sparse_columns(X, discrete, n_values):
+    """``(n_values, minimum, span)`` of a CSR matrix (:func:`_as_sparse`), its implicit zeros
+    counted as values; ValueError for discrete codes out of range."""
+    n, a = X.shape
+    if n:
+        largest = X.max(axis=0).toarray().ravel()       # implicit zeros included
+        smallest = X.min(axis=0).toarray().ravel()
+    else:
+        largest = smallest = np.full(a, np.nan)
+    stored_discrete = discrete[X.indices]
+    codes, code_cols = X.data[stored_discrete], X.indices[stored_discrete]
+    if n_values is None:
+        n_values = np.where(discrete & ~np.isnan(largest), np.nan_to_num(largest) + 1, 0)
+    n_values = np.broadcast_to(np.asarray(n_values, dtype=np.intp), (a,)).copy()
+    n_values[~discrete] = 0
+    bad = (codes != np.round(codes)) | (codes < 0) | (codes >= n_values[code_cols])
+    if bad.any():
+        c = code_cols[np.flatnonzero(bad)[0]]
+        raise ValueError(f"discrete column {c} must hold integer codes 0..{n_values[c] - 1}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        span = largest - smallest
+    return n_values, np.where(discrete, 0.0, smallest), np.where(discrete, 1.0, span)
 
 
 def _n_values(X, discrete, n_values):
@@ -205,7 +257,8 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weig
     instances of weight 0), all ones is the same as none.
     Raises ``ValueError`` on non-finite attributes, a missing or non-finite target, codes out of
     range, bad weights, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
-    estimator uses it.
+    estimator uses it. A ``scipy.sparse`` ``X`` is kept sparse (as CSR; see the module docstring);
+    it must not hold missing values (NaN).
 
     Examples
     --------
@@ -216,7 +269,7 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weig
     >>> data.n_values, data.minimum, data.span     # numeric diffs are relative to the span
     (array([2, 0]), array([0. , 0.5]), array([1., 2.]))
     """
-    X = _as_matrix(X)
+    X = _as_sparse(X) if sp.issparse(X) else _as_matrix(X)
     y = np.array(y, dtype=np.float64, copy=True).ravel()
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"target has {y.shape[0]} values for {X.shape[0]} instances")
@@ -225,8 +278,11 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weig
     if np.isinf(y).any():
         raise ValueError("target values must be finite")
     discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (X.shape[1],)).copy()
-    n_values = _n_values(X, discrete, n_values)
-    minimum, span = _ranges(X, discrete)
+    if sp.issparse(X):
+        n_values, minimum, span = _sparse_columns(X, discrete, n_values)
+    else:
+        n_values = _n_values(X, discrete, n_values)
+        minimum, span = _ranges(X, discrete)
     if n_classes is None:
         n_classes = 0
     if n_classes:

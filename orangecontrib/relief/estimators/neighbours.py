@@ -18,7 +18,8 @@ neighbour places (``mass``; fractional weights fill fractions), and R_i's own ot
 values are missing), placed among the others by (distance, index). The search then keeps
 enough neighbours to fill k places. With integer weights this is the context of the data with
 each instance repeated w times, where the copies of an instance are consecutive.
-The search is brute force over the tiles of :meth:`DiffModel.tiles` (never an N x N matrix), or,
+The search is brute force over the tiles of :meth:`DiffModel.tiles` (never an N x N matrix; for
+sparse data :meth:`.sparse.SparseDiffModel.search`), or,
 for many instances with few numeric attributes, no missing values and the linear diff, k-d trees
 (``scipy.spatial.cKDTree``, Robnik-Sikonja 1998 in the papers' §3.3); a row whose k-th and
 (k+1)-th candidates are (nearly) equally far is searched by brute force again, so both searches
@@ -102,6 +103,10 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
         _corelearn_search(diff_model, instances, groups, skip_zero_distance, neighbours,
                           distances, callback)
         todo = todo[:0]
+    elif K and diff_model.sparse:
+        diff_model.search(instances, _GROUP_MODES[groups], skip_zero_distance, neighbours,
+                          distances, callback)
+        todo = todo[:0]
     elif K and not skip_zero_distance and _kd_tree_suits(diff_model):
         todo = _kd_tree_search(diff_model, instances, cls, groups, neighbours, distances,
                                callback)
@@ -120,6 +125,8 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
 
 def _self_distances(model, instances):
     """D(R_i, R_i) of each sampled instance: the diffs of its missing values to themselves."""
+    if not model.has_missing.any():
+        return np.zeros(instances.size)
     missing = np.isnan(model.values[instances]) & (model.kind != _UNUSABLE)
     if not missing.any():
         return np.zeros(instances.size)

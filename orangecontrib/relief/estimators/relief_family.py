@@ -23,9 +23,10 @@ import numba
 import numpy as np
 
 from .base import Estimator, check_data, check_memory, random_generator
-from .diff_sums import GENERAL, column_runs, fused_sums, plan_totals, sum_plan
-from .diffs import _UNUSABLE, DiffModel, DiffOptions
+from .diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
+from .diffs import _UNUSABLE, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
+from .sparse import diff_model
 
 __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
@@ -76,6 +77,7 @@ class ReliefFamily(Estimator):
     default_k = 10
     default_weighting = "equal"
     groups = "per-class"
+    sparse_input = True
     #: whether CORElearn leaves out neighbours at distance 0 in this estimator
     corelearn_skips_zero = True
     #: the keyword arguments that set single fields of ``diff`` (also readable attributes)
@@ -161,7 +163,7 @@ class ReliefFamily(Estimator):
     def _search(self, data, k, groups, callback):
         check_data(data, self)
         self._check_parameters()
-        model = DiffModel(data, self.diff_options())
+        model = diff_model(data, self.diff_options())
         return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
                                   callback=callback)
 
@@ -248,7 +250,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     if columns is None and options is None:
         model = context.diff_model
     else:
-        model = DiffModel(data, options or context.diff_model.options)
+        model = diff_model(data, options or context.diff_model.options)
     neighbours = context.neighbours
     m, G, K = neighbours.shape
     a = data.n_attributes
@@ -281,7 +283,11 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         plan = sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk], factors[:, blk],
                         first_k_weights)
         rows, nb = context.instances[blk], neighbours[blk]
-        sums += fused_sums(model, rows, nb, plan, runs).reshape(S, F, n_k, a)
+        if model.sparse:        # a CSR matrix of the pairs' diffs, all known
+            diffs = model.sparse_pair_diffs(np.repeat(rows, G * K), nb)
+            sums += (diffs.T @ plan_matrix(plan).T).T.reshape(S, F, n_k, a)
+        else:
+            sums += fused_sums(model, rows, nb, plan, runs).reshape(S, F, n_k, a)
         block_totals = plan_totals(plan).reshape(S, F, n_k)
         totals += block_totals
         # the known diffs: factor 1 (the plan itself without factors)

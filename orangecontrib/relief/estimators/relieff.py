@@ -71,7 +71,8 @@ class ReliefF(ReliefFamily):
         when RELIEF-D's distances depend on the class (missing values) or when the sorted
         neighbours would exceed ``ORDER_BYTES``."""
         n = data.n_instances
-        if data.weights is not None or (self.missing == "D" and np.isnan(data.X).any()) \
+        if data.weights is not None or (self.missing == "D" and not data.is_sparse
+                                        and np.isnan(data.X).any()) \
                 or self.diff.corelearn or 16 * self.sample(n).size * n > ORDER_BYTES:
             return None
         ordered = self._search(data, n, "all", callback)

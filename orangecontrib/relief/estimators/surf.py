@@ -88,6 +88,7 @@ class SURF(ReliefFamily):
     is given by the distance threshold): ``iterations``, ``random_state``, ``preset`` and the
     diff options (``diff`` or its keywords, ``distance`` among them)."""
     name = "SURF"
+    sparse_input = False
     #: the near and far thresholds are each instance's own (MultiSURF) or global (SURF)
     per_instance = False
     #: scores the far band with the opposite sign (the starred variants)

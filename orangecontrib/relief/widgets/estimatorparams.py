@@ -468,10 +468,11 @@ class ParameterStack(QStackedWidget):
             self.addWidget(editor)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
-    def show_editor(self, name):
-        """Show the parameters of estimator ``name`` (nothing if it has none)."""
+    def show_editor(self, name, shown=True):
+        """Show the parameters of estimator ``name`` (nothing if it has none, or if not
+        ``shown``)."""
         self.setCurrentWidget(self.editors[name])
-        self.setVisible(bool(self.editors[name].defaults))
+        self.setVisible(shown and bool(self.editors[name].defaults))
         self.updateGeometry()
 
     def arguments(self, name):

@@ -61,7 +61,7 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100):
     ``pvalues`` and ``qvalues`` (or None), ``case_counts`` (list of per-attribute count arrays,
     or None), ``m`` (the iterations used) and ``n_ignored`` (instances dropped for a missing
     class)."""
-    encoded, rows = encode_table(data)
+    encoded, rows = encode_table(data, sparse=True)
     callback = progress_callback(state)
     pvalues = qvalues = None
     if method == "stir" and not supports_stir(scorer):

@@ -57,7 +57,7 @@ def locality_profile(data, k_max, iterations, random_state, state):
     Returns a namespace with ``ks`` (K,), ``profile`` (K, n_attributes), ``correlations``
     ({label: (K,)}; NaN where a myopic measure refuses the data, with its reason in
     ``failures`` {label: message}) and ``n_ignored`` (instances dropped for a missing class)."""
-    encoded, rows = encode_table(data)
+    encoded, rows = encode_table(data, sparse=True)
     task = "classification" if encoded.is_classification else "regression"
     cls = ReliefF if task == "classification" else RReliefF
     estimator = cls(k=k_max, iterations=iterations, random_state=random_state)

@@ -191,14 +191,21 @@ class OWReliefTree(BackgroundLearnerWidget):
         self.regression_stack.set_advanced_expanded(shown)
 
     def _update_enabled(self):
-        """Show the chosen estimators' parameters; disable the options that have no effect."""
+        """Show the parameters of the estimator for the data's target (classification without
+        data); disable the options that have no effect."""
         if not hasattr(self, "intervals_spin"):     # during the layout
             return
-        self.class_stack.show_editor(self.estimator_name)
-        self.regression_stack.show_editor(self.regression_estimator_name)
+        target = self.data is not None and self.data.domain.class_var
+        regression = bool(target) and target.is_continuous
+        self.class_stack.show_editor(self.estimator_name, not regression)
+        self.regression_stack.show_editor(self.regression_estimator_name, regression)
         self.intervals_spin.setEnabled(self.discretize)
         self.m_spin.setEnabled(self.pruning == "m-estimate")
         self.confidence_spin.setEnabled(self.pruning == "pessimistic")
+
+    def update_model(self):
+        self._update_enabled()          # new data may have the other target type
+        super().update_model()
 
     # --- learner
     def learner_kwargs(self):
