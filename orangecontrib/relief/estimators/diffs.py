@@ -297,8 +297,9 @@ class DiffModel:
         shape (len(rows), n), by the tiled kernel of :meth:`tiles`."""
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_instances))
+        tiles, planes = self.tiles, self.planes       # (packing launches a kernel itself)
         with _threads_for(out.size * self.data.n_attributes), parallel_launch():
-            _distances(rows, self.tiles, self.planes, out)
+            _distances(rows, tiles, planes, out)
         return out
 
     @cached_property

@@ -202,9 +202,10 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
         rows = instances[at]
         found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
         found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
+        tiles, planes = model.tiles, model.planes     # (packing launches a kernel itself)
         with parallel_launch():
-            _nearest_search(rows, model.tiles, model.planes, _GROUP_MODES[groups], skip_zero,
-                            _chunks(), found_idx, found_dist)
+            _nearest_search(rows, tiles, planes, _GROUP_MODES[groups], skip_zero, _chunks(),
+                            found_idx, found_dist)
         neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
