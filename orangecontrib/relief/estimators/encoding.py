@@ -101,19 +101,21 @@ class EncodedData:
                        span=self.span[cols], names=tuple(self.names[c] for c in cols))
 
 
+#: bytes of the temporary arrays of one block of rows or columns checked by :func:`_as_matrix`
+#: and :func:`_n_values`
+CHECK_BYTES = 64 * 2 ** 20
+
+
 def _as_matrix(X):
     # a float64 array is used as it is, not copied: at 50,000 x 1,000 a copy is 400 MB
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"attributes must be a 2-D array, got {X.ndim} dimension(s)")
-    if np.isinf(X).any():
+    step = max(1, CHECK_BYTES // max(X.shape[1], 1))      # no n x a mask of a wide table
+    if any(np.isinf(X[lo:lo + step]).any() for lo in range(0, X.shape[0], step)):
         raise ValueError("attribute values must be finite: the data contain inf "
                          "(use NaN for a missing value)")
     return X
-
-
-#: bytes of the temporary arrays of one block of discrete columns checked by :func:`_n_values`
-CHECK_BYTES = 64 * 2 ** 20
 
 
 def _column_blocks(X, cols):
