@@ -54,10 +54,11 @@ setup(
         "tqdm",                 # the command line's progress bar
     ],
     extras_require={
-        "test": ["pytest", "sphinx", "numpydoc", "myst-parser"],  # the docs build is a test
+        # the docs build is a test; the Dask backend's tests run too
+        "test": ["pytest", "sphinx", "numpydoc", "myst-parser", "dask[distributed,dataframe]"],
         "doc": ["sphinx", "numpydoc", "myst-parser"],
         "bench": ["skrebate", "fast-select"],
-        "dask": ["dask[distributed]"],
+        "dask": ["dask[distributed,dataframe]"],
     },
     entry_points={
         "console_scripts": ["orange-relief = orangecontrib.relief.cli:main"],

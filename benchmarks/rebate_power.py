@@ -17,16 +17,24 @@ For each configuration and method, over the replicates:
 * time: the seconds of all the replicates' runs.
 
 Methods (``--methods``, comma-separated; default all): ours ``ReliefF-10``, ``ReliefF-100``,
-``SURF``, ``SURF*``, ``MultiSURF``, ``MultiSURF*``, ``TuRF`` (around MultiSURF) and the
-recommended default ``Recommended``; scikit-rebate ``sk-`` and fast-select ``fs-`` versions of
-the same (fast-select has no MultiSURF* ranking of its TuRF, so no ``fs-TuRF``; it handles
-classification only). Every run appends one JSON line to ``--results`` (runs already there are
-skipped, so a run can be resumed, and several processes may share the file: each line is one
-append); ``--report`` prints the table from the results files without running anything.
+``SURF``, ``SURF*``, ``MultiSURF``, ``MultiSURF*``, ``TuRF`` (around MultiSURF),
+``TuRF-ReliefF-10`` (around ReliefF with k = 10), ``MaxZ-ReliefF-10`` (MultiScale Relief of
+ReliefF with k = 10 and MultiSURF, the recommended estimator before it took TuRF around
+ReliefF) and the recommended default ``Recommended`` (``MultiScaleRelief()``); scikit-rebate
+``sk-`` and fast-select ``fs-`` versions of the first seven (fast-select has no TuRF, so no
+``fs-TuRF``; it handles classification only). Every run appends one JSON line to
+``--results`` (runs already there are skipped, so a run can be resumed, and several processes
+may share the file: each line is one append); ``--report`` prints the table from the results
+files without running anything.
 
     python benchmarks/rebate_power.py DATA --methods MultiSURF,fs-MultiSURF --reps 1-5
     python benchmarks/rebate_power.py DATA --configs XOR,Het --results xor.jsonl
     python benchmarks/rebate_power.py DATA --report --results a.jsonl,b.jsonl
+
+``--chance`` prints instead how often, by chance alone, the best of m peer columns beats one
+fixed method by more than 0.1 when all have the same true perfect share (a Monte Carlo of
+replicate outcomes correlated through a shared replicate difficulty): what the "within 0.1 of
+the best peer" criterion can tell apart at a given number of replicates.
 
 ``--compare`` times instead our MultiSURF, scikit-rebate's and fast-select's (CPU) in the same run
 on the selected configurations and replicates (after a warm-up run that compiles the numba code
@@ -61,6 +69,8 @@ OURS = {
     "MultiSURF": lambda reg: MultiSURF(),
     "MultiSURF*": lambda reg: MultiSURFstar(),
     "TuRF": lambda reg: TuRF(MultiSURF(), remove=0.5, rounds=1),
+    "TuRF-ReliefF-10": lambda reg: TuRF(OURS["ReliefF-10"](reg), remove=0.5, rounds=1),
+    "MaxZ-ReliefF-10": lambda reg: MultiScaleRelief([OURS["ReliefF-10"](reg), MultiSURF()]),
     "Recommended": lambda reg: MultiScaleRelief(),
 }
 
@@ -89,7 +99,7 @@ def _fast_select(name):
     return lambda X, y: np.asarray(make().fit(X, y).feature_importances_, float)
 
 
-PEERS = [m for m in OURS if m != "Recommended"]
+PEERS = ["ReliefF-10", "ReliefF-100", "SURF", "SURF*", "MultiSURF", "MultiSURF*", "TuRF"]
 METHODS = list(OURS) + [f"sk-{m}" for m in PEERS] + [f"fs-{m}" for m in PEERS if m != "TuRF"]
 
 
@@ -228,6 +238,29 @@ def report(results, configs, methods):
     print(f"{'total perfect share':58s} " + " ".join(f"{totals[m]:16.2f}" for m in methods))
 
 
+def chance_of_shortfall(p, n, m, rho, draws=20000, seed=0):
+    """The probability that the best of ``m`` methods' shares over ``n`` replicates exceeds a
+    fixed method's by more than 0.1 when all succeed with probability ``p`` per replicate: a
+    method succeeds on a replicate when sqrt(rho) U + sqrt(1 - rho) E < Phi^-1(p), U shared by
+    the methods on that replicate (its difficulty) and E each method's own, both standard
+    normal (so rho is the correlation of two methods' latent scores)."""
+    from scipy.stats import norm
+    rng = np.random.default_rng(seed)
+    latent = (np.sqrt(rho) * rng.standard_normal((draws, n, 1))
+              + np.sqrt(1 - rho) * rng.standard_normal((draws, n, m + 1)))
+    shares = (latent < norm.ppf(p)).mean(axis=1)
+    return np.mean(shares[:, 1:].max(axis=1) > shares[:, 0] + 0.1 + 1e-9)
+
+
+def chance():
+    """The table of chance_of_shortfall for 5, 30 and 100 replicates."""
+    print("replicates  peers   rho    " + "  ".join(f"p={p}" for p in (0.1, 0.3, 0.5, 0.7, 0.9)))
+    for n in (5, 30, 100):
+        for m, rho in ((7, 0.5), (7, 0.8), (12, 0.0)):
+            print(f"{n:10d} {m:6d} {rho:5.1f}   " + "  ".join(
+                f"{chance_of_shortfall(p, n, m, rho):5.2f}" for p in (0.1, 0.3, 0.5, 0.7, 0.9)))
+
+
 def compare(root, configs, reps):
     """Largest |difference| between our MultiSURF and the peers' on the selected data."""
     for config in configs:
@@ -259,7 +292,12 @@ def main(argv=None):
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--compare", action="store_true",
                         help="agreement and speed of the MultiSURFs")
+    parser.add_argument("--chance", action="store_true",
+                        help="chance shortfalls against the best of many peer columns")
     args = parser.parse_args(argv)
+    if args.chance:
+        chance()
+        return
     warnings.filterwarnings("ignore")
     configs = select(configurations(args.data), args.configs)
     methods = [m for m in METHODS if not args.methods or m in args.methods.split(",")]

@@ -193,6 +193,8 @@ def weighted_inputs(task):
         BadInput("zero weights", _from(X, y, task, W=zero),
                  same_as=_from(X[zero > 0], y[zero > 0], task)),
         BadInput("fractional weights", _from(X, y, task, W=0.25 + np.arange(n) % 5 / 3)),
+        BadInput("huge weights", _from(X, y, task, W=np.full(n, 1e300)), error="rescale"),
+        BadInput("tiny weights", _from(X, y, task, W=np.full(n, 1e-300)), error="rescale"),
     ]
 
 

@@ -106,9 +106,13 @@ def test_pair_diffs_and_distances_equal_plain_loops(ramp):
     rows, others = np.repeat(np.arange(30), 30), np.tile(np.arange(30), 30)
     want = np.array([[plain_diff(X[i, t], X[j, t], discrete[t], span[t], ramp)
                       for t in range(10)] for i, j in zip(rows, others)])
-    got = model.sparse_pair_diffs(rows, others)
-    assert sp.issparse(got)
-    np.testing.assert_allclose(got.toarray(), want, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(model.pair_diffs(rows, others), want, rtol=1e-12, atol=1e-15)
+    # the estimate's weighted sums of the diffs (no diffs formed), pairs of others = -1 skipped
+    coefficients = np.random.default_rng(1).random((3, rows.size))
+    skipped = np.where(np.arange(rows.size) % 7 == 0, -1, others)
+    used = np.where(skipped >= 0, coefficients, 0.0)
+    np.testing.assert_allclose(model.weighted_pair_sums(coefficients, rows, skipped),
+                               used @ want, rtol=1e-12, atol=1e-14)
     # the search's distances: the 3 nearest of each class by the summed diffs, ties by index
     neighbours = np.full((30, 2, 3), -1)
     distances = np.full((30, 2, 3), np.inf)
@@ -129,7 +133,7 @@ def test_ranges_count_the_implicit_zeros():
     data = encode(X, [0, 1, 1], n_classes=2)
     np.testing.assert_array_equal(data.minimum, [0.0, -3.0])
     np.testing.assert_array_equal(data.span, [3.0, 3.0])
-    diffs = SparseDiffModel(data).sparse_pair_diffs([0, 0], [2, 1]).toarray()
+    diffs = SparseDiffModel(data).pair_diffs([0, 0], [2, 1])
     np.testing.assert_allclose(diffs, [[2 / 3, 2 / 3], [1 / 3, 1 / 3]])
 
 

@@ -5,10 +5,18 @@ CORElearn is the R package of the authors of ReliefF and RReliefF (Robnik-Sikonj
 defaults (``preset="corelearn"`` for the Relief family); :data:`CORELEARN_ESTIMATORS` lists the
 names with the keyword arguments they stand for. CORElearn's cost-sensitive ReliefF variants
 (ReliefFexpC, ReliefFavgC, ReliefFpe, ReliefFpa) and ReliefKukar reduce to ReliefFexpRank and
-Relief under the uniform cost matrix, which is the only one supported here.
+Relief under the uniform cost matrix, which is the only one supported for them; DKMcost and
+GainRatioCost default to it. ReliefFsmp and MDLsmp (whose samples CORElearn draws with R's
+random number generator), MSEofModel and MAEofModel have no counterpart.
 """
-from .impurity import MSE, Accuracy, GainRatio, Gini, InfGain, MDL, MyopicReliefF
-from .relieff import Relief, ReliefF, ReliefFbestK
+from .balanced_impurity import (EqualDKM, EqualGini, EqualInf, UniformAccuracy, UniformDKM,
+                                UniformGini, UniformInf)
+from .distribution_distance import (DistAngle, DistAUC, DistEuclid, DistHellinger,
+                                    EqualHellinger, ImpurityEuclid, ImpurityHellinger)
+from .impurity import (DKM, MSE, Accuracy, DKMcost, GainRatio, GainRatioCost, Gini, InfGain, MDL,
+                       MyopicReliefF)
+from .relief_mse import RReliefFwithMSE
+from .relieff import Relief, ReliefF, ReliefFbestK, ReliefFmerit
 from .rrelieff import RReliefF, RReliefFbestK
 
 __all__ = ["CORELEARN_ESTIMATORS", "corelearn_estimator"]
@@ -26,11 +34,13 @@ CORELEARN_ESTIMATORS = {
     "ReliefFpe": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefFpa": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefKukar": (Relief, dict(preset="corelearn")),
+    "ReliefFmerit": (ReliefFmerit, dict(preset="corelearn", weighting="exp-rank")),
     "RReliefFequalK": (RReliefF, dict(preset="corelearn", weighting="equal")),
     "RReliefFexpRank": (RReliefF, dict(preset="corelearn")),
     "RReliefFbestK": (RReliefFbestK, dict(preset="corelearn")),
     "RReliefFdistance": (RReliefF, dict(preset="corelearn", weighting="1/d")),
     "RReliefFsqrDistance": (RReliefF, dict(preset="corelearn", weighting="1/d2")),
+    "RReliefFwithMSE": (RReliefFwithMSE, dict(preset="corelearn")),
     "InfGain": (InfGain, {}),
     "GainRatio": (GainRatio, dict(unused_value_rule="minus_one")),
     "Gini": (Gini, {}),
@@ -38,6 +48,23 @@ CORELEARN_ESTIMATORS = {
     "Accuracy": (Accuracy, {}),
     "MyopicReliefF": (MyopicReliefF, {}),
     "MSEofMean": (MSE, {}),
+    "DKM": (DKM, {}),
+    "DKMcost": (DKMcost, {}),
+    "GainRatioCost": (GainRatioCost, {}),
+    "UniformDKM": (UniformDKM, {}),
+    "UniformGini": (UniformGini, {}),
+    "UniformInf": (UniformInf, {}),
+    "UniformAccuracy": (UniformAccuracy, {}),
+    "EqualDKM": (EqualDKM, {}),
+    "EqualGini": (EqualGini, {}),
+    "EqualInf": (EqualInf, {}),
+    "EqualHellinger": (EqualHellinger, {}),
+    "ImpurityEuclid": (ImpurityEuclid, {}),
+    "ImpurityHellinger": (ImpurityHellinger, {}),
+    "DistHellinger": (DistHellinger, {}),
+    "DistEuclid": (DistEuclid, {}),
+    "DistAngle": (DistAngle, {}),
+    "DistAUC": (DistAUC, {}),
 }
 
 

@@ -226,6 +226,11 @@ class DiffModel:
         there are none; with ``laplace`` (n_vc + 1) / (n_c + #values)."""
         if self._reference is not None:
             return self._reference.prob
+        return self.probabilities(self.value_counts())
+
+    def value_counts(self):
+        """counts[t, v, c]: the number (the weight) of the instances of class c whose value of
+        A_t has code v (:func:`_code`)."""
         a = self.data.n_attributes
         vmax, C = (int(self.n_codes.max()) if a else 1), self.n_cls
         check_memory(3 * 8 * a * vmax * C, f"the probabilities P(value | class) of {a} "
@@ -239,6 +244,12 @@ class DiffModel:
                 self.data.weights[:, None], sub.shape)[known]
             counts[cols] = np.bincount(cell[known], weights=weights,
                                        minlength=sub.shape[1] * vmax * C).reshape(-1, vmax, C)
+        return counts
+
+    def probabilities(self, counts):
+        """:attr:`prob` from value counts (:meth:`value_counts`, or their sum over parts of
+        the data)."""
+        vmax = counts.shape[1]
         total = counts.sum(axis=1, keepdims=True)
         v_count = self.n_codes[:, None, None].astype(float)
         if self.options.laplace:

@@ -302,6 +302,11 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weig
                        weights=_weights(weights, X.shape[0]))
 
 
+#: the largest total and the smallest largest instance weight: counts of instances are
+#: squared (impurity measures, Relief's normalisations), which must neither overflow nor vanish
+WEIGHT_LIMIT = 2.0 ** 480
+
+
 def _weights(weights, n):
     if weights is None:
         return None
@@ -312,4 +317,8 @@ def _weights(weights, n):
         raise ValueError("instance weights must be finite")
     if np.any(weights <= 0):
         raise ValueError("instance weights must be > 0: leave out the instances of weight 0")
+    if weights.sum() > WEIGHT_LIMIT or weights.max() < 1 / WEIGHT_LIMIT:
+        raise ValueError(f"instance weights from {weights.min():.3g} to {weights.max():.3g} "
+                         "are too extreme for the estimates (squared counts would overflow or "
+                         "vanish): rescale them, e.g. divide them by their mean")
     return None if np.all(weights == 1) else weights

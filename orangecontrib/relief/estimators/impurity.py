@@ -29,9 +29,10 @@ from .encoding import power_of_two_scale
 from .splits import best_partition, best_threshold, target_statistics, value_table
 
 __all__ = ["information_gain", "gain_ratio", "gini_gain", "accuracy_gain", "mdl_gain",
-           "myopic_relieff", "mse_of_mean",
+           "myopic_relieff", "mse_of_mean", "dkm", "dkm_gain", "cost_weighted", "dkm_cost_gain",
+           "cost_gain_ratio",
            "ImpurityEstimator", "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE",
-           "MyopicReliefF"]
+           "MyopicReliefF", "DKM", "DKMcost", "GainRatioCost"]
 
 UNUSED_VALUE_RULES = ("ignore", "minus_one")
 
@@ -81,9 +82,15 @@ def gain_ratio(table, unused_value_rule="ignore"):
     nothing (0·log 0 = 0) and a single-valued attribute (H(A) = 0, gain 0) scores 0.
     ``"minus_one"`` (CORElearn): −1 when a declared value never occurs or H(A) = 0."""
     table = np.asarray(table, dtype=np.float64)
+    return _per_attribute_entropy(information_gain(table), table, unused_value_rule)
+
+
+def _per_attribute_entropy(gain, table, unused_value_rule):
+    """``gain`` / H(A) of tables (..., V, C) under ``unused_value_rule`` (see :func:`gain_ratio`);
+    NaN for an empty table."""
     n_v, _, n = _margins(table)
     h_attribute = _entropy(n_v)
-    ratio = _ratio(information_gain(table), h_attribute)
+    ratio = _ratio(gain, h_attribute)
     if unused_value_rule == "minus_one":
         ratio = np.where(np.any(n_v == 0, axis=-1) | (h_attribute <= 0), -1.0, ratio)
     return _nan_where_empty(ratio, n)
@@ -154,6 +161,81 @@ def myopic_relieff(table):
     joint = _ratio(np.sum(table ** 2, axis=(-2, -1)), n2)
     w = _ratio(joint - p_equal * p_samecl, p_samecl * (1 - p_samecl))
     return _nan_where_empty(w, n)
+
+
+def dkm(p):
+    """DKM impurity 2·sqrt(q (1 − q)) of class distributions p along the last axis, q = max_c p_c
+    (Dietterich, Kearns & Mansour 1996, "Applying the weak learning framework to understand and
+    improve C4.5"; for two classes 2·sqrt(p_1 p_2))."""
+    q = np.max(p, axis=-1)
+    return 2.0 * np.sqrt(q * (1.0 - q))
+
+
+def dkm_gain(table):
+    """DKM gain = D(p(C)) − Σ_v p(v) D(p(C|v)), D = :func:`dkm` (Dietterich, Kearns & Mansour
+    1996; CORElearn's DKM)."""
+    table = np.asarray(table, dtype=np.float64)
+    n_v, n_c, n = _margins(table)
+    prior = dkm(_ratio(n_c, n[..., None]))
+    after = np.sum(_ratio(n_v, n[..., None]) * dkm(_ratio(table, n_v[..., None])), axis=-1)
+    return _nan_where_empty(prior - after, n)
+
+
+def cost_weighted(counts, costs):
+    """Class distributions (along the last axis of ``counts``) weighted by the expected cost of
+    misclassifying each class (Robnik-Šikonja 2003, "Experiments with cost-sensitive feature
+    evaluation"; CORElearn 1.57, estimators DKMcost and GainRatioCost)::
+
+        e_c  = Σ_{d≠c} p_d costs[c, d] / (1 − p_c)     (0 for p_c = 1)
+        p'_c = p_c e_c / Σ_d p_d e_d
+
+    ``costs[c, d]`` is the cost of predicting class d for an instance of class c. Under uniform
+    costs (1 − identity) p' = p, except that a pure distribution (Σ_d p_d e_d = 0) has no
+    weighted counterpart: NaN (CORElearn's arithmetic)."""
+    counts = np.asarray(counts, dtype=np.float64)
+    p = _ratio(counts, counts.sum(axis=-1, keepdims=True))
+    off_diagonal = np.asarray(costs, dtype=np.float64) * (1.0 - np.eye(counts.shape[-1]))
+    expected = _ratio(p @ off_diagonal.T, 1.0 - p)
+    weighted = p * expected
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return weighted / weighted.sum(axis=-1, keepdims=True)
+
+
+def _uniform_costs(table):
+    n_classes = np.shape(table)[-1]
+    return 1.0 - np.eye(n_classes)
+
+
+def dkm_cost_gain(table, costs=None):
+    """DKM gain (:func:`dkm_gain`) of the cost-weighted class distributions
+    (:func:`cost_weighted`; ``costs`` default uniform). As in CORElearn, a split with a pure
+    branch, whose weighted distribution is undefined, scores NaN (is never chosen)."""
+    table = np.asarray(table, dtype=np.float64)
+    costs = _uniform_costs(table) if costs is None else costs
+    n_v, n_c, n = _margins(table)
+    prior = dkm(cost_weighted(n_c, costs))
+    branch = np.where(n_v > 0, dkm(cost_weighted(table, costs)), 0.0)
+    with np.errstate(invalid="ignore"):
+        gain = prior - np.sum(_ratio(n_v, n[..., None]) * branch, axis=-1)
+    return _nan_where_empty(gain, n)
+
+
+def _entropy_of(p):
+    """H in bits of distributions p along the last axis; undefined (NaN) entries count 0."""
+    p = np.where(np.isnan(p), 0.0, p)
+    return -_xlog2x(p).sum(axis=-1)
+
+
+def cost_gain_ratio(table, costs=None, unused_value_rule="minus_one"):
+    """Gain ratio (:func:`gain_ratio`) with the class entropies taken of the cost-weighted
+    distributions (:func:`cost_weighted`; ``costs`` default uniform): CORElearn's GainRatioCost.
+    A pure branch has entropy 0."""
+    table = np.asarray(table, dtype=np.float64)
+    costs = _uniform_costs(table) if costs is None else costs
+    n_v, n_c, n = _margins(table)
+    prior = _entropy_of(cost_weighted(n_c, costs))
+    after = np.sum(_ratio(n_v, n[..., None]) * _entropy_of(cost_weighted(table, costs)), axis=-1)
+    return _per_attribute_entropy(prior - after, table, unused_value_rule)
 
 
 def mse_of_mean(table):
@@ -337,3 +419,53 @@ class MSE(ImpurityEstimator):
 
     def criterion(self, table):
         return mse_of_mean(table)
+
+
+class DKM(ImpurityEstimator):
+    """DKM gain (Dietterich, Kearns & Mansour 1996): :func:`dkm_gain`."""
+    name = "DKM"
+    criterion = staticmethod(dkm_gain)
+
+
+class _CostSensitive(ImpurityEstimator):
+    """An impurity measure of cost-weighted class distributions (:func:`cost_weighted`).
+
+    ``costs``: a C × C matrix, ``costs[c, d]`` the cost of predicting class d for an instance
+    of class c (the diagonal is not used); None = uniform costs (1 − identity), under which
+    CORElearn's numbers are reproduced."""
+
+    def __init__(self, min_lower=2, min_upper=3, costs=None):
+        super().__init__(min_lower, min_upper)
+        self.costs = costs
+
+    def context(self, data, callback=None):
+        data = super().context(data, callback)
+        if self.costs is not None:
+            costs = np.asarray(self.costs, dtype=np.float64)
+            shape = (data.n_classes, data.n_classes)
+            if costs.shape != shape or not np.all(np.isfinite(costs)) or np.any(costs < 0):
+                raise ValueError(f"costs must be a {shape[0]} x {shape[1]} matrix (one row and "
+                                 f"column per class) of finite non-negative numbers, got "
+                                 f"{self.costs!r}")
+        return data
+
+    def cost_matrix(self, table):
+        return _uniform_costs(table) if self.costs is None else self.costs
+
+
+class DKMcost(_CostSensitive):
+    """DKM gain of the class distributions weighted by the expected misclassification cost:
+    :func:`dkm_cost_gain`."""
+    name = "DKMcost"
+
+    def criterion(self, table):
+        return dkm_cost_gain(table, self.cost_matrix(table))
+
+
+class GainRatioCost(_CostSensitive):
+    """Gain ratio with cost-weighted class entropies and CORElearn's rule for unused values
+    (−1): :func:`cost_gain_ratio`."""
+    name = "GainRatioCost"
+
+    def criterion(self, table):
+        return cost_gain_ratio(table, self.cost_matrix(table))

@@ -18,10 +18,24 @@ methods become comparable. Where the MAD is 0, the mean absolute deviation is us
 that is 0 too (all estimates equal, e.g. a single attribute) the standardised estimates are 0.
 An attribute whose estimate is NaN (no known value) stays NaN.
 
+The default estimators are MultiSURF() and, as the small-neighbourhood view, TuRF around ReliefF
+with k = 10 (one round that removes the worse-scored half of the attributes and rescores the
+others; RReliefF(k=10, weighting="equal") for a numeric target). The maximum has a price: each
+estimator adds the upper tail of its noise attributes, so a weak effect seen by only one of them
+must clear the noise of both (MultiSURF ranks the attributes of a 5-way XOR below noise, and
+its highest noise attributes outrank those of ReliefF's correct but weak ranking). The removal
+round is Moore & White's remedy for ReliefF in noisy data ("Tuning ReliefF for genome-wide
+genetic analysis", EvoBIO 2007): the k nearest instances are chosen by distances over all the
+attributes, so among many noise attributes they rarely agree on the few that interact; once the
+worse half is gone they do, which sharpens the local estimates of higher-order interactions and
+of weak pure epistasis in small samples enough to clear that tail. MultiSURF keeps all the
+attributes, because a removal round makes neighbourhoods follow the strongest effect and loses
+the weaker model of a heterogeneous mixture. TuRF's result ranks the removed half below the
+survivors, so its standardised values are TuRF's ranking on the scale of its noise spread.
+
 The values are standardised evidence for ranking and selecting attributes (how many noise
 spreads above the typical attribute), not Relief's [-1, 1] estimates, so Relief's threshold
-does not apply to them. The default estimators are ReliefF(k=10) and MultiSURF() for a discrete
-class, RReliefF(k=10, weighting="equal") and MultiSURF() for a numeric target.
+does not apply to them.
 """
 from dataclasses import dataclass
 
@@ -75,9 +89,10 @@ class MultiScaleRelief(Estimator):
             from .relieff import ReliefF
             from .rrelieff import RReliefF
             from .surf import MultiSURF
+            from .turf import TuRF
             local = ReliefF(k=10) if data.is_classification else \
                 RReliefF(k=10, weighting="equal")
-            return (local, MultiSURF())
+            return (MultiSURF(), TuRF(local, remove=0.5, rounds=1))
         estimators = tuple(self.estimators)
         if not estimators or not all(isinstance(e, Estimator) for e in estimators):
             raise ValueError(f"estimators must be a non-empty sequence of attribute "

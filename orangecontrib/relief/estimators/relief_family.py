@@ -283,9 +283,9 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         plan = sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk], factors[:, blk],
                         first_k_weights)
         rows, nb = context.instances[blk], neighbours[blk]
-        if model.sparse:        # a CSR matrix of the pairs' diffs, all known
-            diffs = model.sparse_pair_diffs(np.repeat(rows, G * K), nb)
-            sums += (diffs.T @ plan_matrix(plan).T).T.reshape(S, F, n_k, a)
+        if model.sparse:        # the pairs' diffs summed over their non-zeros, all known
+            sums += model.weighted_pair_sums(plan_matrix(plan), np.repeat(rows, G * K),
+                                             nb.ravel()).reshape(S, F, n_k, a)
         else:
             sums += fused_sums(model, rows, nb, plan, runs).reshape(S, F, n_k, a)
         block_totals = plan_totals(plan).reshape(S, F, n_k)

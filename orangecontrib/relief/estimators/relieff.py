@@ -17,11 +17,12 @@ whose hit (or miss) diffs is known then gets NaN.
 """
 import numpy as np
 
+from .base import row_blocks
 from .neighbours import neighbour_weights, regroup
 from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
 
-__all__ = ["Relief", "ReliefF", "ReliefFbestK"]
+__all__ = ["Relief", "ReliefF", "ReliefFbestK", "ReliefFmerit", "group_coefficients"]
 
 #: a permutation test keeps every instance's neighbours sorted (16 bytes each) up to this size
 ORDER_BYTES = 256 * 2 ** 20
@@ -51,16 +52,9 @@ class ReliefF(ReliefFamily):
     def coefficients(self, context):
         """(2, m, G): the misses' and the hits' coefficient of each neighbour group."""
         data = context.data
-        y = data.y[context.instances].astype(np.intp)
-        m, G = context.neighbours.shape[:2]
-        if context.groups == "pooled":
-            miss = np.tile([0.0, 1.0], (m, 1))
-            hit = np.tile([1.0, 0.0], (m, 1))
-        else:
-            prior = data.class_priors()
-            hit = (np.arange(G) == y[:, None]).astype(float)
-            miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
-        return np.stack([miss, hit]) * self.update_weights(context)[None, :, None]
+        return group_coefficients(data.y[context.instances], data.class_priors(),
+                                  context.neighbours.shape[1], context.groups,
+                                  self.update_weights(context))
 
     def target_contexts(self, data, callback=None):
         """For a permutation test: a function from ``data`` with other classes (the same
@@ -94,16 +88,49 @@ class ReliefF(ReliefFamily):
         return HitMissPairs(rows=rows[keep], others=nb[keep], weights=(miss + hit)[keep],
                             miss=(miss > 0)[keep])
 
+    def pair_factors(self, context):
+        """Per-neighbour factors (m, G, K) of the diffs, or None (all 1)."""
+        return None
+
     def profile(self, context, ks, columns=None, callback=None):
+        factors = self.pair_factors(context)
+        if factors is not None:     # set 0: the plain totals; set 1: the diffs times the factors
+            factors = np.stack([np.ones_like(factors), factors])
         sums, known, totals = weighted_diff_sums(
-            context, ks, self.coefficients(context), columns=columns,
+            context, ks, self.coefficients(context), factors=factors, columns=columns,
             weighting=self.weighting_, sigma=self.sigma, callback=callback)
+        return self.combine(sums, known, totals, self.update_weights(context).sum())
+
+    @staticmethod
+    def combine(sums, known, totals, total_weight):
+        """The estimates (n_k, a) from the sums of :func:`.weighted_diff_sums` over the
+        :meth:`coefficients` (set 0 the misses, set 1 the hits) and the total weight of the
+        updates: the miss sum less the hit sum over ``total_weight`` (m without instance
+        weights), each renormalised over its known diffs (RELIEF-C); with several factor sets the
+        last one (the diffs times the pair factors) is summed."""
         with np.errstate(invalid="ignore", divide="ignore"):
-            renorm = sums[:, 0] * totals[:, 0, :, None] / known
+            renorm = sums[:, -1] * totals[:, 0, :, None] / known
         # no neighbour in the group at all (a class of one instance has no hits): no
         # contribution, where RELIEF-C's "none of the diffs known" stays NaN
         renorm[np.broadcast_to(totals[:, 0, :, None] == 0, renorm.shape)] = 0.0
-        return (renorm[0] - renorm[1]) / self.update_weights(context).sum()
+        return (renorm[0] - renorm[1]) / total_weight
+
+
+def group_coefficients(y, prior, n_groups, groups, update_weights):
+    """(2, m, G): the misses' and the hits' coefficient of each neighbour group of the sampled
+    instances of classes ``y`` (m,): per class (``groups="per-class"``) P(C) / (1 - P(y)) for
+    a miss class C and 1 for the hits, pooled (``"pooled"``) 1 for group 1 (misses) and group 0
+    (hits); times each instance's ``update_weights``. ``prior`` holds the class
+    probabilities P(C) of the whole data."""
+    y = np.asarray(y).astype(np.intp)
+    m = y.size
+    if groups == "pooled":
+        miss = np.tile([0.0, 1.0], (m, 1))
+        hit = np.tile([1.0, 0.0], (m, 1))
+    else:
+        hit = (np.arange(n_groups) == y[:, None]).astype(float)
+        miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
+    return np.stack([miss, hit]) * np.asarray(update_weights)[None, :, None]
 
 
 class Relief(ReliefF):
@@ -139,3 +166,31 @@ class ReliefFbestK(BestK, ReliefF):
 
     #: STIR tests the hits and misses of one neighbourhood; the best over k is not one
     hit_miss_pairs = None
+
+
+class ReliefFmerit(ReliefF):
+    """ReliefF in which a neighbour's diff of an attribute counts by its share of all the
+    attributes' diffs of that neighbour: diff(A, R, N) / Σ_A' diff(A', R, N) in place of
+    diff(A, R, N) in the update of the module docstring (CORElearn 1.57, Robnik-Šikonja &
+    Savicky, estimator ReliefFmerit; CORElearn uses exp-rank weights with k = 70). An attribute
+    gains when it explains much of the distance to the misses and little of that to the hits.
+
+    The shares are taken of the context's attributes (the ones the neighbours were found by),
+    whichever ``columns`` are estimated; a neighbour with all diffs 0 contributes 0.
+    """
+    name = "ReliefFmerit"
+    #: STIR tests unweighted diffs; the shares are not
+    hit_miss_pairs = None
+
+    def pair_factors(self, context):
+        """1 / Σ_A diff(A, R_i, N_igj) for every neighbour (0 where the sum is 0); diffs left
+        out under RELIEF-C (NaN) do not count."""
+        nb = context.neighbours
+        found = np.flatnonzero(nb.ravel() >= 0)
+        rows = np.broadcast_to(context.instances[:, None, None], nb.shape).ravel()
+        total = np.zeros(nb.size)
+        model = context.diff_model
+        for block in row_blocks(found.size, 8 * max(model.data.n_attributes, 1)):
+            pairs = found[block]
+            total[pairs] = np.nansum(model.pair_diffs(rows[pairs], nb.ravel()[pairs]), axis=1)
+        return np.divide(1.0, total, out=np.zeros_like(total), where=total > 0).reshape(nb.shape)

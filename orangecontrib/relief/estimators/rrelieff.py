@@ -57,6 +57,13 @@ class RReliefF(ReliefFamily):
         sums, known, totals = weighted_diff_sums(
             context, ks, coef, factors=factors, columns=columns,
             weighting=self.weighting_, sigma=self.sigma, callback=callback)
+        return self.combine(sums, known, totals)
+
+    @staticmethod
+    def combine(sums, known, totals):
+        """The estimates (n_k, a) from the sums of :func:`.weighted_diff_sums` with factor
+        sets 1 and diff(tau): eq. 12 from N_dA, N_dC&dA (renormalised over the known diffs
+        under RELIEF-C), N_dC and m (the total influence)."""
         m = totals[0, 0][:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
             renorm = totals[0, 0][:, None] / known[0]

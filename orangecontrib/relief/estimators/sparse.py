@@ -18,10 +18,10 @@ rounding only, so they select the candidates that can be among the k nearest (ea
 within a bound of that rounding), and those few candidates' distances are summed over the union
 of their non-zero columns in attribute order, the dense engine's arithmetic; ties, distances 0
 (``skip_zero_distance``) and the distances kept in the context are exactly the dense engine's.
-The estimates sum the diffs of each (instance, neighbour) pair over the union of their
-non-zeros (:meth:`SparseDiffModel.sparse_pair_diffs`, a CSR matrix of the pairs' diffs), so
-their cost is O(non-zeros) per pair too. Memory: the data, its CSC copy and per search thread
-one distance per instance; no N x N or N x A array.
+The estimates sum the weighted diffs of each (instance, neighbour) pair over the union of their
+non-zeros (:meth:`SparseDiffModel.weighted_pair_sums`), so their cost is O(non-zeros) per pair
+too. Memory: the data, its CSC copy, per search thread one distance per instance and per thread
+one sum per attribute; no N x N or N x A array.
 
 Supported: numeric (``numeric_diff`` "linear" or "ramp") and discrete attributes (an implicit
 zero is the value of code 0), both distances, ``skip_zero_distance``, instance weights, every
@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
 
+from .base import parallel_launch
 from .diffs import DiffModel, DiffOptions, _DISCRETE, _NUMERIC, _bins_for, _g
 from .encoding import unit_scales
 from .neighbours import _before, _group, _heap_sort, _offer
@@ -42,7 +43,7 @@ __all__ = ["SparseDiffModel", "diff_model"]
 
 #: distance work (candidates plus non-zero products) per block of rows of the search: a block
 #: takes well under a second, between blocks the callback is called
-SEARCH_WORK = 20_000_000
+SEARCH_WORK = 10_000_000
 #: relative rounding bound of a sum, per term: a distance by the identity is within
 #: ROUNDING * (terms) * (S_i + S_j + shared columns) of the sum in attribute order
 ROUNDING = 1e-15
@@ -92,31 +93,36 @@ class SparseDiffModel(DiffModel):
 
     @property
     def pair_bytes(self):
-        """Bytes of the diffs of one pair (a CSR row over the union of two rows' non-zeros)."""
+        """Bytes of one pair's diffs as a sparse row (the union of two rows' non-zeros): the
+        estimate's blocks of pairs are sized by it, so a block's work is bounded."""
         return 16 * (2 * self.values.nnz // max(self.data.n_instances, 1) + 1)
 
     def pair_diffs(self, rows, others):
-        """diff(A, I_rows[p], I_others[p]) as a dense (P, a) array (see
-        :meth:`sparse_pair_diffs`)."""
-        return self.sparse_pair_diffs(rows, others).toarray()
-
-    def sparse_pair_diffs(self, rows, others):
-        """CSR (P, a): diff(A, I_rows[p], I_others[p]) over the union of the two instances'
-        non-zero columns (every other diff is 0), by the rule of :func:`.diffs._diff`; an empty
-        row where ``others[p]`` is -1."""
+        """diff(A, I_rows[p], I_others[p]) for every pair p and attribute A, shape (P, a), by the
+        rule of :func:`.diffs._diff` (0 where both values are zero)."""
         rows = np.ascontiguousarray(rows, dtype=np.intp).ravel()
         others = np.ascontiguousarray(others, dtype=np.intp).ravel()
+        out = np.zeros((rows.size, self.data.n_attributes))
         X = self.values
-        lo, hi, slope = self._ramp_args
-        counts = np.empty(rows.size, np.intp)
-        _union_sizes(rows, others, X.indptr, X.indices, counts)
-        indptr = np.zeros(rows.size + 1, np.intp)
-        np.cumsum(counts, out=indptr[1:])
-        indices = np.empty(indptr[-1], np.int32)
-        data = np.empty(indptr[-1])
-        _union_diffs(rows, others, X.indptr, X.indices, X.data, self.kind, lo, hi, slope,
-                     indptr, indices, data)
-        return sp.csr_matrix((data, indices, indptr), shape=(rows.size, self.data.n_attributes))
+        with parallel_launch():
+            _pair_diff_rows(rows, others, X.indptr, X.indices, X.data, self.kind,
+                            *self._ramp_args, out)
+        return out
+
+    def weighted_pair_sums(self, coefficients, rows, others):
+        """``coefficients`` (R, P) times the pairs' diffs (P, a), i.e. out[r, A] = sum_p
+        coefficients[r, p] diff(A, I_rows[p], I_others[p]) (pairs with ``others[p]`` = -1 add
+        nothing), summed over each pair's union of non-zero columns without forming the diffs
+        (the diffs as :meth:`pair_diffs`)."""
+        X = self.values
+        coefficients = np.ascontiguousarray(coefficients, dtype=np.float64)
+        n_chunks = max(1, min(numba.get_num_threads(), len(rows)))
+        out = np.zeros((n_chunks,) + coefficients.shape[:1] + (self.data.n_attributes,))
+        with parallel_launch():
+            _weighted_union_sums(coefficients, np.ascontiguousarray(rows, dtype=np.intp),
+                                 np.ascontiguousarray(others, dtype=np.intp), X.indptr,
+                                 X.indices, X.data, self.kind, *self._ramp_args, out)
+        return out.sum(axis=0)
 
     def _distance_terms(self):
         """What the search reads: the CSR data divided by the spans (the dense kernel's scaled
@@ -132,12 +138,14 @@ class SparseDiffModel(DiffModel):
         _terms_to_zero(scaled, X.indices, discrete, flags, zero_terms)
         sums = np.empty(X.shape[0])
         _row_sums(X.indptr, zero_terms, sums)
-        order = np.argsort(X.indices, kind="stable")      # CSC order: by column, then row
-        col_ptr = np.zeros(X.shape[1] + 1, np.intp)
-        np.cumsum(np.bincount(X.indices, minlength=X.shape[1]), out=col_ptr[1:])
-        col_rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))[order]
-        return (X.indptr, X.indices, scaled, zero_terms, col_ptr, col_rows, scaled[order],
-                zero_terms[order], sums,
+        by_column = X.tocsc()                                # the same values, by column
+        by_column.sort_indices()
+        columns = np.repeat(np.arange(X.shape[1]), np.diff(by_column.indptr))
+        col_scaled = by_column.data * self.inv_span[columns]
+        col_zero_terms = np.empty_like(col_scaled)
+        _terms_to_zero(col_scaled, columns, discrete, flags, col_zero_terms)
+        return (X.indptr, X.indices, scaled, zero_terms, by_column.indptr, by_column.indices,
+                col_scaled, col_zero_terms, sums,
                 discrete, flags)
 
     def search(self, instances, mode, skip_zero, neighbours, distances, callback=None):
@@ -155,8 +163,10 @@ class SparseDiffModel(DiffModel):
         max_nnz = int(nnz.max(initial=0))
         for start in range(0, instances.size, block):
             at = slice(start, min(start + block, instances.size))
-            _search_rows(np.ascontiguousarray(instances[at]), *terms, self.cls, max_nnz, mode,
-                         skip_zero, numba.get_num_threads(), neighbours[at], distances[at])
+            with parallel_launch():
+                _search_rows(np.ascontiguousarray(instances[at]), *terms, self.cls, max_nnz,
+                             mode, skip_zero, numba.get_num_threads(), neighbours[at],
+                             distances[at])
             if callback is not None:
                 callback(at.stop / instances.size)
 
@@ -167,28 +177,16 @@ class SparseDiffModel(DiffModel):
         raise ValueError("distances to new instances are not computed for sparse data")
 
 
-@njit(cache=True, parallel=True)
-def _union_sizes(rows, others, indptr, indices, out):
-    """out[p] = the number of columns non-zero in row rows[p] or in row others[p] (0 when
-    others[p] is -1)."""
-    for p in prange(rows.size):
-        j = others[p]
-        if j < 0:
-            out[p] = 0
-            continue
-        a, a_end = indptr[rows[p]], indptr[rows[p] + 1]
-        b, b_end = indptr[j], indptr[j + 1]
-        count = 0
-        while a < a_end and b < b_end:
-            if indices[a] == indices[b]:
-                a += 1
-                b += 1
-            elif indices[a] < indices[b]:
-                a += 1
-            else:
-                b += 1
-            count += 1
-        out[p] = count + (a_end - a) + (b_end - b)
+@njit(cache=True, inline="always")
+def _union_step(indices, a, a_end, b, b_end):
+    """One step of the merge of two rows' sorted non-zero columns, at positions a (of a_end)
+    and b (of b_end): the next column of the union and the positions of its values in the two
+    rows (-1 where the value is zero). The caller moves each row past a position returned."""
+    if b >= b_end or (a < a_end and indices[a] < indices[b]):
+        return indices[a], a, -1
+    if a >= a_end or indices[b] < indices[a]:
+        return indices[b], -1, b
+    return indices[a], a, b
 
 
 @njit(cache=True, inline="always")
@@ -206,33 +204,52 @@ def _value_diff(x, y, discrete, lo, hi, slope):
     return (d - lo) * slope
 
 
-@njit(cache=True, parallel=True)
-def _union_diffs(rows, others, indptr, indices, values, kind, lo, hi, slope, out_ptr,
-                 out_indices, out_data):
-    """The rows of :meth:`SparseDiffModel.sparse_pair_diffs` into the CSR arrays ``out_*``
-    (``out_ptr`` from :func:`_union_sizes`)."""
+@njit(cache=True, inline="always")
+def _union_diffs(i, j, indptr, indices, values, kind, lo, hi, slope, out, coefficients, p):
+    """The diffs of rows i and j over the union of their non-zero columns: out[t] = diff
+    (``coefficients`` None), or out[r, t] += coefficients[r, p] * diff for every r."""
+    a, a_end = indptr[i], indptr[i + 1]
+    b, b_end = indptr[j], indptr[j + 1]
+    while a < a_end or b < b_end:
+        t, pa, pb = _union_step(indices, a, a_end, b, b_end)
+        x = values[pa] if pa >= 0 else 0.0
+        y = values[pb] if pb >= 0 else 0.0
+        a = pa + 1 if pa >= 0 else a
+        b = pb + 1 if pb >= 0 else b
+        d = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
+        if coefficients is None:
+            out[t] = d
+        else:
+            for r in range(out.shape[0]):
+                out[r, t] += coefficients[r, p] * d
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _pair_diff_rows(rows, others, indptr, indices, values, kind, lo, hi, slope, out):
+    """out[p] = the diffs of rows[p] and others[p] (:func:`_union_diffs`; out prefilled with
+    zeros); nothing where others[p] is -1."""
     for p in prange(rows.size):
-        j = others[p]
-        if j < 0:
-            continue
-        i = rows[p]
-        a, a_end = indptr[i], indptr[i + 1]
-        b, b_end = indptr[j], indptr[j + 1]
-        o = out_ptr[p]
-        while a < a_end or b < b_end:
-            if b >= b_end or (a < a_end and indices[a] < indices[b]):
-                t, x, y = indices[a], values[a], 0.0
-                a += 1
-            elif a >= a_end or indices[b] < indices[a]:
-                t, x, y = indices[b], 0.0, values[b]
-                b += 1
-            else:
-                t, x, y = indices[a], values[a], values[b]
-                a += 1
-                b += 1
-            out_indices[o] = t
-            out_data[o] = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
-            o += 1
+        if others[p] >= 0:
+            _union_diffs(rows[p], others[p], indptr, indices, values, kind, lo, hi, slope,
+                         out[p], None, p)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _weighted_union_sums(coefficients, rows, others, indptr, indices, values, kind, lo, hi,
+                         slope, out):
+    """out[chunk, r, t] += coefficients[r, p] * diff(A_t, I_rows[p], I_others[p]) over the
+    union of the two rows' non-zero columns, for the pairs p of each chunk (one per thread);
+    the caller sums the chunks."""
+    n_chunks, R = out.shape[0], out.shape[1]
+    P = rows.size
+    for chunk in prange(n_chunks):
+        for p in range(chunk * P // n_chunks, (chunk + 1) * P // n_chunks):
+            used = False
+            for r in range(R):
+                used |= coefficients[r, p] != 0.0
+            if others[p] >= 0 and used:
+                _union_diffs(rows[p], others[p], indptr, indices, values, kind, lo, hi, slope,
+                             out[chunk], coefficients, p)
 
 
 @njit(cache=True, inline="always")
@@ -241,14 +258,14 @@ def _term(x, y, discrete, flags):
     return _g(x, y, discrete, flags[0] != 0.0, flags[1], flags[2], flags[3] != 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _terms_to_zero(scaled, columns, discrete, flags, out):
     """out[p] = the distance term of stored value p and 0."""
     for p in range(scaled.size):
         out[p] = _term(scaled[p], 0.0, discrete[columns[p]], flags)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _row_sums(indptr, zero_terms, out):
     """out[i] = S_i, the sum of row i's terms against 0 in column order (its distance to an
     all-zero instance, summed as the dense engine sums)."""
@@ -259,7 +276,7 @@ def _row_sums(indptr, zero_terms, out):
         out[i] = s
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pair_distance(i, j, indptr, indices, scaled, zero_terms, discrete, flags):
     """The distance of rows i and j: their terms summed over the union of their non-zero
     columns in column order (the dense engine's sum: the columns zero in both add 0)."""
@@ -267,20 +284,20 @@ def _pair_distance(i, j, indptr, indices, scaled, zero_terms, discrete, flags):
     b, b_end = indptr[j], indptr[j + 1]
     s = 0.0
     while a < a_end or b < b_end:
-        if b >= b_end or (a < a_end and indices[a] < indices[b]):
-            s += zero_terms[a]
-            a += 1
-        elif a >= a_end or indices[b] < indices[a]:
-            s += zero_terms[b]
-            b += 1
+        t, pa, pb = _union_step(indices, a, a_end, b, b_end)
+        if pb < 0:
+            s += zero_terms[pa]
+            a = pa + 1
+        elif pa < 0:
+            s += zero_terms[pb]
+            b = pb + 1
         else:
-            s += _term(scaled[b], scaled[a], discrete[indices[a]], flags)
-            a += 1
-            b += 1
+            s += _term(scaled[pb], scaled[pa], discrete[t], flags)
+            a, b = pa + 1, pb + 1
     return s
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _search_rows(rows, indptr, indices, scaled, zero_terms, col_ptr, col_rows, col_scaled,
                  col_zero_terms, sums, discrete, flags, cls, max_nnz, mode, skip_zero,
                  n_chunks, out_idx, out_dist):
@@ -289,14 +306,16 @@ def _search_rows(rows, indptr, indices, scaled, zero_terms, col_ptr, col_rows, c
     instances by the identity of the module docstring, each within ``err`` of the distance
     summed in column order (:func:`_pair_distance`); the K-th smallest upper bound of a group
     bounds its K nearest, whose candidates (lower bound below it) are offered to the group's
-    heap with their summed distances. With ``skip_zero`` a candidate that may be at distance 0
-    is decided by its summed distance. Parallel over ``n_chunks`` chunks of the rows."""
+    heap with their summed distances (pass 2 visits only the candidates kept in pass 1). With
+    ``skip_zero`` a candidate that may be at distance 0 is decided by its summed distance.
+    Parallel over ``n_chunks`` chunks of the rows."""
     n = sums.size
     b = rows.size
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     n_chunks = min(b, n_chunks)
     for chunk in prange(n_chunks):
         dist = np.empty(n)
+        cand = np.empty(n, np.int64)
         bound_d = np.empty((n_groups, K))
         bound_i = np.empty((n_groups, K), np.int64)
         size = np.empty(n_groups, np.int64)
@@ -315,30 +334,35 @@ def _search_rows(rows, indptr, indices, scaled, zero_terms, col_ptr, col_rows, c
                         col_scaled[c], x, discrete[t], flags)
             n_r = indptr[r + 1] - indptr[r]
             gamma = ROUNDING * (n_r + max_nnz + 4)
-            # pass 1: the K-th smallest upper bound of each group
+            # pass 1: the K-th smallest upper bound of each group, and the candidates whose
+            # lower bound is below the group's bound when they are met (it only decreases)
             size[:] = 0
+            n_cand = 0
             for j in range(n):
                 if j == r:
                     continue
                 g = _group(mode, cls[j], cls[r])
                 err = gamma * (s_r + sums[j] + n_r)
-                d = dist[j]
-                if d - err <= 0.0 and skip_zero:
-                    d = _pair_distance(r, j, indptr, indices, scaled, zero_terms, discrete,
-                                       flags)
-                    if d == 0.0:
+                low = dist[j] - err
+                if low <= 0.0 and skip_zero:
+                    low = _pair_distance(r, j, indptr, indices, scaled, zero_terms, discrete,
+                                         flags)
+                    if low == 0.0:
                         continue
+                    high = low
                 else:
-                    d += err
-                if size[g] < K or _before(d, j, bound_d[g, 0], bound_i[g, 0]):
-                    size[g] = _offer(bound_d[g], bound_i[g], size[g], K, d, j)
+                    high = dist[j] + err
+                if size[g] < K or low <= bound_d[g, 0]:
+                    cand[n_cand] = j
+                    n_cand += 1
+                if size[g] < K or _before(high, j, bound_d[g, 0], bound_i[g, 0]):
+                    size[g] = _offer(bound_d[g], bound_i[g], size[g], K, high, j)
             for g in range(n_groups):
                 limit[g] = bound_d[g, 0] if size[g] == K else np.inf
             # pass 2: the candidates' distances summed in column order, into the heaps
             size[:] = 0
-            for j in range(n):
-                if j == r:
-                    continue
+            for u in range(n_cand):
+                j = cand[u]
                 g = _group(mode, cls[j], cls[r])
                 if dist[j] - gamma * (s_r + sums[j] + n_r) > limit[g]:
                     continue

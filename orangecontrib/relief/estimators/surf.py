@@ -192,24 +192,35 @@ class SURF(ReliefFamily):
             if callback is not None:
                 callback((step + 1) / len(blocks))
         renorm = model.options.missing == "C" and model.has_missing.any()
-        result = np.zeros(a)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            for b, band in enumerate(bands):
-                sign = 1.0 if band == NEAR else -1.0
-                # RELIEF-C: each set's sums over its known diffs, scaled to its total weight
-                scale = np.where(known[b] > 0, totals[b, :, :1] / known[b],
-                                 np.where(totals[b, :, :1] > 0, np.nan, 0.0)) if renorm else 1.0
-                if data.is_classification:
-                    miss, hit = sums[b, :, 0] * scale
-                    result += sign * (miss - hit) / data.instance_weights[context.instances].sum()
-                    continue
-                n_da, n_dcda = sums[b, 0] * scale
-                m_band = totals[b, 0, 0]
-                if m_band > 0:
-                    n_dc = np.clip(totals[b, 0, 1], N_DC_CLAMP, m_band - N_DC_CLAMP)
-                    result += sign * (n_dcda / n_dc - (n_da - n_dcda) / (m_band - n_dc))
+        result = band_estimates(sums, known, totals, bands, data.is_classification, renorm,
+                                data.instance_weights[context.instances].sum())
         result[model.kind == _UNUSABLE] = np.nan            # no known value
         return result
+
+
+def band_estimates(sums, known, totals, bands, classification, renorm, total_weight):
+    """W_near - W_far from the weighted diff sums of each band (``sums`` (B, S, F, a),
+    ``known`` (B, S, a), ``totals`` (B, S, F) as :class:`_BandUpdate` gives them, ``bands`` the
+    band codes): for a discrete class the miss sum less the hit sum over ``total_weight`` (the
+    sampled instances' weight), for a numeric target RReliefF's eq. 12 over the band; under
+    RELIEF-C (``renorm``) each set's sums are taken over its known diffs and scaled to its
+    total weight."""
+    result = np.zeros(sums.shape[-1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for b, band in enumerate(bands):
+            sign = 1.0 if band == NEAR else -1.0
+            scale = np.where(known[b] > 0, totals[b, :, :1] / known[b],
+                             np.where(totals[b, :, :1] > 0, np.nan, 0.0)) if renorm else 1.0
+            if classification:
+                miss, hit = sums[b, :, 0] * scale
+                result += sign * (miss - hit) / total_weight
+                continue
+            n_da, n_dcda = sums[b, 0] * scale
+            m_band = totals[b, 0, 0]
+            if m_band > 0:
+                n_dc = np.clip(totals[b, 0, 1], N_DC_CLAMP, m_band - N_DC_CLAMP)
+                result += sign * (n_dcda / n_dc - (n_da - n_dcda) / (m_band - n_dc))
+    return result
 
 
 def _member_mass(data, rows, member):
@@ -229,16 +240,23 @@ def _class_coefficients(data, rows, member, mass=None):
     hit, times R_i's instance weight; 0 for a class absent from the band. Sizes count the
     members' ``mass``."""
     y = data.y.astype(np.intp)
-    prior = data.class_priors()
-    C = data.n_classes
     stand = member if mass is None else mass
-    counts = np.stack([stand[:, y == c].sum(axis=1) for c in range(C)], axis=1)  # (b, C)
+    counts = np.stack([stand[:, y == c].sum(axis=1) for c in range(data.n_classes)], axis=1)
+    return band_coefficients(y[rows], data.class_priors(), counts,
+                             data.instance_weights[rows])
+
+
+def band_coefficients(y, prior, counts, update_weights):
+    """(b, 2, C) as :func:`_class_coefficients` for sampled instances of classes ``y`` (b,)
+    whose bands hold ``counts`` (b, C) instances of each class (counted by weight), with the
+    class probabilities ``prior`` of the whole data and the instances' ``update_weights``."""
+    y = np.asarray(y).astype(np.intp)
     per_class = np.where(counts > 0, 1.0 / np.maximum(counts, 1), 0.0)
-    own = np.arange(C)[None, :] == y[rows][:, None]
+    own = np.arange(counts.shape[1])[None, :] == y[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        miss = np.where(own, 0.0, prior[None, :] / (1.0 - prior[y[rows]])[:, None] * per_class)
+        miss = np.where(own, 0.0, prior[None, :] / (1.0 - prior[y])[:, None] * per_class)
     coef = np.stack([miss, np.where(own, per_class, 0.0)], axis=1)
-    return coef * data.instance_weights[rows][:, None, None]
+    return coef * np.asarray(update_weights)[:, None, None]
 
 
 def _target_coefficients(data, model, rows, member, mass=None):

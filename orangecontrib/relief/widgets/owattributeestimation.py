@@ -1,6 +1,7 @@
 """Attribute Estimation: any estimator of the add-on (Relief family, Contextual Merit, Π,
 impurity measures) with its parameters, a sortable score table with bars (as Orange's Rank), the
 configured scorer for Rank's Scorer input, and the selected attributes as Reduced Data."""
+import inspect
 from functools import partial
 from types import SimpleNamespace
 
@@ -67,8 +68,13 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100):
     if method == "stir" and not supports_stir(scorer):
         method = None
     if method is None or hasattr(scorer, "case_counts"):
-        context = scorer.context(encoded, None if method else callback)
-        scores = np.asarray(scorer.estimate(context), dtype=float)
+        # an estimate step that reports progress (the Relief family's on large sparse data takes
+        # seconds) gets the last fifth of the bar, so that a cancel stops it too
+        staged = method is None and "callback" in inspect.signature(scorer.estimate).parameters
+        context = scorer.context(encoded, None if method else
+                                 progress_callback(state, 0, 80) if staged else callback)
+        scores = np.asarray(scorer.estimate(context, callback=progress_callback(state, 80, 100))
+                            if staged else scorer.estimate(context), dtype=float)
     if method is not None:
         result = significance(scorer, encoded, method, n_permutations, PERMUTATION_SEED,
                               callback)

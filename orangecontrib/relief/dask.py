@@ -1,0 +1,666 @@
+"""ReliefF, RReliefF and the SURF family (MultiSURF) over data partitioned by rows, on Dask.
+
+The data are a row-partitioned ``dask.array`` (or a Dask dataframe) that need not fit one machine;
+the estimates equal those of the single-machine estimators of :mod:`.estimators` with the same
+``iterations`` = m and ``random_state``, because every number is computed by the same diff model
+(:class:`.estimators.diffs.DiffModel`) with the same ranges and the same tie-breaking:
+
+1. a first pass over the partitions computes each column's minimum and maximum (the ranges of
+   the diffs), the class counts (or the target's range) and checks the values;
+2. the m sampled instances (:meth:`.ReliefFamily.sample`: the same choice the single-machine
+   estimator makes) are gathered to the client and sent to every partition;
+3. each partition runs the single-machine neighbour search over its own rows and keeps, for
+   ReliefF, the k nearest of each class (RReliefF: of all rows), ties by row index, or computes
+   for the SURF family the count, mean and variance of the distances; the client merges
+   the candidates into the global k nearest (by distance, then the lowest row index, as
+   :mod:`.estimators.neighbours` does) or the per-instance thresholds (the partitions' moments
+   combined as Chan, Golub & LeVeque, "Updating formulae and a pairwise algorithm for computing
+   sample variances", 1979);
+4. a second pass sums, in each partition, the diffs between the sampled instances and their
+   neighbours (or band members) found in it, weighted as the estimators weight them; the client
+   adds the partitions' sums and forms the estimates with the estimators' own formulas.
+
+The work is m x N x a diff evaluations for the distances (ReliefF, RReliefF: one pass; the SURF
+family: two, and the band's diffs), spread over the workers; what travels is the data's columns
+once per pass from storage to the workers, the m sampled instances to every partition and
+m x k candidates (ReliefF: per class) back from each.
+
+Missing values (NaN) are handled as on one machine (:mod:`.estimators.diffs`): with any, an
+extra pass counts the value codes per class for the probabilities P(value | class) of the
+whole data. Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
+calling :func:`estimate` fails. Without a ``client`` a ``distributed.LocalCluster`` is started
+(with ``cluster_options``) and closed afterwards. Not handled here (a ``ValueError`` says so):
+``iterations=None`` (every instance) and CORElearn's neighbour order
+(``preset="corelearn"``); the data carry no instance weights.
+"""
+import time
+import uuid
+
+import numpy as np
+import scipy.sparse as sp
+
+from .estimators.base import BLOCK_BYTES, parallel_launch
+from .estimators.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, target_diffs
+from .estimators.encoding import EncodedData
+from .estimators.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
+    _chunks, _nearest_search
+from .estimators.relief_family import BestK, first_k_weights
+from .estimators.relieff import ReliefF, group_coefficients
+from .estimators.rrelieff import RReliefF
+from .estimators.surf import SURF, NEAR, FAR, _others_mean_std, band_coefficients, \
+    band_estimates
+
+__all__ = ["estimate"]
+
+INSTALL = "pip install 'Orange3-Relief[dask]'"
+#: seconds between two looks at the running tasks (progress and cancelling)
+POLL = 0.2
+#: the shares of the progress of the passes: summary, search (or moments), sums
+PROGRESS = (0.05, 0.85, 1.0)
+
+
+def _dask():
+    """The modules of dask this backend uses, or an ImportError saying how to install them."""
+    try:
+        import dask
+        import dask.array as da
+        import distributed
+    except ImportError as error:
+        raise ImportError(f"the Dask backend needs dask.distributed: {INSTALL}") from error
+    return dask, da, distributed
+
+
+def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, client=None,
+             cluster_options=None, callback=None):
+    """The estimates of ``estimator`` (a :class:`~.estimators.relieff.ReliefF`,
+    :class:`~.estimators.rrelieff.RReliefF` or one of the SURF family of
+    :mod:`.estimators.surf`, MultiSURF among them, configured with ``iterations`` = m and
+    ``random_state``) over data partitioned by rows: equal, up to rounding, to
+    ``estimator(data)`` on the same data in one machine.
+
+    Parameters
+    ----------
+    estimator
+        The configured single-machine estimator; ``iterations`` must be an integer.
+    X
+        A ``dask.array`` (n, a) partitioned by rows (columns are put into one chunk), a numpy
+        array, or a Dask dataframe; the values are float (discrete columns hold the codes
+        0, 1, ...), NaN = missing.
+    y
+        The class codes 0..C-1 or the numeric target: a ``dask.array``, a numpy array, or with a
+        dataframe the name of its column.
+    discrete
+        A bool or a per-column mask of the discrete columns (with a dataframe also the list of
+        their names); categorical dataframe columns are discrete.
+    n_values, n_classes
+        As :func:`.encoding.encode`: the values of the discrete columns (default: the largest
+        code + 1) and the number of classes; ``n_classes`` None = a discrete class for
+        ReliefF and for an integer (or categorical) ``y``, else a numeric target.
+    client
+        A ``distributed.Client`` to run on; None = a ``LocalCluster(**cluster_options)``
+        started for the call and closed after it.
+    callback
+        ``callback(fraction)`` is called as the partitions' tasks finish (every ~0.2 s); an
+        exception raised from it cancels the tasks (those running stop after their current
+        block of sampled instances) and propagates.
+
+    Returns
+    -------
+    numpy.ndarray
+        The estimate of each column of ``X`` (the target excluded).
+    """
+    _check_estimator(estimator)
+    dask, da, distributed = _dask()
+    X, y, discrete = _as_arrays(da, X, y, discrete)
+    own = client is None
+    if own:
+        client = distributed.Client(distributed.LocalCluster(**(cluster_options or {})))
+    try:
+        return _Run(estimator, X, y, discrete, n_values, n_classes, client, callback).estimate()
+    finally:
+        if own:
+            cluster = client.cluster
+            client.close()
+            cluster.close()
+
+
+def _check_estimator(estimator):
+    if not isinstance(estimator, (ReliefF, RReliefF, SURF)) or isinstance(estimator, BestK):
+        raise ValueError("the Dask backend computes ReliefF, RReliefF and the SURF family "
+                         f"(SURF, SURF*, MultiSURF, MultiSURF*), not {type(estimator).__name__}")
+    if estimator.preset == "corelearn" or estimator.diff_options().corelearn:
+        raise ValueError("the Dask backend does not reproduce CORElearn's neighbour order: "
+                         "use preset='papers'")
+    m = estimator.iterations
+    if m is None:
+        raise ValueError("the Dask backend needs iterations=m, the number of sampled "
+                         "instances (iterations=None would gather every instance)")
+    estimator._check_parameters()
+
+
+def _as_arrays(da, X, y, discrete):
+    """(X, y, discrete): X a float dask array chunked by rows only, y a dask array of the same
+    row chunks, discrete a bool mask (or a bool)."""
+    if hasattr(X, "to_dask_array"):                     # a Dask dataframe
+        if not isinstance(y, str) or y not in X.columns:
+            raise ValueError(f"with a dataframe, y must name its target column, got {y!r}")
+        columns = [c for c in X.columns if c != y]
+        categorical = [c for c in X.columns if str(X[c].dtype) == "category"]
+        if isinstance(discrete, (list, tuple, set)):
+            mask = np.array([c in discrete or c in categorical for c in columns], dtype=bool)
+        else:
+            mask = np.broadcast_to(np.asarray(discrete, dtype=bool), (len(columns),)) \
+                | np.array([c in categorical for c in columns], dtype=bool)
+        frame = X[columns + [y]]
+        if categorical:
+            frame = frame.map_partitions(_category_codes, categorical)
+        table = frame.to_dask_array(lengths=True).rechunk({1: -1})
+        return table[:, :-1], table[:, -1], mask
+    if not hasattr(X, "chunks") or not hasattr(X, "dask"):
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ValueError(f"attributes must be a 2-D array, got {X.ndim} dimension(s)")
+        X = da.from_array(X, chunks=(max(1, X.shape[0]), -1))
+    if X.ndim != 2:
+        raise ValueError(f"attributes must be a 2-D array, got {X.ndim} dimension(s)")
+    X = X.rechunk({1: -1})
+    y = y if hasattr(y, "dask") else da.from_array(np.asarray(y).ravel())
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"target has {y.shape} values for {X.shape[0]} instances")
+    return X, y.rechunk((X.chunks[0],)), discrete
+
+
+def _category_codes(frame, columns):
+    """The codes of the categorical ``columns`` of a pandas frame as floats (NaN = missing)."""
+    return frame.assign(**{c: frame[c].cat.codes.astype(float).where(frame[c].cat.codes >= 0)
+                           for c in columns})
+
+
+class _Run:
+    """One estimate: the passes over the partitions and the client's reductions."""
+
+    def __init__(self, estimator, X, y, discrete, n_values, n_classes, client, callback):
+        self.estimator, self.X, self.y, self.client = estimator, X, y, client
+        self.callback = callback
+        dask = _dask()[0]
+        self.delayed = dask.delayed
+        self.blocks = list(X.to_delayed().ravel())
+        self.y_blocks = list(y.to_delayed().ravel())
+        self.offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.int64)
+        self.n, self.a = X.shape
+        self.discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (self.a,)).copy()
+        self.n_values, self.n_classes = n_values, n_classes
+        self.stop = f"relief-stop-{uuid.uuid4().hex}"
+
+    # -- running the tasks of a pass ---------------------------------------------------------
+    def _run(self, function, args, lo, hi):
+        """``function(block, y_block, *args(i))`` for every partition i, as distributed tasks;
+        progress from ``lo`` to ``hi``; the results in partition order."""
+        distributed = _dask()[2]
+        tasks = [self.delayed(function, pure=False)(x, yb, *args(i))
+                 for i, (x, yb) in enumerate(zip(self.blocks, self.y_blocks))]
+        futures = self.client.compute(tasks)
+        try:
+            while True:
+                pending = [f for f in futures if not f.done()]
+                if self.callback is not None:
+                    self.callback(lo + (hi - lo) * (1 - len(pending) / max(len(futures), 1)))
+                if not pending or any(f.status == "error" for f in futures):
+                    return self.client.gather(futures)      # raises a task's error
+                try:
+                    distributed.wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    pass
+        except BaseException:
+            distributed.Event(self.stop, client=self.client).set()
+            self.client.cancel(futures)
+            raise
+
+    def estimate(self):
+        spec = self._summary()
+        self.spec = spec
+        est = self.estimator
+        instances = est.sample(self.n)
+        self.instances = instances
+        order = np.argsort(instances)
+        rows = np.empty((instances.size, self.a))
+        rows[order], target = self.client.compute(
+            (self.X[instances[order]], self.y[instances[order]]), sync=True)
+        target = np.asarray(target, dtype=np.float64)[np.argsort(order)]
+        self.queries = self.client.scatter([(rows, target)], broadcast=True)[0]
+        self.query_y = target
+        if isinstance(est, SURF):
+            return self._bands()
+        return self._neighbours()
+
+    # -- pass 1: ranges and checks -----------------------------------------------------------
+    def _summary(self):
+        est = self.estimator
+        if self.n_classes is not None:
+            classification = self.n_classes > 0
+        elif len(est.tasks) == 1:
+            classification = "classification" in est.tasks
+        else:
+            classification = np.issubdtype(self.y.dtype, np.integer) \
+                or np.issubdtype(self.y.dtype, np.bool_)
+        if self.n == 0:
+            raise ValueError(f"{est.name} needs at least {est.min_instances} instances, "
+                             "the data have 0")
+        if self.a == 0:
+            raise ValueError(f"{est.name}: the data have no attributes")
+        parts = self._run(_summary, lambda i: (self.discrete, classification),
+                          0.0, PROGRESS[0])
+        for key, message in (
+                ("inf", "attribute values must be finite: the data contain inf "
+                        "(use NaN for a missing value)"),
+                ("bad_code", "discrete columns must hold integer codes 0, 1, ..."),
+                ("y_bad", "the target has missing or infinite values" if not classification
+                 else "class codes must be integers 0, 1, ...")):
+            if any(p[key] for p in parts):
+                raise ValueError(message)
+        minimum = np.fmin.reduce([p["minimum"] for p in parts if p["n"]], axis=0)
+        maximum = np.fmax.reduce([p["maximum"] for p in parts if p["n"]], axis=0)
+        missing = np.any([p["missing"] for p in parts if p["n"]], axis=0)
+        known = ~np.isnan(maximum)
+        if self.n_values is None:
+            n_values = np.where(self.discrete & known, np.nan_to_num(maximum) + 1, 0)
+            n_values = n_values.astype(np.intp)
+        else:
+            n_values = np.broadcast_to(np.asarray(self.n_values, np.intp), (self.a,)).copy()
+            n_values[~self.discrete] = 0
+            if np.any(self.discrete & (maximum >= n_values)):
+                raise ValueError("discrete codes beyond n_values")
+        y_min = min(p["y_min"] for p in parts if p["n"])
+        y_max = max(p["y_max"] for p in parts if p["n"])
+        task = "classification" if classification else "regression"
+        if task not in est.tasks:
+            raise ValueError(f"{est.name} needs a {' or '.join(sorted(est.tasks))} target, "
+                             f"but the data have a {task} target")
+        if self.n < est.min_instances:
+            raise ValueError(f"{est.name} needs at least {est.min_instances} instances, "
+                             f"the data have {self.n}")
+        if classification:
+            n_classes = int(self.n_classes or y_max + 1)
+            if y_max >= n_classes:
+                raise ValueError(f"class codes must be integers 0..{n_classes - 1}")
+            counts = np.zeros(n_classes)
+            for p in parts:
+                counts[:p["counts"].size] += p["counts"]
+            if (counts > 0).sum() < 2:
+                raise ValueError(f"{est.name} needs at least two classes, "
+                                 f"the data have {(counts > 0).sum()}")
+            y_span = 1.0
+        else:
+            n_classes, counts = 0, None
+            with np.errstate(over="ignore"):
+                y_span = float(y_max - y_min)
+            if y_span <= 0:
+                raise ValueError(f"{est.name}: the target is constant")
+        minimum = np.where(self.discrete, 0.0, minimum)
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = np.where(self.discrete, 1.0, maximum - minimum)
+        # a model of the extremes gives the diff model's scales (DiffModel reads the column's
+        # largest magnitude when a span is no finite float)
+        # (NaN: no known value, the column takes no part); its value bins, columns with missing
+        # values and probabilities P(value | class) are those of the whole data
+        extremes = EncodedData(X=np.where(known, np.vstack([minimum, np.where(
+                                   self.discrete, 0.0, maximum)]), np.nan),
+                               y=np.zeros(2), discrete=self.discrete, n_values=n_values,
+                               n_classes=n_classes, minimum=minimum, span=span, y_span=y_span)
+        options = est.diff_options()
+        reference = DiffModel(extremes, options)
+        reference.bins = _bins_for(self.n, options.numeric_bins)
+        reference.n_codes = np.where(self.discrete, np.maximum(n_values, 1),
+                                     reference.bins).astype(np.intp)
+        reference.has_missing = missing & known
+        spec = dict(reference=reference, n_values=n_values, n_classes=n_classes,
+                    minimum=minimum, span=span, y_span=y_span, counts=counts,
+                    discrete=self.discrete, stop=self.stop)
+        if reference.has_missing.any():
+            counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
+            reference.prob = reference.probabilities(sum(counts))
+        return spec
+
+    # -- ReliefF and RReliefF ------------------------------------------------------------------
+    def _neighbours(self):
+        est, spec, m = self.estimator, self.spec, self.instances.size
+        groups = est.groups
+        if groups == "per-class":
+            G, size = spec["n_classes"], int(spec["counts"].max())
+        else:
+            G, size = (2 if groups == "pooled" else 1), self.n
+        K = max(0, min(est.k_, size))
+        parts = self._run(_search, lambda i: (self.offsets[i], self.instances, self.queries,
+                                              spec, groups, K), PROGRESS[0], PROGRESS[1])
+        q, g, idx, dist = (np.concatenate([p[c] for p in parts]) for c in range(4))
+        order = np.lexsort((idx, dist, g, q))
+        q, g, idx, dist = q[order], g[order], idx[order], dist[order]
+        key = q * G + g
+        start = np.searchsorted(key, key, side="left")
+        rank = np.arange(key.size) - start
+        keep = rank < K
+        neighbours = np.full((m, G, K), -1, dtype=np.intp)
+        distances = np.full((m, G, K), np.inf)
+        neighbours[q[keep], g[keep], rank[keep]] = idx[keep]
+        distances[q[keep], g[keep], rank[keep]] = dist[keep]
+        context = NeighbourContext(None, spec["reference"], self.instances, neighbours,
+                                   distances, groups)
+        wk = first_k_weights(neighbour_weights(context, est.weighting_, est.sigma),
+                             context.available, est.k_)
+        ones = np.ones(m)
+        if isinstance(est, ReliefF):
+            prior = spec["counts"] / spec["counts"].sum()
+            coef = group_coefficients(self.query_y, prior, G, groups, ones)
+        else:
+            coef = ones[None, :, None]
+        pair = coef[..., None] * wk[None]                      # (S, m, G, K)
+        S = pair.shape[0]
+        s, qq, gg, jj = np.nonzero((pair != 0) & (neighbours >= 0)[None])
+        weights, others = pair[s, qq, gg, jj], neighbours[qq, gg, jj]
+        part = np.searchsorted(self.offsets, others, side="right") - 1
+        with_tau = isinstance(est, RReliefF)
+
+        def args(i):
+            at = part == i
+            return (self.queries, spec, qq[at], others[at] - self.offsets[i], s[at],
+                    weights[at], S, with_tau)
+        sums, known, totals = self._add(self._run(_pair_sums, args, PROGRESS[1], 1.0))
+        if with_tau:
+            return RReliefF.combine(sums[:, :, None], known[:, None], totals[:, :, None])[0]
+        return ReliefF.combine(sums[:, :, None], known[:, None], totals[:, :, None], m)[0]
+
+    @staticmethod
+    def _add(parts):
+        return tuple(sum(p[c] for p in parts) for c in range(3))
+
+    # -- the SURF family ---------------------------------------------------------------------
+    def _bands(self):
+        est, spec, m = self.estimator, self.spec, self.instances.size
+        moments = self._run(_moments, lambda i: (self.offsets[i], self.instances, self.queries,
+                                                 spec), PROGRESS[0], 0.4)
+        count = sum(p[0] for p in moments)
+        mean = sum(p[0] * p[1] for p in moments) / np.where(count > 0, count, 1)
+        m2 = sum(p[0] * p[2] ** 2 + p[0] * (p[1] - mean) ** 2 for p in moments)
+        spread = np.sqrt(np.maximum(m2 / np.where(count > 0, count, 1), 0.0))
+        if est.per_instance:
+            near = mean - spread / 2
+            far = mean + spread / 2 if est.far_band else np.full(m, np.inf)
+        else:
+            threshold = (count * mean).sum() / count.sum()
+            near = np.full(m, threshold)
+            far = near if est.far_band else np.full(m, np.inf)
+        bands = (NEAR, FAR) if est.far_band else (NEAR,)
+        classification = spec["n_classes"] > 0
+        G = max(spec["n_classes"], 1)
+        parts = self._run(_band_sums, lambda i: (self.offsets[i], self.instances, self.queries,
+                                                 spec, near, far, est.far_band),
+                          0.4, 1.0)
+        F = 1 if classification else 2
+        slot_sums, slot_known, slot_totals = self._add(parts)
+        B, a = len(bands), self.a
+        slot_sums = slot_sums.reshape(B, m, G, F, a)
+        slot_known = slot_known.reshape(B, m, G, a)
+        slot_totals = slot_totals.reshape(B, m, G, F)
+        S = 2 if classification else 1
+        sums, known, totals = np.zeros((B, S, F, a)), np.zeros((B, S, a)), np.zeros((B, S, F))
+        for b in range(B):
+            counts = slot_totals[b, :, :, 0]                   # (m, G) band members per class
+            if classification:
+                prior = spec["counts"] / spec["counts"].sum()
+                coef = band_coefficients(self.query_y, prior, counts, np.ones(m))  # (m, 2, C)
+            else:
+                size = counts[:, 0]
+                coef = np.where(size > 0, 1.0 / np.where(size > 0, size, 1.0), 0.0)
+                coef = coef[:, None, None]
+            sums[b] = np.einsum("qsg,qgfa->sfa", coef, slot_sums[b])
+            known[b] = np.einsum("qsg,qga->sa", coef, slot_known[b])
+            totals[b] = np.einsum("qsg,qgf->sf", coef, slot_totals[b])
+        reference = spec["reference"]
+        renorm = reference.options.missing == "C" and reference.has_missing.any()
+        result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
+        result[reference.kind == _UNUSABLE] = np.nan            # no known value
+        return result
+
+
+# -- the partitions' tasks (run on the workers) ----------------------------------------------
+def _summary(x, y, discrete, classification):
+    """The partition's size, each column's minimum and maximum, what is wrong in it, and the
+    class counts or the target's range."""
+    x = np.asarray(x)                   # float32 is read as it is: no float64 copy
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    y = np.asarray(y, dtype=np.float64).ravel()
+    n = x.shape[0]
+    out = dict(n=n, inf=bool(np.isinf(x).any()))
+    if not n:
+        return dict(out, bad_code=False, y_bad=False, counts=np.zeros(0))
+    out["missing"] = np.isnan(x).any(axis=0)
+    out["minimum"] = np.fmin.reduce(x, axis=0).astype(np.float64)     # NaN: none known
+    out["maximum"] = np.fmax.reduce(x, axis=0).astype(np.float64)
+    codes = x[:, discrete]
+    with np.errstate(invalid="ignore"):
+        out["bad_code"] = bool(np.any(((codes != np.round(codes)) | (codes < 0))
+                                      & ~np.isnan(codes)))
+    out["y_bad"] = bool(not np.all(np.isfinite(y)) or classification and np.any(
+        (y != np.round(y)) | (y < 0)))
+    out["y_min"], out["y_max"] = (float(y.min()), float(y.max())) if not out["y_bad"] \
+        else (0.0, 0.0)
+    out["counts"] = np.bincount(y.astype(np.intp)) if classification and not out["y_bad"] \
+        else np.zeros(0)
+    return out
+
+
+def _value_counts(x, y, spec):
+    """The partition's counts of each value code per class (:meth:`.DiffModel.value_counts`)
+    with the value bins of the whole data."""
+    a = spec["discrete"].size
+    return _model(x, y, (np.zeros((0, a)), np.zeros(0)), spec)[0].value_counts()
+
+
+def _model(x, y, queries, spec):
+    """The diff model of the partition's rows followed by the sampled instances (rows n_p, ...),
+    with the ranges, value bins, columns with missing values and probabilities P(value |
+    class) of the whole data (``spec``)."""
+    rows, target = queries
+    n_p = x.shape[0]
+    values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
+    values[:n_p], values[n_p:] = x, rows
+    data = EncodedData(X=values,
+                       y=np.concatenate([np.asarray(y, dtype=np.float64).ravel(), target]),
+                       discrete=spec["discrete"], n_values=spec["n_values"],
+                       n_classes=spec["n_classes"], minimum=spec["minimum"], span=spec["span"],
+                       y_span=spec["y_span"])
+    model = DiffModel(data, spec["reference"].options, reference=spec["reference"])
+    model.has_missing = spec["reference"].has_missing   # the distances' order of columns
+    return model, n_p
+
+
+def _query_blocks(m, n_rows):
+    """Blocks of the sampled instances whose distances to ``n_rows`` rows fit ``BLOCK_BYTES``
+    (a few copies of them are made)."""
+    step = max(1, BLOCK_BYTES // (2 * 8 * max(n_rows, 1)))
+    return [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
+
+
+def _distances(model, n_p, instances, offset, blk, stopped):
+    """Distances (sums of diffs, or of squared diffs) from the sampled instances ``blk`` to
+    the partition's rows, and each one's own row in the partition (-1: elsewhere)."""
+    if stopped():
+        raise RuntimeError("cancelled")
+    d = model.distances(n_p + np.arange(blk.start, blk.stop))[:, :n_p]
+    own = instances[blk] - offset
+    own = np.where((own >= 0) & (own < n_p), own, -1)
+    return d, own
+
+
+def _stopper(name):
+    """A function telling whether the client asked the tasks to stop (the event ``name``)."""
+    import distributed
+    try:
+        distributed.get_worker()
+    except ValueError:                  # not on a worker
+        return lambda: False
+    event = distributed.Event(name)
+    last = [0.0]
+
+    def stopped():
+        if time.monotonic() - last[0] < 0.2:
+            return False
+        last[0] = time.monotonic()
+        return event.is_set()
+    return stopped
+
+
+def _search(x, y, offset, instances, queries, spec, groups, K):
+    """The candidates for the k nearest of each sampled instance in each group: its K nearest
+    by (distance, row) in each block of the partition's rows, found by the single-machine
+    search kernel (:func:`.neighbours._nearest_search`) with the block's rows as the only
+    candidates (each block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks
+    whether it is cancelled). Flat arrays of the instance's position, the group, the global
+    row index and the distance."""
+    model, n_p = _model(x, y, queries, spec)
+    stopped = _stopper(spec["stop"])
+    m = instances.size
+    # a sampled instance of this partition is searched from its own row, so that it is not
+    # its own neighbour; the others from their rows appended after the partition's
+    rows = instances - offset
+    rows = np.where((rows >= 0) & (rows < n_p), rows, n_p + np.arange(m)).astype(np.intp)
+    order, ranges = _candidate_tiles(model.cls[:n_p])
+    tiles, planes = list(model.tiles), model.planes    # (packing launches a kernel itself)
+    G = spec["n_classes"] if groups == "per-class" else (2 if groups == "pooled" else 1)
+    a = model.data.n_attributes
+    step = max(1, SEARCH_QUERIES)
+    width = max(TILE_WIDTH, SEARCH_WORK // max(min(m, step) * a, 1))    # rows per block
+    first = np.searchsorted(np.cumsum(ranges[:, 1] - ranges[:, 0]),
+                            np.arange(width, n_p, width), side="right")
+    out = []
+    for lo in range(0, m if K else 0, step):
+        blk = slice(lo, min(lo + step, m))
+        for part in np.split(np.arange(len(ranges)), np.unique(first)):
+            if stopped():
+                raise RuntimeError("cancelled")
+            neighbours = np.full((blk.stop - lo, G, K), -1, dtype=np.intp)
+            distances = np.full((blk.stop - lo, G, K), np.inf)
+            tiles[2], tiles[3] = order, np.ascontiguousarray(ranges[part])
+            with parallel_launch():
+                _nearest_search(rows[blk], tuple(tiles), planes, _GROUP_MODES[groups],
+                                model.options.skip_zero_distance, _chunks(), neighbours,
+                                distances)
+            q, g, j = np.nonzero(neighbours >= 0)
+            out.append((q + lo, g, neighbours[q, g, j] + offset, distances[q, g, j]))
+    if not out:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0)
+    return tuple(np.concatenate([o[c] for o in out]) for c in range(4))
+
+
+#: the search's blocks: this many sampled instances against about ``SEARCH_WORK`` diffs'
+#: worth of the partition's rows (well under a second; each block loads its rows' tiles once
+#: for all its instances)
+SEARCH_QUERIES = 4096
+SEARCH_WORK = 100_000_000
+
+
+def _candidate_tiles(cls):
+    """``order`` and ``ranges`` of :attr:`.DiffModel.tiles` over the first ``cls.size`` rows
+    only (the partition's, not the sampled instances appended after them): the rows sorted by
+    class, in tiles of at most ``TILE_WIDTH`` rows of one class."""
+    order = np.argsort(cls, kind="stable").astype(np.intp)
+    n_cls = int(cls.max()) + 1 if cls.size else 0
+    bounds = np.searchsorted(cls[order], np.arange(n_cls + 1))
+    ranges = np.array([(lo, min(lo + TILE_WIDTH, stop), c)
+                       for c, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))
+                       for lo in range(start, stop, TILE_WIDTH)], np.intp).reshape(-1, 3)
+    return order, ranges
+
+
+def _accumulate(model, rows, others, slots, weights, n_slots, with_tau, out):
+    """Add to ``out`` = (sums (n_slots, F, a), known (n_slots, a), totals (n_slots, F)) the
+    pairs' diffs (:meth:`.DiffModel.pair_diffs`, R = ``rows``, the partition's ``others``),
+    each weighted by its ``weights`` into its slot, with F = 2 the second set times
+    diff(tau) (:func:`.diffs.target_diffs`)."""
+    sums, known, totals = out
+    a = model.data.n_attributes
+    step = max(1, BLOCK_BYTES // (8 * 3 * max(a, 1)))
+    for lo in range(0, rows.size, step):
+        r, o = rows[lo:lo + step], others[lo:lo + step]
+        s, w = slots[lo:lo + step], weights[lo:lo + step]
+        diffs = model.pair_diffs(r, o)
+        ok = ~np.isnan(diffs)
+        diffs[~ok] = 0.0
+        factor_sets = [w]
+        if with_tau:
+            factor_sets.append(w * target_diffs(model.data, r, o, model.options))
+        cols = np.arange(r.size)
+        for f, wf in enumerate(factor_sets):
+            matrix = sp.csr_matrix((wf, (s, cols)), shape=(n_slots, r.size))
+            sums[:, f] += matrix @ diffs
+            totals[:, f] += np.bincount(s, weights=wf, minlength=n_slots)
+            if f == 0:
+                known += matrix @ ok.astype(np.float64)
+
+
+def _pair_sums(x, y, queries, spec, q, others, slots, weights, n_slots, with_tau):
+    """The second pass of ReliefF and RReliefF: the weighted diffs of the sampled instances
+    ``q`` (positions) and their neighbours ``others`` (the partition's rows) in the slots."""
+    F = 2 if with_tau else 1
+    a = queries[0].shape[1]
+    out = (np.zeros((n_slots, F, a)), np.zeros((n_slots, a)), np.zeros((n_slots, F)))
+    if not len(q):
+        return out
+    # only the neighbours' rows are read (from a memory-mapped partition, only their pages)
+    used, others = np.unique(np.asarray(others, np.intp), return_inverse=True)
+    model, n_p = _model(x[used], np.asarray(y)[used], queries, spec)
+    _accumulate(model, n_p + np.asarray(q, np.intp), others.astype(np.intp),
+                np.asarray(slots, np.intp), np.asarray(weights, float), n_slots, with_tau, out)
+    return out
+
+
+def _surf_distances(model, d):
+    """The SURF family's distances: the square root of sums of squared diffs (Euclidean)."""
+    return np.sqrt(d, out=d) if model.options.distance == "euclidean" else d
+
+
+def _moments(x, y, offset, instances, queries, spec):
+    """Per sampled instance, the number, mean and (population) standard deviation of its
+    distances to the partition's other rows."""
+    model, n_p = _model(x, y, queries, spec)
+    stopped = _stopper(spec["stop"])
+    m = instances.size
+    count, mean, spread = np.zeros(m), np.zeros(m), np.zeros(m)
+    weights = np.ones(n_p)
+    for blk in _query_blocks(m, n_p):
+        d, own = _distances(model, n_p, instances, offset, blk, stopped)
+        d = _surf_distances(model, np.hstack([d, np.zeros((d.shape[0], 1))]))
+        own = np.where(own >= 0, own, n_p)          # an instance elsewhere: the zero column
+        mean[blk], spread[blk], count[blk] = _others_mean_std(d, own, np.append(weights, 0))
+    return count, mean, spread
+
+
+def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band):
+    """The second pass of the SURF family: the diffs of each sampled instance and the
+    partition's rows in its bands, summed per (band, instance, class of the member) slot."""
+    model, n_p = _model(x, y, queries, spec)
+    stopped = _stopper(spec["stop"])
+    m = instances.size
+    G = max(spec["n_classes"], 1)
+    classification = spec["n_classes"] > 0
+    B = 2 if far_band else 1
+    F = 1 if classification else 2
+    a = model.data.n_attributes
+    n_slots = B * m * G
+    out = (np.zeros((n_slots, F, a)), np.zeros((n_slots, a)), np.zeros((n_slots, F)))
+    cls = model.cls[:n_p] if classification else np.zeros(n_p, np.intp)
+    for blk in _query_blocks(m, n_p):
+        d, own = _distances(model, n_p, instances, offset, blk, stopped)
+        d = _surf_distances(model, d)
+        band = np.where(d < near[blk, None], 0, -1)
+        if far_band:
+            band[d > far[blk, None]] = 1
+        at = np.flatnonzero(own >= 0)
+        band[at, own[at]] = -1
+        r, j = np.nonzero(band >= 0)
+        q = r + blk.start
+        slots = (band[r, j] * m + q) * G + cls[j]
+        _accumulate(model, n_p + q, j, slots, np.ones(q.size), n_slots, not classification,
+                    out)
+    return out
