@@ -1,7 +1,13 @@
-"""ReliefF speed: our engine against Orange's and scikit-rebate's ReliefF, in one run.
+"""ReliefF speed: our engine against Orange's, scikit-rebate's and fast-select's ReliefF, in one run.
 
     python benchmarks/relieff_speed.py            # the target sizes (several minutes)
     python benchmarks/relieff_speed.py --quick    # a small smoke run (seconds)
+    python benchmarks/relieff_speed.py --sections fast-select --snp SNP_FILE   # one table
+
+``--snp`` is a ReBATE replicate (e.g. ``2wayEpiFeatures/a_1000/.../rep_01.txt.gz`` of the
+ReBATE benchmark archive, github.com/EpistasisLab/rebate-benchmark: 1,600 instances, 1,000 SNPs
+coded 0/1/2, tab-separated with a ``Class`` column); without it a random SNP table of that shape
+is generated (minor allele frequency 0.2, class = XOR of two SNPs' parity with 10 % noise).
 
 Every case is ReliefF with k = 10 on numeric data (uniform [0, 1] attributes; the class is the
 XOR of the first two attributes thresholded at 0.5), using all instances as iterations unless
@@ -12,6 +18,16 @@ the case says m:
 * Orange: ``Orange.preprocess.score.ReliefF(n_iterations=m, k_nearest=10)`` on a Table;
 * scikit-rebate: ``skrebate.ReliefF(n_neighbors=10).fit(X, y)`` (always all instances; it
   builds an N x N distance matrix, so it cannot run at 50,000 rows).
+
+* fast-select: ``fast_select.ReliefF(n_neighbors=k, backend="cpu").fit(X, y)`` (numba,
+  float32; all instances; it treats a column with at most 10 distinct values as discrete, so the
+  uniform columns are numeric and the SNPs discrete, as ours are told). Its table also splits
+  our time into the neighbour search (``context``) and the diff sums (``estimate``), and gives
+  the agreement of the two estimates (correlation, largest absolute difference).
+
+The ``wide`` section runs our ReliefF (k = 10) and MultiSURF on 2,000 × 100,000 generated SNPs,
+each in a fresh process, and reports encode, the search (the bands for MultiSURF) and the diff
+sums separately with the peak resident memory (no peer is timed in this table).
 
 A peer whose cost (N²·A, or m·N·A for Orange) exceeds its budget is timed at a smaller number of
 rows n and n/2 and extrapolated to N with the exponent fitted to those two times (clamped to
@@ -48,6 +64,11 @@ FULL = dict(
     memory=(50_000, 1_000, 500),      # rows, attributes, m
     missing=[(10_000, 100, 0.2), (5_000, 1_000, 0.2)],  # rows, attributes, fraction
     budgets={"Orange": 1.0e10, "skrebate": 4.0e8},
+    # rows, attributes, k, target seconds (None: the target is >= 3x fast-select)
+    fast_select=[(5_000, 100, 10, None), (10_000, 100, 10, None), (20_000, 100, 10, None),
+                 (10_000, 1_000, 10, None), (50_000, 100, 10, 10)],
+    snp=[(1_600, 1_000, 10), (1_600, 1_000, 100)],
+    wide=(2_000, 100_000, 60),         # rows, SNPs, target seconds (and <= 2 GB)
 )
 QUICK = dict(
     speed=[(1_000, 20, None), (2_000, 10, None), (2_000, 50, None), (500, 200, None)],
@@ -55,7 +76,11 @@ QUICK = dict(
     memory=(3_000, 200, 500),
     missing=[(1_000, 20, 0.2)],
     budgets={"Orange": 5.0e7, "skrebate": 2.0e7},
+    fast_select=[(1_000, 20, 10, None), (2_000, 50, 10, None)],
+    snp=[(400, 200, 10), (400, 200, 100)],
+    wide=(500, 5_000, None),
 )
+SECTIONS = ("memory", "missing", "peers", "fast-select", "wide")
 
 
 def make_data(n, a, missing=0.0, seed=SEED):
@@ -69,6 +94,32 @@ def make_data(n, a, missing=0.0, seed=SEED):
     return X, y
 
 
+def make_snp(n, a, seed=SEED):
+    """SNPs coded 0/1/2 (minor allele frequency 0.2, Hardy-Weinberg proportions: 0.64, 0.32,
+    0.04), made a block of rows at a time (a wide table is not built twice); the class is the
+    XOR of the parities of the first two, flipped for 10 % of the instances."""
+    rng = np.random.default_rng(seed)
+    X = np.empty((n, a))
+    step = max(1, 2 ** 23 // max(a, 1))
+    for lo in range(0, n, step):
+        u = rng.random((min(step, n - lo), a))
+        X[lo:lo + step] = (u > 0.64).astype(float) + (u > 0.96)
+    y = ((X[:, 0] % 2) != (X[:, 1] % 2)).astype(float)
+    flip = rng.random(n) < 0.1
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def load_snp(path):
+    """(X, y) of a ReBATE replicate: a gzipped tab-separated table with a ``Class`` column."""
+    import gzip
+    with gzip.open(path, "rt") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        table = np.loadtxt(f, delimiter="\t")
+    c = header.index("Class")
+    return np.ascontiguousarray(np.delete(table, c, axis=1)), table[:, c]
+
+
 def timed(function):
     start = time.perf_counter()
     function()
@@ -79,6 +130,25 @@ def run_ours(X, y, m=None):
     from orangecontrib.relief.estimators import encode
     from orangecontrib.relief.estimators.relieff import ReliefF
     return ReliefF(k=K, iterations=m, random_state=SEED)(encode(X, y, n_classes=2))
+
+
+def run_ours_split(X, y, k=K, discrete=False):
+    """(estimates, seconds of the neighbour search, seconds of the diff sums) of our ReliefF."""
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    data = encode(X, y, discrete=discrete, n_classes=2)
+    estimator = ReliefF(k=k)
+    start = time.perf_counter()
+    context = estimator.context(data)
+    middle = time.perf_counter()
+    estimates = estimator.estimate(context)
+    return estimates, middle - start, time.perf_counter() - middle
+
+
+def run_fast_select(X, y, k=K):
+    import fast_select
+    selector = fast_select.ReliefF(n_neighbors=k, backend="cpu")
+    return np.asarray(selector.fit(X, y.astype(int)).feature_importances_, float)
 
 
 def run_orange(X, y, m=None):
@@ -158,6 +228,61 @@ def memory_child(n, a, m):
                       "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
+def wide_child(n, a, name):
+    """Run in a subprocess: ``name`` (ReliefF with k = 10, or MultiSURF) on n x a generated
+    SNPs; print the seconds of encode, the context and the estimate, and the resident memory
+    before (the data made) and at its peak (sampled every 5 ms from before encode to the end)."""
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    from orangecontrib.relief.estimators.surf import MultiSURF
+    make = {"ReliefF": lambda: ReliefF(k=K), "MultiSURF": MultiSURF}[name]
+    small = make_snp(200, 300)
+    make()(encode(*small, discrete=True, n_classes=2))        # compile before measuring
+    X, y = make_snp(n, a)
+    before = current_rss_mb()
+    peak = [before]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(0.005):
+            peak[0] = max(peak[0], current_rss_mb())
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    t0 = time.perf_counter()
+    data = encode(X, y, discrete=True, n_classes=2)
+    t1 = time.perf_counter()
+    estimator = make()
+    context = estimator.context(data)
+    t2 = time.perf_counter()
+    estimator.estimate(context)
+    t3 = time.perf_counter()
+    done.set()
+    sampler.join()
+    print(json.dumps({"encode": t1 - t0, "context": t2 - t1, "estimate": t3 - t2,
+                      "before_mb": before, "peak_mb": max(peak[0], current_rss_mb()),
+                      "data_mb": X.nbytes / 2 ** 20}))
+
+
+def wide_section(plan):
+    n, a, target = plan["wide"]
+    report("")
+    report(f"Wide SNP data, {n:,} × {a:,} generated SNPs (0/1/2), each estimator in a fresh "
+           "process; peak = resident memory sampled every 5 ms from encode to the end:")
+    report("")
+    report("| estimator | encode (s) | search / bands (s) | diff sums (s) | total without encode "
+           "(s) | target (s) | data (MB) | resident before (MB) | peak resident (MB) |")
+    report("|---|---|---|---|---|---|---|---|---|")
+    for name in ("ReliefF", "MultiSURF"):
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--wide-child",
+                              str(n), str(a), name], capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        report(f"| {name}{' (k = 10)' if name == 'ReliefF' else ''} | {r['encode']:.2f} | "
+               f"{r['context']:.2f} | {r['estimate']:.2f} | {r['context'] + r['estimate']:.2f} | "
+               f"{'—' if target is None else f'≤ {target}'} | {r['data_mb']:.0f} | "
+               f"{r['before_mb']:.0f} | {r['peak_mb']:.0f} (target ≤ 2,048) |")
+
+
 def measure_memory(n, a, m):
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--memory-child",
                           str(n), str(a), str(m)], capture_output=True, text=True, check=True)
@@ -176,18 +301,44 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small smoke run")
     parser.add_argument("--no-peers", action="store_true", help="time only our ReliefF")
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help=f"comma-separated, of {', '.join(SECTIONS)} (default: all)")
+    parser.add_argument("--snp", default=None,
+                        help="a ReBATE replicate with 1,600 x 1,000 SNPs (default: generated)")
     parser.add_argument("--memory-child", nargs=3, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--wide-child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.memory_child:
         memory_child(*args.memory_child)
         return
+    if args.wide_child:
+        wide_child(int(args.wide_child[0]), int(args.wide_child[1]), args.wide_child[2])
+        return
     plan = QUICK if args.quick else FULL
-    peers = [] if args.no_peers else list(PEERS)
+    sections = args.sections.split(",")
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(sorted(unknown))}")
+    peers = [] if args.no_peers or "peers" not in sections else list(PEERS)
     for run in [run_ours] + [PEERS[peer] for peer in peers]:
         run(*make_data(200, 5))  # warm-up: imports, numba compilation
-
+    report(f"load average {' '.join(open('/proc/loadavg').read().split()[:3])}")
     # cheap measurements first, then the speed cases by increasing cost; every line is
     # printed when measured, so an interrupted run still reports what it finished
+    if "memory" in sections:
+        memory_section(plan)
+    if "missing" in sections:
+        missing_section(plan)
+    if "peers" in sections:
+        peers_section(plan, peers)
+    if "fast-select" in sections:
+        fast_select_section(plan, args.snp, not args.no_peers)
+    if "wide" in sections:
+        wide_section(plan)
+    report(f"load average {' '.join(open('/proc/loadavg').read().split()[:3])}")
+
+
+def memory_section(plan):
     n, a, m = plan["memory"]
     memory = measure_memory(n, a, m)
     growth = memory["peak_mb"] - memory["before_mb"]
@@ -197,16 +348,26 @@ def main(argv=None):
            f"process's ru_maxrss, numba compilation included, {memory['maxrss_mb']:.0f} MB "
            f"(target ≤ 1 GB).")
 
-    def best(X, y):
-        return min(timed(lambda: run_ours(X, y)) for _ in range(MISSING_REPEATS))
+
+def missing_section(plan):
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.relieff import ReliefF
+
+    def best(X, y, **options):
+        data = encode(X, y, n_classes=2)
+        return min(timed(lambda: ReliefF(k=K, **options)(data)) for _ in range(MISSING_REPEATS))
 
     for n, a, fraction in plan["missing"]:
         complete = best(*make_data(n, a))
         incomplete = best(*make_data(n, a, missing=fraction))
-        report(f"Missing values, ours, {n:,} × {a:,} (best of {MISSING_REPEATS} runs each): "
-               f"complete {complete:.2f} s, {fraction:.0%} missing {incomplete:.2f} s, ratio "
-               f"{incomplete / complete:.2f} (target ≤ 1.5).")
+        ramp = best(*make_data(n, a), numeric_diff="ramp")
+        report(f"Missing values and the ramp diff, ours, {n:,} × {a:,} (best of "
+               f"{MISSING_REPEATS} runs each): complete linear {complete:.2f} s, "
+               f"{fraction:.0%} missing {incomplete:.2f} s (ratio {incomplete / complete:.2f}), "
+               f"ramp {ramp:.2f} s (ratio {ramp / complete:.2f}; targets ≤ 1.3).")
 
+
+def peers_section(plan, peers):
     header = ["case", "ours (s)", "target (s)"]
     for peer in peers:
         header += [f"{peer} (s)", f"{peer} / ours"]
@@ -233,6 +394,46 @@ def main(argv=None):
     report("")
     for note in notes:
         report(f"- {note}")
+
+
+def fast_select_section(plan, snp_path, with_peer=True):
+    """Ours against fast-select, k = 10 (and 100 on SNPs), m = N: times, ratio, our split
+    between the neighbour search and the diff sums, and the agreement of the estimates."""
+    run_ours_split(*make_data(200, 5))                      # compile before timing
+    run_ours_split(*make_snp(200, 20), discrete=True)
+    if with_peer:
+        run_fast_select(*make_data(200, 5))
+        run_fast_select(*make_snp(200, 20))
+    cases = [(f"{n:,} × {a:,} numeric, k = {k}", lambda n=n, a=a: make_data(n, a), k, False,
+              target) for n, a, k, target in plan["fast_select"]]
+    for n, a, k in plan["snp"]:
+        if snp_path and plan is not QUICK:
+            label, make = f"ReBATE SNPs {n:,} × {a:,}, k = {k}", lambda: load_snp(snp_path)
+        else:
+            label, make = f"SNPs {n:,} × {a:,} (generated), k = {k}", \
+                lambda n=n, a=a: make_snp(n, a)
+        cases.append((label, make, k, True, None))
+    report("")
+    report("| case | ours (s) | search (s) | diff sums (s) | fast-select (s) | fast-select / ours "
+           "| target | correlation | max abs diff |")
+    report("|---|---|---|---|---|---|---|---|---|")
+    for label, make, k, discrete, target in cases:
+        X, y = make()
+        ours, search, sums = run_ours_split(X, y, k, discrete)
+        total = search + sums
+        row = [label, fmt_seconds(total), fmt_seconds(search), fmt_seconds(sums)]
+        if with_peer:
+            start = time.perf_counter()
+            theirs = run_fast_select(X, y, k)
+            peer = time.perf_counter() - start
+            corr = np.corrcoef(ours, theirs)[0, 1]
+            row += [fmt_seconds(peer), f"{peer / total:.2f}×"]
+        else:
+            row += ["—", "—"]
+        goal = "≥ 3× fast-select" + ("" if target is None else f", ≤ {target} s")
+        row.append(goal)
+        row += [f"{corr:.6f}", f"{np.abs(ours - theirs).max():.1e}"] if with_peer else ["—", "—"]
+        report("| " + " | ".join(row) + " |")
 
 
 def report(line):

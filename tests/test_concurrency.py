@@ -22,7 +22,9 @@ SCRIPT = textwrap.dedent("""
     classes = encode(X, (X[:, 0] > X[:, 1]).astype(int), n_classes=2)
     target = encode(X, X[:, 0] + X[:, 2], n_classes=0)
     table = parity(order=2, n_irrelevant=4, n_instances=120, random_state=0)
-    jobs = [lambda: ReliefF()(classes), lambda: RReliefF()(target),
+    codes = rng.integers(0, 3, (300, 80)).astype(float)      # SNPs: packed into bit planes
+    snps = encode(codes, (codes[:, 0] > 0).astype(int), discrete=True, n_classes=2)
+    jobs = [lambda: ReliefF()(snps), lambda: MultiSURF()(snps), lambda: ReliefF()(classes), lambda: RReliefF()(target),
             lambda: MultiSURF()(classes), lambda: ReliefF(preset="corelearn")(classes),
             lambda: ObliviousTreeLearner()(table)(table),
             lambda: CoreTreeLearner()(table)(table)] * 2

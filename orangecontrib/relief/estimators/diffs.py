@@ -56,6 +56,7 @@ from numba import njit, prange
 
 from .base import check_memory, parallel_launch, row_blocks
 from .encoding import power_of_two_scale, unit_scales
+from .packed import MAX_VALUES, pack_planes, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
@@ -103,6 +104,10 @@ class DiffOptions:
         return self
 
 
+#: discrete data with at most four values and no missing values are packed into bit planes
+#: (:mod:`.packed`) from this many usable columns: fewer are as fast read as they are
+PACKED_MIN_COLUMNS = 64
+
 #: kernel calls with less work than this (pairs x attributes) run on one thread: starting the
 #: threads costs more than such a call (a tree's small nodes make hundreds of them)
 SERIAL_WORK = 1_000_000
@@ -144,11 +149,15 @@ class DiffModel:
         self._reference = reference
         X = data.X
         n, a = X.shape
-        missing = np.isnan(X)
+        any_missing, all_missing = np.zeros(a, bool), np.ones(a, bool)
+        for rows in row_blocks(n, 8 * a):        # a wide table: no n x a mask at once
+            missing = np.isnan(X[rows])
+            any_missing |= missing.any(axis=0)
+            all_missing &= missing.all(axis=0)
         if reference is not None:
             usable = reference.kind != _UNUSABLE
         else:
-            usable = ~missing.all(axis=0) if n else np.zeros(a, bool)
+            usable = ~all_missing
         self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
         self.kind[~usable] = _UNUSABLE
         if reference is not None:
@@ -157,7 +166,7 @@ class DiffModel:
         else:
             self.scale, self.shift, self.inv_span = unit_scales(
                 X, ~data.discrete & usable, data.minimum, data.span)
-        self.has_missing = missing.any(axis=0) & usable
+        self.has_missing = any_missing & usable
         self.bins = reference.bins if reference is not None else _bins_for(
             int(round(data.total_weight)), options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
@@ -299,9 +308,26 @@ class DiffModel:
         shape (len(rows), n), by the tiled kernel of :meth:`tiles`."""
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_instances))
+        tiles, planes = self.tiles, self.planes       # (packing launches a kernel itself)
         with _threads_for(out.size * self.data.n_attributes), parallel_launch():
-            _distances(rows, self.tiles, out)
+            _distances(rows, tiles, planes, out)
         return out
+
+    @cached_property
+    def planes(self):
+        """The usable columns as bit planes (:func:`.packed.pack_planes`) when there are at
+        least ``PACKED_MIN_COLUMNS`` of them and every one is discrete with at most
+        ``MAX_VALUES`` values and no missing value: the distance is then the number of
+        attributes on which two instances differ, counted by popcount (the same number the
+        tiled kernel sums). Otherwise an empty (n, 2, 0) array."""
+        columns = np.flatnonzero(self.kind != _UNUSABLE)
+        empty = np.zeros((self.data.n_instances, 2, 0), np.uint64)
+        if (self.sparse or columns.size < PACKED_MIN_COLUMNS or self.has_missing.any()
+                or np.any(self.kind[columns] != _DISCRETE)
+                or np.any(self.n_codes[columns] > MAX_VALUES)):
+            return empty
+        planes = pack_planes(self.values, columns)
+        return empty if planes is None else planes
 
     @cached_property
     def tiles(self):
@@ -561,13 +587,25 @@ def _tile_distances(accs, buf, tiles, rows, tile):
     return lo, width, c_tile
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _distances(rows, tiles, out):
+@njit(cache=True, nogil=True)
+def _any_tile_distances(accs, buf, tiles, planes, rows, tile):
+    """:func:`_tile_distances`, or with bit planes (:meth:`DiffModel.planes`) the mismatch
+    counts (:func:`.packed.tile_mismatches`); return (start, width, class) of the tile."""
+    if planes.shape[2] == 0:
+        return _tile_distances(accs, buf, tiles, rows, tile)
+    ranges = tiles[3]
+    lo, width = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0]
+    tile_mismatches(accs, planes, tiles[2], rows, lo, width)
+    return lo, width, ranges[tile, 2]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _distances(rows, tiles, planes, out):
     """out[q, j] = the distance between instances rows[q] and j; parallel over the tiles."""
     order, ranges = tiles[2], tiles[3]
     for tile in prange(ranges.shape[0]):
         buf, accs = _tile_buffers(tiles, rows.size)
-        lo, width, _ = _tile_distances(accs, buf, tiles, rows, tile)
+        lo, width, _ = _any_tile_distances(accs, buf, tiles, planes, rows, tile)
         for q in range(rows.size):
             for j in range(width):
                 out[q, order[lo + j]] = accs[q, j]

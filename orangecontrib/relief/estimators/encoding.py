@@ -101,15 +101,27 @@ class EncodedData:
                        span=self.span[cols], names=tuple(self.names[c] for c in cols))
 
 
+#: bytes of the temporary arrays of one block of rows or columns checked by :func:`_as_matrix`
+#: and :func:`_n_values`
+CHECK_BYTES = 64 * 2 ** 20
+
+
 def _as_matrix(X):
     # a float64 array is used as it is, not copied: at 50,000 x 1,000 a copy is 400 MB
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"attributes must be a 2-D array, got {X.ndim} dimension(s)")
-    if np.isinf(X).any():
+    step = max(1, CHECK_BYTES // max(X.shape[1], 1))      # no n x a mask of a wide table
+    if any(np.isinf(X[lo:lo + step]).any() for lo in range(0, X.shape[0], step)):
         raise ValueError("attribute values must be finite: the data contain inf "
                          "(use NaN for a missing value)")
     return X
+
+
+def _column_blocks(X, cols):
+    """``cols`` in blocks whose temporaries (about 24 bytes a cell) fit in ``CHECK_BYTES``."""
+    step = max(1, CHECK_BYTES // (24 * max(X.shape[0], 1)))
+    return [cols[lo:lo + step] for lo in range(0, cols.size, step)]
 
 
 def _as_sparse(X):
@@ -154,21 +166,30 @@ def _sparse_columns(X, discrete, n_values):
 
 
 def _n_values(X, discrete, n_values):
+    """The number of values of each discrete column (0 for numeric ones); raise ValueError
+    where a discrete column holds something other than integer codes 0..V-1. Blocks of
+    columns at a time: a wide table is not copied."""
     cols = np.flatnonzero(discrete)
-    codes = X[:, cols]
-    known = ~np.isnan(codes)
-    with _quiet_nan_warnings():
-        largest = np.nanmax(codes, axis=0) if X.shape[0] else np.full(cols.size, np.nan)
+    largest = np.full(cols.size, np.nan)
+    if X.shape[0]:
+        with _quiet_nan_warnings():
+            at = 0
+            for block in _column_blocks(X, cols):
+                largest[at:at + block.size] = np.nanmax(X[:, block], axis=0)
+                at += block.size
     if n_values is None:
         n_values = np.zeros(X.shape[1], dtype=np.intp)
         n_values[cols] = np.where(np.isnan(largest), 0, largest + 1)
     n_values = np.broadcast_to(np.asarray(n_values, dtype=np.intp), (X.shape[1],)).copy()
     n_values[~discrete] = 0
-    with np.errstate(invalid="ignore"):
-        bad = known & ((codes != np.round(codes)) | (codes < 0) | (codes >= n_values[cols]))
-    if bad.any():
-        c = cols[np.flatnonzero(bad.any(axis=0))[0]]
-        raise ValueError(f"discrete column {c} must hold integer codes 0..{n_values[c] - 1}")
+    for block in _column_blocks(X, cols):
+        codes = X[:, block]
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isnan(codes) & ((codes != np.round(codes)) | (codes < 0)
+                                      | (codes >= n_values[block]))
+        if bad.any():
+            c = block[np.flatnonzero(bad.any(axis=0))[0]]
+            raise ValueError(f"discrete column {c} must hold integer codes 0..{n_values[c] - 1}")
     return n_values
 
 

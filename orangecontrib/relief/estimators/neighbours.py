@@ -39,7 +39,7 @@ from scipy.spatial import cKDTree
 
 from .base import check_memory, parallel_launch
 from .encoding import EncodedData
-from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _diff, _tile_buffers, _tile_distances
+from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS"]
 
@@ -202,8 +202,9 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
         rows = instances[at]
         found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
         found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
+        tiles, planes = model.tiles, model.planes     # (packing launches a kernel itself)
         with parallel_launch():
-            _nearest_search(rows, model.tiles, _GROUP_MODES[groups], skip_zero, _chunks(),
+            _nearest_search(rows, tiles, planes, _GROUP_MODES[groups], skip_zero, _chunks(),
                             found_idx, found_dist)
         neighbours[at], distances[at] = found_idx, found_dist
         if callback is not None:
@@ -445,12 +446,13 @@ def _heap_sort(hd, hi, size):
         _sift_down(hd, hi, 0, end)
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _nearest_search(rows, tiles, mode, skip_zero, n_chunks, out_idx, out_dist):
+@njit(cache=True, parallel=True, nogil=True)
+def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_dist):
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
     (distance, index), into out_idx/out_dist (b, G, K; prefilled with -1/inf), without a matrix
     of distances: a chunk's distances to one tile of :meth:`.DiffModel.tiles` at a time
-    (:func:`.diffs._tile_distances`) go straight into each query's bounded max-heaps, which
+    (:func:`.diffs._any_tile_distances`: the tiled kernel, or mismatch counts of the bit
+    ``planes`` of :meth:`.DiffModel.planes`) go straight into each query's bounded max-heaps, which
     keep the lowest indices among equal distances. The query itself is never its own
     neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
     chunks of the queries: few, since each chunk loads every tile once for all its queries."""
@@ -466,7 +468,7 @@ def _nearest_search(rows, tiles, mode, skip_zero, n_chunks, out_idx, out_dist):
         far_i = np.full((q1 - q0, n_groups), -1, np.int64)
         buf, accs = _tile_buffers(tiles, q1 - q0)
         for tile in range(ranges.shape[0]):
-            lo, width, c_tile = _tile_distances(accs, buf, tiles, rows[q0:q1], tile)
+            lo, width, c_tile = _any_tile_distances(accs, buf, tiles, planes, rows[q0:q1], tile)
             for q in range(q0, q1):
                 r = rows[q]
                 qq = q - q0

@@ -14,27 +14,27 @@ divide by the sum of the weights instead of m; with integer weights the estimate
 the data with each instance repeated w times, when every instance is visited (``iterations``
 None). A sample of ``iterations`` instances is drawn without regard to the weights and each
 update is weighted. :func:`weighted_diff_sums` computes these sums for every k of a list at once from
-prefix sums over the sorted neighbours, so one neighbour search gives the estimates for all k
+running sums over the sorted neighbours (:mod:`.diff_sums`), so one neighbour search gives the estimates for all k
 (ReliefFbestK, the papers' Fig. 2 "estimate versus k").
 """
 from dataclasses import replace
 
+import numba
 import numpy as np
 
 from .base import Estimator, check_data, check_memory, random_generator
-from .diffs import DiffOptions
+from .diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
+from .diffs import _UNUSABLE, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
 from .sparse import diff_model
 
 __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
-#: bytes of the per-block arrays of pair diffs
+#: bytes of the per-block arrays of pair coefficients
 BLOCK_BYTES = 128 * 2 ** 20
-#: pair diffs in one block of :func:`weighted_diff_sums` (a few tenths of a second at most, so
-#: a cancel between blocks takes effect promptly)
-PAIR_DIFFS = 2 ** 22
-#: up to this many k, the sums are matrix products per k; beyond, prefix sums over the ranks
-DIRECT_KS = 4
+#: pair diffs in one block of :func:`weighted_diff_sums` (well under a second, so a cancel
+#: between blocks takes effect promptly)
+PAIR_DIFFS = 2 ** 25
 
 
 #: the estimators' keyword arguments for the fields of :class:`.DiffOptions`
@@ -242,8 +242,9 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     ones). Returns ``sums`` (S, F, n_k, a), ``known`` (S, n_k, a) and ``totals`` (S, F, n_k):
     sums[s, f, k] = sum_ig coef[s,i,g] sum_{j<k'} w^(k)_igj factor[f,i,g,j] diff(A, R_i, N_igj);
     known is the same with factor 1 and diff replaced by "the diff is known" (RELIEF-C leaves the
-    others out); totals is the same with diff replaced by 1. The sampled instances are taken
-    in blocks of at most ``PAIR_DIFFS`` pair diffs, with ``callback(fraction done)`` before each.
+    others out); totals is the same with diff replaced by 1. The sums are computed by
+    :func:`.diff_sums.fused_sums` a block of sampled instances at a time (at most
+    ``PAIR_DIFFS`` pair diffs), with ``callback(fraction done)`` before each.
     """
     data = context.data if columns is None else columns
     if columns is None and options is None:
@@ -254,47 +255,51 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     m, G, K = neighbours.shape
     a = data.n_attributes
     ks = np.asarray(ks, dtype=np.intp)
-    if factors is None:
+    ones = factors is None
+    if ones:
         factors = np.ones((1, m, G, K))
-    S, F = coef.shape[0], factors.shape[0]
+    S, F, n_k = coef.shape[0], factors.shape[0], ks.size
     weights = neighbour_weights(context, weighting, sigma)
     available = context.available
-    row_bytes = max(G * K * model.pair_bytes, 8) * (F + 2)
-    check_memory(8 * ks.size * a * (S * F + S) + row_bytes * min(m, max(
-        1, BLOCK_BYTES // row_bytes)), f"the sums of diffs for {ks.size} values of k over "
-                 f"{G * K} neighbours and {a} attributes", "use a smaller k")
-    sums = np.zeros((S, F, ks.size, a))
-    known = np.zeros((S, ks.size, a))
-    totals = np.zeros((S, F, ks.size))
-    block = max(1, min(BLOCK_BYTES // row_bytes, PAIR_DIFFS // max(G * K * a, 1)))
+    # running sums per pair: one per factor set, or with neighbour places one per output
+    per_pair = 8 * max(G * K, 1) * (F + 2 + (0 if context.mass is None else S * F * n_k))
+    check_memory(8 * n_k * a * (S * F + S) * (1 + numba.get_num_threads())
+                 + per_pair * min(m, max(1, BLOCK_BYTES // per_pair)),
+                 f"the sums of diffs for {n_k} values of k over {G * K} neighbours and {a} "
+                 "attributes", "use a smaller k")
+    runs = column_runs(model)
+    # the columns whose diffs may be unknown (RELIEF-C): their own count of known diffs
+    partial = runs[runs[:, 2] == GENERAL] if model.options.missing == "C" else runs[:0]
+    usable = (model.kind != _UNUSABLE).astype(float)
+    sums = np.zeros((S, F, n_k, a))
+    known = np.zeros((S, n_k, a))
+    totals = np.zeros((S, F, n_k))
+    block = int(max(1, min(BLOCK_BYTES // per_pair, PAIR_DIFFS // max(G * K * a, 1))))
     for start in range(0, m, block):
         if callback is not None:
             callback(start / m)
         blk = slice(start, min(start + block, m))
-        nb = neighbours[blk]
-        found = nb >= 0
+        mass = None if context.mass is None else context.mass[blk]
+        plan = sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk], factors[:, blk],
+                        first_k_weights)
+        rows, nb = context.instances[blk], neighbours[blk]
         if model.sparse:        # the pairs' diffs summed over their non-zeros, all known
-            pairs = np.repeat(context.instances[blk], G * K), nb.ravel()
-            product = lambda M: model.weighted_pair_sums(M, *pairs)   # noqa: E731
-            diffs, is_known, all_known = None, None, True
+            sums += model.weighted_pair_sums(plan_matrix(plan), np.repeat(rows, G * K),
+                                             nb.ravel()).reshape(S, F, n_k, a)
         else:
-            rows = np.broadcast_to(context.instances[blk, None, None], nb.shape)[found]
-            diffs = np.zeros(nb.shape + (a,))
-            diffs[found] = model.pair_diffs(rows, nb[found])
-            is_known = ~np.isnan(diffs)
-            diffs[~is_known] = 0.0
-            all_known = is_known.all()
-            product = diffs.reshape(-1, a).__rmatmul__
-        w = weights[blk]
-        c = coef[:, blk]
-        f = factors[:, blk]
-        if ks.size <= DIRECT_KS or context.mass is not None or model.sparse:
-            places = None if context.mass is None else context.mass[blk]
-            _direct_sums(ks, available[blk], places, w, c, f, product, is_known, all_known,
-                         sums, known, totals)
-        else:
-            _prefix_sums(ks, available[blk], w, c, f, diffs, is_known, all_known,
-                         sums, known, totals)
+            sums += fused_sums(model, rows, nb, plan, runs).reshape(S, F, n_k, a)
+        block_totals = plan_totals(plan).reshape(S, F, n_k)
+        totals += block_totals
+        # the known diffs: factor 1 (the plan itself without factors)
+        count = plan if ones else sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk],
+                                           np.ones((1,) + nb.shape), first_k_weights)
+        plain = block_totals[:, 0] if ones else plan_totals(count).reshape(S, n_k)
+        block_known = plain[..., None] * usable
+        if partial.size:
+            counted = fused_sums(model, rows, nb, count, partial, known=True).reshape(S, n_k, a)
+            for c0, c1, _ in partial:
+                block_known[..., c0:c1] = counted[..., c0:c1]
+        known += block_known
     return sums, known, totals
 
 
@@ -311,53 +316,3 @@ def first_k_weights(weights, available, k, mass=None, before=None):
     wk = weights * first
     total = wk.sum(axis=-1, keepdims=True)
     return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
-
-
-def _direct_sums(ks, available, mass, w, c, f, product, is_known, all_known, sums, known,
-                 totals):
-    """:func:`weighted_diff_sums` for a few k (or weighted neighbours, ``mass``, or sparse
-    data): the pair coefficients of each k times the pair diffs, one product per k
-    (``product(M)``: M (rows, pairs) times the pairs' diffs (pairs, a))."""
-    S, F, a = c.shape[0], f.shape[0], sums.shape[-1]
-    before = None if mass is None else np.cumsum(mass, axis=2) - mass
-    for q, k in enumerate(ks):
-        pair = c[..., None] * first_k_weights(w, available, k, mass, before)  # (S, b, G, K)
-        pair_f = (pair[:, None] * f).reshape(S * F, -1)                   # (S*F, b*G*K)
-        sums[:, :, q] += product(pair_f).reshape(S, F, a)
-        totals[:, :, q] += pair_f.sum(axis=1).reshape(S, F)
-        if all_known:
-            known[:, q] += pair.reshape(S, -1).sum(axis=1)[:, None]
-        else:
-            known[:, q] += pair.reshape(S, -1) @ is_known.reshape(-1, a)
-
-
-def _prefix_sums(ks, available, w, c, f, diffs, is_known, all_known, sums, known, totals):
-    """:func:`weighted_diff_sums` for many k: prefix sums over the sorted neighbours, read at
-    each k."""
-    F, a = f.shape[0], diffs.shape[-1]
-    cum_w = np.cumsum(w, axis=2)
-    fw = f * w
-    cum_fw = np.cumsum(fw, axis=3)
-    cum_fdiff = np.cumsum(fw[..., None] * diffs, axis=3)
-    cum_known = None if all_known else np.cumsum(w[..., None] * is_known, axis=2)
-    for q, k in enumerate(ks):
-        kk = np.minimum(k, available)
-        has = kk > 0
-        at = np.maximum(kk - 1, 0)
-        norm = np.where(has, 1.0 / np.where(has, np.take_along_axis(cum_w, at[..., None],
-                                                                    axis=2)[..., 0], 1.0), 0)
-        cn = c * norm                                               # (S, b, G)
-        pick = at[None, ..., None, None]
-        fdiff_k = np.take_along_axis(cum_fdiff, np.broadcast_to(
-            pick, (F,) + at.shape + (1, a)), axis=3)[..., 0, :]      # (F, b, G, a)
-        sums[:, :, q] += np.einsum("sbg,fbga->sfa", cn, fdiff_k)
-        fw_k = np.take_along_axis(cum_fw, np.broadcast_to(
-            at[None, ..., None], (F,) + at.shape + (1,)), axis=3)[..., 0]  # (F, b, G)
-        totals[:, :, q] += np.einsum("sbg,fbg->sf", cn, fw_k)
-        if all_known:
-            # every diff known: the normalised weights of the first k' sum to 1
-            known[:, q] += np.einsum("sbg,bg->s", c, has.astype(float))[:, None]
-        else:
-            known_k = np.take_along_axis(cum_known, np.broadcast_to(
-                at[..., None, None], at.shape + (1, a)), axis=2)[..., 0, :]  # (b, G, a)
-            known[:, q] += np.einsum("sbg,bga->sa", cn, known_k)

@@ -47,6 +47,7 @@ from numba import njit, prange
 
 from .base import BLOCK_BYTES, check_data, parallel_launch
 from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
+from .packed import band_mismatch_counts
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
 
@@ -73,7 +74,11 @@ class BandContext:
     far: np.ndarray          # (m,) d > far[q] is far (inf: no far band)
 
 
-def _row_blocks(m, n, a):
+def _row_blocks(m, n, model):
+    """Blocks of the m sampled rows whose distances to the n instances take about
+    ``BLOCK_WORK`` cells (bit planes: a cell per plane word, four for the band counts)."""
+    words = model.planes.shape[2]
+    a = 4 * words if words else model.data.n_attributes
     step = max(1, min(BLOCK_WORK // max(n * a, 1), BLOCK_BYTES // (8 * 8 * max(n, 1))))
     return [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
 
@@ -110,7 +115,7 @@ class SURF(ReliefFamily):
                              f"{m * n / 2 ** 30:.1f} GB; set iterations to at most "
                              f"{MAX_BAND_BYTES // n}")
         model = DiffModel(data, self.diff_options())
-        blocks = _row_blocks(m, n, data.n_attributes)
+        blocks = _row_blocks(m, n, model)
         keep = not self.per_instance and m * n * 8 <= BLOCK_BYTES
         weights = data.instance_weights
         mean, spread, total, kept = np.empty(m), np.empty(m), np.empty(m), []
@@ -169,7 +174,7 @@ class SURF(ReliefFamily):
         sums = np.zeros((len(bands), S, F, a))
         known = np.zeros((len(bands), S, a))
         totals = np.zeros((len(bands), S, F))
-        blocks = _row_blocks(m, n, max(a, 1))
+        blocks = _row_blocks(m, n, model)
         for step, blk in enumerate(blocks):
             rows = context.instances[blk]
             for b, band in enumerate(bands):
@@ -303,7 +308,9 @@ class _BandUpdate:
     ``known[s, A]`` the same with factor 0 (1 without factors) and "the diff is known" for the
     diff, and ``totals[s, f]`` the same with 1 for the diff. Attributes without missing values are summed per row
     and group by :func:`_band_sums` (the diff of :func:`.diffs._g`, over the whole band with
-    no list of pairs); the others from :meth:`.DiffModel.pair_diffs` of the band's pairs."""
+    no list of pairs), or, when the data are bit planes (:meth:`.DiffModel.planes`) and the
+    band members weigh 1 each, counted by :func:`.packed.band_mismatch_counts`; the others from
+    :meth:`.DiffModel.pair_diffs` of the band's pairs."""
 
     def __init__(self, model):
         data = model.data
@@ -319,10 +326,20 @@ class _BandUpdate:
         if self.other.size:
             self.other_model = model if not plain.any() else DiffModel(
                 data.columns(self.other), o)
-        X = model.values
-        self.codes = np.ascontiguousarray(X[:, self.discrete], dtype=np.int32)
-        self.scaled = np.ascontiguousarray(X[:, self.numeric] * model.inv_span[self.numeric])
+        self.model = model
+        self.planes = model.planes
+        self.codes = None
+        self.scaled = np.ascontiguousarray(model.values[:, self.numeric]
+                                           * model.inv_span[self.numeric])
         self.ramp = (o.numeric == "ramp", o.t_equal, model._inv_w)
+
+    def _values(self, discrete):
+        """The discrete columns' codes or the numeric columns' scaled values."""
+        if not discrete:
+            return self.scaled
+        if self.codes is None:
+            self.codes = np.ascontiguousarray(self.model.values[:, self.discrete], np.int32)
+        return self.codes
 
     def __call__(self, rows, member, coef, factors=None):
         b, S, G = coef.shape
@@ -337,14 +354,17 @@ class _BandUpdate:
                 :, self.groups == g].sum(axis=1) for g in range(G)], axis=1)
             totals[:, f] = np.einsum("bsg,bg->s", coef, total)
         known_plain = totals[:, 0]          # factor 0 is 1 or the members' instance weights
-        for cols, values, is_discrete in ((self.discrete, self.codes, True),
-                                          (self.numeric, self.scaled, False)):
+        for cols, is_discrete in ((self.discrete, True), (self.numeric, False)):
             if not cols.size:
                 continue
             out = np.zeros((b, F, G, cols.size))
+            rows = np.ascontiguousarray(rows, dtype=np.intp)
             with parallel_launch():
-                _band_sums(values, np.ascontiguousarray(rows, dtype=np.intp), member,
-                           self.groups, weights, ones, is_discrete, *self.ramp, out)
+                if is_discrete and self.planes.shape[2] and ones:
+                    band_mismatch_counts(self.planes, rows, member, self.groups, G, out[:, 0])
+                else:
+                    _band_sums(self._values(is_discrete), rows, member, self.groups, weights,
+                               ones, is_discrete, *self.ramp, out)
             sums[:, :, cols] = np.einsum("bsg,bfga->sfa", coef, out)
             known[:, cols] = known_plain[:, None]
         if self.other.size:

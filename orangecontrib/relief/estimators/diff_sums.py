@@ -1,0 +1,217 @@
+"""Weighted sums of diffs over the neighbours of the sampled instances, in one compiled pass.
+
+The Relief family's updates (Robnik-Šikonja & Kononenko 1999, Fig. 3 and Fig. 4) are, for each
+output r (a coefficient set, a factor set and a number of neighbours k),
+
+    out[r, A] = sum_{i, g} sum_{j < k'} coef_r[i, g, j] * diff(A, R_i, N_igj).
+
+The coefficients of the first k' neighbours of a group are a running sum read at position
+k' - 1: with p[f, i, g, j] the pair's factor f times its neighbour influence,
+``sum_{j < k'} p[f, i, g, j] diff`` is the running sum of ``p * diff`` after neighbour k' - 1,
+and each k only scales it (by the group's coefficient over the sum of the first k'
+influences, eq. 13). A :class:`SumPlan` lists those *read-outs*: after neighbour j of (i, g),
+add ``scale`` times running sum f to output r. With instance weights (neighbours filling
+fractional places) the coefficients of each k are not a prefix; then every output has its own
+running sum, read once after the last neighbour.
+
+:func:`fused_sums` walks each sampled instance's neighbours, computes the diffs of a block of
+``BLOCK_COLUMNS`` attributes (a branch-free loop per column type that the compiler vectorises)
+and adds them to the running sums, so no (instances x neighbours x attributes) array of diffs
+is ever built; blocks of columns and chunks of instances are the parallel tasks, and it
+releases the GIL. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
+0/1; numeric from ``|x - y|`` by the ramp arguments of :attr:`.DiffModel._ramp_args`, the
+same arithmetic as :func:`.diffs._diff`); the others call :func:`.diffs._diff` (missing values
+by RELIEF-B/C/D).
+"""
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .base import parallel_launch
+from .diffs import _DISCRETE, _UNUSABLE, _diff, _threads_for
+
+__all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]
+
+#: columns per task: a task's running sums and a neighbour's values of them stay in cache
+BLOCK_COLUMNS = 256
+#: the column types of :func:`column_runs`
+DISCRETE_PLAIN, NUMERIC_PLAIN, GENERAL = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class SumPlan:
+    """What :func:`fused_sums` adds: ``pair[f, i, g, j]`` goes into running sum f with each
+    diff of neighbour j of (i, g); read-out e, after neighbour ``at[e]`` of group
+    ``ptr``-range (i * G + g), adds ``scale[e]`` times running sum ``source[e]`` to output
+    ``target[e]``. Read-outs are sorted by (i, g, at)."""
+    pair: np.ndarray       # (F', b, G, K)
+    ptr: np.ndarray        # (b * G + 1,) read-outs of (i, g) are ptr[i*G+g]:ptr[i*G+g+1]
+    at: np.ndarray         # (E,) neighbour position
+    source: np.ndarray     # (E,) running sum
+    target: np.ndarray     # (E,) output row
+    scale: np.ndarray      # (E,)
+    n_outputs: int
+
+
+def sum_plan(ks, available, mass, w, c, f, first_k_weights):
+    """The :class:`SumPlan` of outputs r = (s * F + f) * len(ks) + q: coefficient set s of
+    ``c`` (S, b, G), factor set f of ``f`` (F, b, G, K), k = ks[q], with the neighbour
+    influences ``w`` (b, G, K) normalised over the first k' = min(k, ``available``) (eq. 13;
+    ``first_k_weights`` does it with neighbour places ``mass``)."""
+    S, b, G = c.shape
+    F, K = f.shape[0], w.shape[2]
+    n_k = len(ks)
+    R = S * F * n_k
+    if mass is None:
+        pair = f * w[None]
+        cum = np.cumsum(w, axis=2)
+        kk = np.minimum(np.asarray(ks)[:, None, None], available[None])       # (n_k, b, G)
+        at = np.maximum(kk - 1, 0)
+        first = cum[np.arange(b)[None, :, None], np.arange(G)[None, None, :], at]
+        norm = np.where(kk > 0, 1.0 / np.where(kk > 0, first, 1.0), 0.0)
+        scale = c[:, None, None] * norm[None, None]                  # (S, 1, n_k, b, G)
+        scale = np.broadcast_to(scale, (S, F, n_k, b, G))
+        s_, f_, q_, i_, g_ = np.nonzero(scale)
+        scale = scale[s_, f_, q_, i_, g_]
+        source, target, position = f_, (s_ * F + f_) * n_k + q_, at[q_, i_, g_]
+    else:
+        before = np.cumsum(mass, axis=2) - mass
+        pair = np.empty((S, F, n_k, b, G, K))
+        for q, k in enumerate(ks):
+            wk = first_k_weights(w, available, k, mass, before)
+            pair[:, :, q] = c[:, None, ..., None] * wk[None, None] * f[None]
+        pair = pair.reshape(R, b, G, K)
+        last = np.maximum(available - 1, 0)
+        r_, i_, g_ = np.nonzero(pair.any(axis=3))
+        scale = np.ones(r_.size)
+        source, target, position = r_, r_, last[i_, g_]
+    group = i_ * G + g_
+    order = np.lexsort((position, group))
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=b * G))])
+    return SumPlan(np.ascontiguousarray(pair), ptr.astype(np.intp),
+                   position[order].astype(np.intp), source[order].astype(np.intp),
+                   target[order].astype(np.intp), scale[order].astype(float), R)
+
+
+def plan_totals(plan):
+    """(R,) the outputs with every diff 1: the read-outs of the running sums of ``pair``."""
+    if not plan.at.size:
+        return np.zeros(plan.n_outputs)
+    cum = np.cumsum(plan.pair, axis=3)
+    G = plan.pair.shape[2]
+    group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))
+    values = plan.scale * cum[plan.source, group // G, group % G, plan.at]
+    return np.bincount(plan.target, weights=values, minlength=plan.n_outputs)
+
+
+def plan_matrix(plan):
+    """(R, b * G * K) the coefficient of each pair's diffs in each output (pairs in the order
+    of ``plan.pair``), for diffs given as a matrix (sparse data)."""
+    b, G, K = plan.pair.shape[1:]
+    group = np.repeat(np.arange(b * G), np.diff(plan.ptr))
+    upto = np.arange(K)[None, :] <= plan.at[:, None]
+    values = plan.scale[:, None] * plan.pair[plan.source, group // G, group % G] * upto
+    out = np.zeros((plan.n_outputs, b * G, K))
+    np.add.at(out, (plan.target, group), values)
+    return out.reshape(plan.n_outputs, -1)
+
+
+def column_runs(model):
+    """(n, 3) tasks of at most ``BLOCK_COLUMNS`` consecutive columns of one type: (start,
+    stop, type), the type DISCRETE_PLAIN or NUMERIC_PLAIN for a usable column without
+    missing values, GENERAL for the other usable ones; columns with no known value are left
+    out (their diff is never known)."""
+    kind = np.where(model.kind == _UNUSABLE, -1,
+                    np.where(model.has_missing, GENERAL,
+                             np.where(model.kind == _DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN)))
+    runs = []
+    start = 0
+    for t in range(1, kind.size + 1):
+        if t == kind.size or kind[t] != kind[start] or t - start == BLOCK_COLUMNS:
+            if kind[start] >= 0:
+                runs.append((start, t, kind[start]))
+            start = t
+    return np.array(runs, dtype=np.intp).reshape(-1, 3)
+
+
+def fused_sums(model, rows, neighbours, plan, runs, known=False):
+    """out[r, A] of the module docstring for the columns of ``runs`` (:func:`column_runs`; 0
+    elsewhere), shape (R, a). ``known``: each diff replaced by 1 where it is known, 0 where it
+    is not (RELIEF-C leaves such contributions out), else an unknown diff counts 0."""
+    a = model.data.n_attributes
+    rows = np.ascontiguousarray(rows, dtype=np.intp)
+    neighbours = np.ascontiguousarray(neighbours, dtype=np.intp)
+    b, G, K = neighbours.shape
+    threads = numba.get_num_threads()
+    chunks = 1 if runs.shape[0] >= 2 * threads else min(threads, max(b, 1))
+    out = np.zeros((chunks, plan.n_outputs, a))
+    if runs.shape[0] and plan.at.size:
+        with _threads_for(b * G * K * a), parallel_launch():
+            _fused_sums(rows, neighbours, plan.pair, plan.ptr, plan.at, plan.source,
+                        plan.target, plan.scale, runs, chunks, known, *model._pair_args(), out)
+    return out.sum(axis=0) if chunks > 1 else out[0]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, known, X, cls,
+                kind, shift, inv_span, factor, n_codes, lo, hi, slope, other, both, leave_out,
+                out):
+    """out[chunk, target, columns] += the read-outs of the running sums of pair x diff (see
+    :class:`SumPlan`); task = (run of columns, chunk of the sampled instances)."""
+    b, G, K = nb.shape
+    n_sums = pair.shape[0]
+    n_runs = runs.shape[0]
+    for task in prange(n_runs * chunks):
+        run = task % n_runs
+        chunk = task // n_runs
+        c0, c1, typ = runs[run, 0], runs[run, 1], runs[run, 2]
+        width = c1 - c0
+        running = np.zeros((n_sums, width))
+        d = np.empty(width)
+        acc = out[chunk]
+        for p in range(chunk * b // chunks, (chunk + 1) * b // chunks):
+            r = rows[p]
+            x = X[r, c0:c1]
+            for g in range(G):
+                e, e_end = ptr[p * G + g], ptr[p * G + g + 1]
+                if e == e_end:
+                    continue
+                running[:, :] = 0.0
+                for j in range(K):
+                    o = nb[p, g, j]
+                    if o >= 0:
+                        z = X[o, c0:c1]
+                        if typ == DISCRETE_PLAIN:
+                            for u in range(width):
+                                d[u] = 0.0 if x[u] == z[u] else 1.0
+                        elif typ == NUMERIC_PLAIN:
+                            for u in range(width):
+                                t = c0 + u
+                                dz = abs(z[u] - x[u])
+                                d[u] = 1.0 if dz >= hi[t] else (
+                                    0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
+                        else:
+                            for u in range(width):
+                                v = _diff(c0 + u, r, o, X, cls, kind, shift, inv_span, factor,
+                                          n_codes, lo, hi, slope, other, both, leave_out)
+                                if known:
+                                    d[u] = 1.0 if v == v else 0.0
+                                else:
+                                    d[u] = v if v == v else 0.0
+                        for f in range(n_sums):
+                            w = pair[f, p, g, j]
+                            if w != 0.0:
+                                run_f = running[f]
+                                for u in range(width):
+                                    run_f[u] += w * d[u]
+                    while e < e_end and at[e] == j:
+                        s = scale[e]
+                        run_f = running[source[e]]
+                        row = acc[target[e]]
+                        for u in range(width):
+                            row[c0 + u] += s * run_f[u]
+                        e += 1
+                    if e == e_end:
+                        break

@@ -1,0 +1,134 @@
+"""Discrete attributes with at most four values as packed bits: mismatch counts by popcount.
+
+A value code v in 0..3 is two bits, (v & 1, v >> 1); attribute u of an instance is bit
+u % 64 of word u // 64 of each of two *bit planes*. Two instances differ on attribute u exactly
+when ``(a0 ^ b0) | (a1 ^ b1)`` has bit u set, so the number of attributes among 64 on which they
+differ is one popcount of that word: the Relief distance over discrete attributes (diff 0 or 1,
+Robnik-Šikonja & Kononenko 1999, eq. 1; squared the same) is a handful of instructions per 64
+attributes instead of 64 comparisons. Genotype data (SNPs coded 0/1/2) are the case this
+serves: 100,000 attributes of an instance take 25 KB instead of 800 KB.
+
+:func:`pack_planes` builds the planes (n, 2, W) of the given columns, padding bits 0 in both
+planes (never a mismatch); :func:`tile_mismatches` gives the distances of a block of query
+instances to a tile of candidates (:meth:`.diffs.DiffModel.tiles`), word blocks of
+``WORD_BLOCK`` at a time so that the tile's words stay in cache while every query reads them;
+:func:`band_mismatch_counts` counts, for each query, the members of each group of its band that
+differ on each attribute with vertical (bit-sliced) counters.
+"""
+import numpy as np
+from numba import njit, prange, types
+from numba.extending import intrinsic
+
+from .base import parallel_launch
+
+__all__ = ["MAX_VALUES", "pack_planes", "tile_mismatches", "band_mismatch_counts"]
+
+#: the most values a packed attribute may have (two bits)
+MAX_VALUES = 4
+#: levels of the vertical counters of :func:`band_mismatch_counts` (counts up to 2^levels - 1)
+COUNTER_LEVELS = 8
+#: words of each plane per pass over a tile: 512 candidates x 2 planes x 64 words = 512 KB
+WORD_BLOCK = 64
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of an integer (LLVM's ctpop: one instruction where the CPU has
+    it)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+def pack_planes(values, columns):
+    """(n, 2, ceil(len(columns) / 64)) uint64 bit planes of ``values[:, columns]``, or None when
+    a value there is not an integer code 0..3 (missing, or out of range)."""
+    columns = np.ascontiguousarray(columns, dtype=np.intp)
+    planes = np.zeros((values.shape[0], 2, (columns.size + 63) // 64), np.uint64)
+    ok = np.ones(values.shape[0], np.bool_)
+    with parallel_launch():
+        _pack(values, columns, planes, ok)
+    return planes if ok.all() else None
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _pack(values, columns, planes, ok):
+    for i in prange(values.shape[0]):
+        for u in range(columns.size):
+            x = values[i, columns[u]]
+            if not (x == 0.0 or x == 1.0 or x == 2.0 or x == 3.0):
+                ok[i] = False
+                continue
+            v = np.uint64(int(x))
+            bit = np.uint64(u % 64)
+            planes[i, 0, u // 64] |= (v & np.uint64(1)) << bit
+            planes[i, 1, u // 64] |= (v >> np.uint64(1)) << bit
+
+
+@njit(cache=True, nogil=True)
+def tile_mismatches(accs, planes, order, rows, lo, width):
+    """accs[q, j] = the number of attributes on which instance rows[q] and candidate
+    order[lo + j] differ."""
+    W = planes.shape[2]
+    accs[:, :width] = 0.0
+    for w0 in range(0, W, WORD_BLOCK):
+        w1 = min(W, w0 + WORD_BLOCK)
+        for q in range(rows.size):
+            a0, a1 = planes[rows[q], 0, w0:w1], planes[rows[q], 1, w0:w1]
+            for j in range(width):
+                b0, b1 = planes[order[lo + j], 0, w0:w1], planes[order[lo + j], 1, w0:w1]
+                s = np.uint64(0)          # (an int would make the sum a float)
+                for w in range(w1 - w0):
+                    s += popcount((a0[w] ^ b0[w]) | (a1[w] ^ b1[w]))
+                accs[q, j] += np.float64(s)
+
+
+@njit(cache=True, nogil=True)
+def _flush(counters, totals):
+    """totals[64 w + b] += the count held for that attribute by the vertical counters (bit b of
+    word w of level l is bit l of the count); the counters are reset."""
+    for w in range(counters.shape[1]):
+        for level in range(COUNTER_LEVELS):
+            word = counters[level, w]
+            counters[level, w] = 0
+            for b in range(64):
+                totals[64 * w + b] += np.int64((word >> np.uint64(b)) & np.uint64(1)) << level
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
+    """out[q, g, u] = the number of band members j of group ``groups[j]`` = g (``member[q, j]``)
+    whose value of attribute u differs from instance rows[q]'s. Each mismatch word is added to
+    ``COUNTER_LEVELS`` vertical counters (bit u of level l holds bit l of the count of
+    attribute u: a carry-save adder over 64 attributes at a time, without branches, so the
+    loop over the words vectorises), which are read out before they could overflow. Parallel over the queries."""
+    W = planes.shape[2]
+    for q in prange(rows.size):
+        x0, x1 = planes[rows[q], 0], planes[rows[q], 1]
+        counters = np.zeros((n_groups, COUNTER_LEVELS, W), np.uint64)
+        totals = np.zeros((n_groups, 64 * W), np.int64)
+        pending = np.zeros(n_groups, np.int64)
+        for j in range(planes.shape[0]):
+            if not member[q, j]:
+                continue
+            g = groups[j]
+            z0, z1 = planes[j, 0], planes[j, 1]
+            c = counters[g]
+            for w in range(W):
+                carry = (x0[w] ^ z0[w]) | (x1[w] ^ z1[w])
+                for level in range(COUNTER_LEVELS):
+                    held = c[level, w]
+                    c[level, w] = held ^ carry
+                    carry &= held
+            pending[g] += 1
+            if pending[g] == (1 << COUNTER_LEVELS) - 1:
+                _flush(c, totals[g])
+                pending[g] = 0
+        for g in range(n_groups):
+            if pending[g]:
+                _flush(counters[g], totals[g])
+            for u in range(out.shape[2]):
+                out[q, g, u] = totals[g, u]
