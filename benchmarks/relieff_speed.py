@@ -47,10 +47,11 @@ import os
 import resource
 import subprocess
 import sys
-import threading
 import time
 
 import numpy as np
+
+from resident_memory import peak_rss_mb
 
 K = 10
 SEED = 0
@@ -199,32 +200,16 @@ def time_peer(peer, n, a, m, budget):
         f"{peer} ≈ from {rows:,} and {rows // 2:,} rows, time ∝ N^{exponent:.2f}"
 
 
-def current_rss_mb():
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
-
-
 def memory_child(n, a, m):
     """Run in a subprocess: the resident memory (MB) before our ReliefF runs on n x a with m
     iterations (data and imports loaded, numba compiled), its peak during the run (sampled every
     5 ms), and the process's peak RSS (ru_maxrss, including the numba compilation)."""
     run_ours(*make_data(200, 5))  # warm-up: compile before measuring
     X, y = make_data(n, a)
-    before = current_rss_mb()
-    peak = [before]
-    done = threading.Event()
-
-    def sample():
-        while not done.wait(0.005):
-            peak[0] = max(peak[0], current_rss_mb())
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    seconds = timed(lambda: run_ours(X, y, m))
-    done.set()
-    sampler.join()
-    peak[0] = max(peak[0], current_rss_mb())
-    print(json.dumps({"before_mb": before, "peak_mb": peak[0], "seconds": seconds,
+    with peak_rss_mb() as memory:
+        seconds = timed(lambda: run_ours(X, y, m))
+    print(json.dumps({"before_mb": memory["before"], "peak_mb": memory["peak"],
+                      "seconds": seconds,
                       "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
@@ -239,28 +224,17 @@ def wide_child(n, a, name):
     small = make_snp(200, 300)
     make()(encode(*small, discrete=True, n_classes=2))        # compile before measuring
     X, y = make_snp(n, a)
-    before = current_rss_mb()
-    peak = [before]
-    done = threading.Event()
-
-    def sample():
-        while not done.wait(0.005):
-            peak[0] = max(peak[0], current_rss_mb())
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    t0 = time.perf_counter()
-    data = encode(X, y, discrete=True, n_classes=2)
-    t1 = time.perf_counter()
-    estimator = make()
-    context = estimator.context(data)
-    t2 = time.perf_counter()
-    estimator.estimate(context)
-    t3 = time.perf_counter()
-    done.set()
-    sampler.join()
+    with peak_rss_mb() as memory:
+        t0 = time.perf_counter()
+        data = encode(X, y, discrete=True, n_classes=2)
+        t1 = time.perf_counter()
+        estimator = make()
+        context = estimator.context(data)
+        t2 = time.perf_counter()
+        estimator.estimate(context)
+        t3 = time.perf_counter()
     print(json.dumps({"encode": t1 - t0, "context": t2 - t1, "estimate": t3 - t2,
-                      "before_mb": before, "peak_mb": max(peak[0], current_rss_mb()),
+                      "before_mb": memory["before"], "peak_mb": memory["peak"],
                       "data_mb": X.nbytes / 2 ** 20}))
 
 

@@ -30,11 +30,12 @@ import os
 import resource
 import subprocess
 import sys
-import threading
 import time
 
 import numpy as np
 import scipy.sparse as sp
+
+from resident_memory import peak_rss_mb
 
 SEED = 0
 K = 10
@@ -97,11 +98,6 @@ def timed(function):
     return time.perf_counter() - start, result
 
 
-def current_rss_mb():
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
-
-
 def child(n, a, density, regression):
     """Run in a subprocess: time (wall clock and CPU; encoding included), resident memory before
     and peak during our estimator on the sparse n x a table, the longest interval between two
@@ -109,29 +105,18 @@ def child(n, a, density, regression):
     takes effect within it), and the ranks of the two relevant attributes."""
     run_ours(*make_data(200, 50, 0.05, regression), regression)      # compile first
     X, y = make_data(n, a, density, regression)
-    before = current_rss_mb()
-    peak = [before]
-    done = threading.Event()
-
-    def sample():
-        while not done.wait(0.005):
-            peak[0] = max(peak[0], current_rss_mb())
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    cpu = time.process_time()
-    start = time.perf_counter()
-    estimator, data = ours(X, y, regression)
-    calls = [time.perf_counter()]
-    scores = estimator(data, lambda f: calls.append(time.perf_counter()))
-    calls.append(time.perf_counter())
-    seconds = calls[-1] - start
-    cpu = time.process_time() - cpu
-    done.set()
-    sampler.join()
-    peak[0] = max(peak[0], current_rss_mb())
+    with peak_rss_mb() as memory:
+        cpu = time.process_time()
+        start = time.perf_counter()
+        estimator, data = ours(X, y, regression)
+        calls = [time.perf_counter()]
+        scores = estimator(data, lambda f: calls.append(time.perf_counter()))
+        calls.append(time.perf_counter())
+        seconds = calls[-1] - start
+        cpu = time.process_time() - cpu
     ranks = [int(np.sum(scores > scores[c])) + 1 for c in (0, 1)]
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "before_mb": before, "peak_mb": peak[0],
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "before_mb": memory["before"],
+                      "peak_mb": memory["peak"],
                       "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                       "nnz": int(X.nnz), "ranks": ranks, "calls": len(calls) - 2,
                       "gap": float(np.max(np.diff(calls)))}))
