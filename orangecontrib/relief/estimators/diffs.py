@@ -126,6 +126,14 @@ def _threads_for(work):
         numba.set_num_threads(previous)
 
 
+def class_codes(data):
+    """``(codes, n_codes)``: each instance's class as int32 and the number of classes; a
+    numeric target is one class (RELIEF-D's probabilities are then not conditioned on it)."""
+    if data.is_classification:
+        return data.y.astype(np.int32), data.n_classes
+    return np.zeros(data.n_instances, dtype=np.int32), 1
+
+
 def _bins_for(n, numeric_bins):
     return int(numeric_bins) if n >= 25 else max(2, n // 5)
 
@@ -171,12 +179,7 @@ class DiffModel:
             int(round(data.total_weight)), options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
                                 self.bins).astype(np.intp)
-        if data.is_classification:
-            self.cls = data.y.astype(np.int32)
-            self.n_cls = data.n_classes
-        else:
-            self.cls = np.zeros(n, dtype=np.int32)
-            self.n_cls = 1
+        self.cls, self.n_cls = class_codes(data)
         # columns whose span or its reciprocal is no finite float are read scaled (exactly)
         self.values = np.ascontiguousarray(X if np.all(self.scale == 1) else X * self.scale)
 

@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from numba import njit, prange
 
 from .base import parallel_launch
-from .diffs import DiffModel, DiffOptions, _DISCRETE, _NUMERIC, _bins_for, _g
+from .diffs import DiffModel, DiffOptions, class_codes, _DISCRETE, _NUMERIC, _bins_for, _g
 from .encoding import unit_scales
 from .neighbours import _before, _group, _heap_sort, _offer
 
@@ -81,12 +81,7 @@ class SparseDiffModel(DiffModel):
         self.bins = _bins_for(int(round(data.total_weight)), options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
                                 self.bins).astype(np.intp)
-        if data.is_classification:
-            self.cls = data.y.astype(np.int32)
-            self.n_cls = data.n_classes
-        else:
-            self.cls = np.zeros(n, dtype=np.int32)
-            self.n_cls = 1
+        self.cls, self.n_cls = class_codes(data)
         values = X if np.all(self.scale == 1) else sp.csr_matrix(X @ sp.diags(self.scale))
         values.sort_indices()
         self.values = values
