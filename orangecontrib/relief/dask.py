@@ -40,6 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .estimators.base import BLOCK_BYTES, parallel_launch
+from .estimators.cost_sampling import ReliefFsmp
 from .estimators.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, target_diffs
 from .estimators.encoding import EncodedData
 from .estimators.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
@@ -125,7 +126,8 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
 
 
 def _check_estimator(estimator):
-    if not isinstance(estimator, (ReliefF, RReliefF, SURF)) or isinstance(estimator, BestK):
+    if not isinstance(estimator, (ReliefF, RReliefF, SURF)) \
+            or isinstance(estimator, (BestK, ReliefFsmp)):
         raise ValueError("the Dask backend computes ReliefF, RReliefF and the SURF family "
                          f"(SURF, SURF*, MultiSURF, MultiSURF*), not {type(estimator).__name__}")
     if estimator.preset == "corelearn" or estimator.diff_options().corelearn:

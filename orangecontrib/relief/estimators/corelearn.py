@@ -6,11 +6,13 @@ defaults (``preset="corelearn"`` for the Relief family); :data:`CORELEARN_ESTIMA
 names with the keyword arguments they stand for. CORElearn's cost-sensitive ReliefF variants
 (ReliefFexpC, ReliefFavgC, ReliefFpe, ReliefFpa) and ReliefKukar reduce to ReliefFexpRank and
 Relief under the uniform cost matrix, which is the only one supported for them; DKMcost and
-GainRatioCost default to it. ReliefFsmp and MDLsmp (whose samples CORElearn draws with R's
-random number generator), MSEofModel and MAEofModel have no counterpart.
+GainRatioCost default to it. ReliefFsmp and MDLsmp draw their samples from CORElearn's random
+stream, R's, here after R's ``set.seed(1)`` (``random_state=1``; pass another ``random_state`` for
+``set.seed`` with another seed). MSEofModel and MAEofModel have no counterpart.
 """
 from .balanced_impurity import (EqualDKM, EqualGini, EqualInf, UniformAccuracy, UniformDKM,
                                 UniformGini, UniformInf)
+from .cost_sampling import MDLsmp, ReliefFsmp
 from .distribution_distance import (DistAngle, DistAUC, DistEuclid, DistHellinger,
                                     EqualHellinger, ImpurityEuclid, ImpurityHellinger)
 from .impurity import (DKM, MSE, Accuracy, DKMcost, GainRatio, GainRatioCost, Gini, InfGain, MDL,
@@ -34,6 +36,7 @@ CORELEARN_ESTIMATORS = {
     "ReliefFpe": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefFpa": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefKukar": (Relief, dict(preset="corelearn")),
+    "ReliefFsmp": (ReliefFsmp, dict(preset="corelearn", random_state=1)),
     "ReliefFmerit": (ReliefFmerit, dict(preset="corelearn", weighting="exp-rank")),
     "RReliefFequalK": (RReliefF, dict(preset="corelearn", weighting="equal")),
     "RReliefFexpRank": (RReliefF, dict(preset="corelearn")),
@@ -45,6 +48,7 @@ CORELEARN_ESTIMATORS = {
     "GainRatio": (GainRatio, dict(unused_value_rule="minus_one")),
     "Gini": (Gini, {}),
     "MDL": (MDL, {}),
+    "MDLsmp": (MDLsmp, dict(random_state=1)),
     "Accuracy": (Accuracy, {}),
     "MyopicReliefF": (MyopicReliefF, {}),
     "MSEofMean": (MSE, {}),

@@ -156,6 +156,10 @@ class ReliefFamily(Estimator):
                              f"(the number of instances), got {m!r}")
         return random_generator(self.random_state).choice(n, size=int(m), replace=False)
 
+    def sample_instances(self, data):
+        """Indices of the instances of ``data`` the iterations visit (:meth:`sample`)."""
+        return self.sample(data.n_instances)
+
     def context(self, data, callback=None):
         """The nearest neighbours of the sampled instances (the expensive part, done once)."""
         return self._search(data, self.k_, self.groups, callback)
@@ -164,7 +168,7 @@ class ReliefFamily(Estimator):
         check_data(data, self)
         self._check_parameters()
         model = diff_model(data, self.diff_options())
-        return nearest_neighbours(model, self.sample(data.n_instances), k, groups=groups,
+        return nearest_neighbours(model, self.sample_instances(data), k, groups=groups,
                                   callback=callback)
 
     @staticmethod
