@@ -124,9 +124,11 @@ class ContextualMerit(PairwiseClassEstimator):
         ctx = MeritContext(data, model, self.neighbours)
         if self.neighbours == "nearest":
             ks = self.counter_example_counts(data)
+            def part(lo, hi):
+                return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
             found = nearest_neighbours(model, np.arange(data.n_instances), int(ks.max()),
                                        groups="pooled", skip_zero_distance=True,
-                                       callback=callback)
+                                       callback=part(0.0, 0.8))
             others = found.neighbours[:, 1, :]       # group 1 = the other classes
             dist = found.distances[:, 1, :]
             if found.mass is None:
@@ -138,7 +140,7 @@ class ContextualMerit(PairwiseClassEstimator):
             ctx.rows = np.nonzero(chosen)[0]
             ctx.others = others[chosen]
             ctx.weights = data.instance_weights[ctx.rows] * places[chosen] / dist[chosen] ** 2
-            ctx.merit = self.estimate(ctx)
+            ctx.merit = self._merit(ctx, model, data, part(0.8, 1.0))
         else:
             ctx.merit = self._merit(ctx, model, data, callback)
         return ctx

@@ -243,7 +243,9 @@ class UnifiedPi(PairwiseClassEstimator):
         n = columns.n_instances
         p = columns.n_classes
         cls = columns.y.astype(np.intp)
+        tick = (lambda: None) if callback is None else (lambda: callback(0.0))
         codes, n_values = value_codes(columns, self.bins)
+        tick()                 # cancel points between the set-up steps of large data too
         # the whole T as one more feature with a single value: its R_m is R
         codes = np.column_stack([codes, np.zeros(n, np.intp)])
         n_values = np.append(n_values, 1)
@@ -256,8 +258,10 @@ class UnifiedPi(PairwiseClassEstimator):
         w_inst = columns.instance_weights      # an instance of weight w stands for w copies
         Z = sparse.csr_matrix((w_inst[r], (r, offsets[k] + cell[r, k])),
                               shape=(n, offsets[-1]))
+        tick()
         if n * offsets[-1] * 8 <= DENSE_ONE_HOT_BYTES:
             Z = Z.toarray()        # BLAS is faster while the dense one-hot matrix is small
+        tick()
         check_memory(8 * (int(np.sum(widths.astype(float) ** 2)) + n * offsets[-1] * (
             1 if sparse.issparse(Z) else 0)), f"the pair counts of {widths.size - 1} features "
                      f"(up to {n_values.max()} values x {p} classes each)",
