@@ -66,6 +66,9 @@ class NeighbourContext:
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
 #: rows per call of the search (no distance matrix is kept): progress and cancelling
 SEARCH_BLOCK = 2048
+#: diff terms (rows x candidates x attributes) of one call of the search at most, down to 8
+#: rows per thread: a few tenths of a second, so a cancel between calls takes effect promptly
+SEARCH_DIFFS = 2 ** 29
 #: diffs per call of the CORElearn-order search (well under a second)
 CORELEARN_BLOCK_DIFFS = 2 * 10 ** 7
 #: the k-d tree search is used from this many instances, up to this many attributes
@@ -196,9 +199,12 @@ def regroup(ordered, data, k, groups):
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
                         callback, done):
     """:func:`_nearest_search` for the rows ``todo`` (positions in ``instances``), in blocks of
-    ``SEARCH_BLOCK`` rows for progress and cancelling."""
-    for start in range(0, todo.size, SEARCH_BLOCK):
-        at = todo[start:start + SEARCH_BLOCK]
+    ``SEARCH_BLOCK`` rows and about ``SEARCH_DIFFS`` diff terms for progress and
+    cancelling."""
+    work = max(model.data.n_instances * model.data.n_attributes, 1)
+    block = int(np.clip(SEARCH_DIFFS // work, 8 * _chunks(), SEARCH_BLOCK))
+    for start in range(0, todo.size, block):
+        at = todo[start:start + block]
         rows = instances[at]
         found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
         found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
