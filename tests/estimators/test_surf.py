@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators import surf as surf_module
+from orangecontrib.relief.estimators import base, surf as surf_module
 from orangecontrib.relief.estimators.multiscale import MultiScaleRelief, standardise
 from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.rrelieff import RReliefF
@@ -187,10 +187,13 @@ def test_bad_parameters():
 
 
 def test_too_many_bands_refused(monkeypatch):
-    """The bands of m sampled instances among N take m N bytes: beyond the limit the estimator
-    refuses before allocating and names the largest iterations that fits."""
-    monkeypatch.setattr(surf_module, "MAX_BAND_BYTES", 100 * 60)
+    """The bands of m sampled instances among N take m N bytes, and as much beside them: beyond
+    the available memory the estimator refuses before allocating and names the largest
+    iterations that fits."""
     data = xor_data(100)
+    available = 2 * 100 * 60            # bytes: the bands of 60 sampled instances
+    monkeypatch.setattr(surf_module, "available_memory", lambda: available)
+    monkeypatch.setattr(base, "available_memory", lambda: available)
     with pytest.raises(ValueError, match="iterations to at most 60"):
         MultiSURF()(data)
     assert np.isfinite(MultiSURF(iterations=60, random_state=0)(data)).all()

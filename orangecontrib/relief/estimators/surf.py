@@ -35,8 +35,8 @@ as in :mod:`.relieff`.
 
 Speed and memory: distances come from the tiled kernel of :meth:`.DiffModel.distances` a block of
 rows at a time (never an N x N matrix of distances); the context keeps only each sampled
-instance's band of every instance (one byte per pair; more than ``MAX_BAND_BYTES`` is refused,
-with the largest ``iterations`` that fits). The update sums the diffs of attributes without
+instance's band of every instance (one byte per pair; bands that would take more than half the
+available memory are refused, with the largest ``iterations`` that fits). The update sums the diffs of attributes without
 missing values over each row's band in one compiled pass (no list of pairs), those of the
 others from :meth:`.DiffModel.pair_diffs` of the band's pairs.
 """
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from .base import BLOCK_BYTES, check_data, parallel_launch
+from .base import BLOCK_BYTES, available_memory, check_data, check_memory, parallel_launch
 from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
 from .packed import band_mismatch_counts
 from .relief_family import ReliefFamily
@@ -55,8 +55,6 @@ __all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext"]
 
 #: the band codes of :attr:`BandContext.bands`
 NONE, NEAR, FAR = 0, 1, 2
-#: the context's band matrix (one byte per sampled instance and instance) may take this many bytes
-MAX_BAND_BYTES = 2 ** 30
 #: distance cells (rows x instances x attributes) per block: a block takes well under a second
 BLOCK_WORK = 100_000_000
 
@@ -110,10 +108,11 @@ class SURF(ReliefFamily):
         n = data.n_instances
         instances = self.sample(n)
         m = instances.size
-        if m * n > MAX_BAND_BYTES:
-            raise ValueError(f"{self.name}: the bands of {m} sampled instances among {n} take "
-                             f"{m * n / 2 ** 30:.1f} GB; set iterations to at most "
-                             f"{MAX_BAND_BYTES // n}")
+        available = available_memory()
+        check_memory(2 * m * n, f"{self.name}: the bands of {m} sampled instances among {n} "
+                     "(a byte per pair, and as much beside them)",
+                     "set iterations to at most "
+                     f"{max(1, available // (2 * n)) if available else m - 1}")
         model = DiffModel(data, self.diff_options())
         blocks = _row_blocks(m, n, model)
         keep = not self.per_instance and m * n * 8 <= BLOCK_BYTES
