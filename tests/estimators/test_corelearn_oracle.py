@@ -27,8 +27,8 @@ NOT_IMPLEMENTED = set()
 #: drawn one sample later than the one that gives CORElearn's estimate of r3 (all other splits
 #: of MDLsmp agree)
 SPLITS_FROM_ANOTHER_STREAM = {("missing20", "MDLsmp")}
-#: split columns not reproduced: CORElearn finds MSEofModel's and MAEofModel's split points by
-#: another routine (split points drawn by another sampling scheme) than their estimates
+#: split columns not reproduced (ModelError reports no split values): CORElearn's MSEofModel and
+#: MAEofModel splits are mostly, but not always, the best of the candidates of their estimates
 SPLITS_NOT_REPRODUCED = {"MSEofModel", "MAEofModel"}
 LINEAR = dict(numeric_diff="linear")     # numAttrProportionEqual = 0, ...Different = 1
 

@@ -60,3 +60,13 @@ def test_bad_input():
         ModelError(loss="huber")(encode(X, Y))
     with pytest.raises(ValueError, match="sample"):
         ModelError(sample=-1)(encode(X, Y))
+
+
+def test_a_zero_column_adds_nothing_to_exact_lines():
+    """An attribute that is 0 on every instance is a zero column of the linear models: the
+    lines are still exact (and nothing is divided by a zero singular value)."""
+    x = np.arange(1.0, 13.0)
+    y = np.where(x <= 6, 2 * x, 30 - x)
+    scores = ModelError(sample=0, random_state=1)(encode(np.column_stack([x, np.zeros(12)]), y))
+    assert np.isfinite(scores).all()
+    assert scores[0] == pytest.approx(0.0, abs=1e-9)

@@ -48,9 +48,9 @@ _SVD_TOLERANCE = 1e-5
 
 def _least_squares(A, b):
     """Least-squares coefficients of ``A x = b``, singular values below 1e-5 times the largest
-    treated as zero (minimum-norm solution)."""
+    treated as zero (minimum-norm solution; all zero for a zero matrix)."""
     U, s, Vt = np.linalg.svd(A, full_matrices=False)
-    keep = s >= _SVD_TOLERANCE * s.max() if s.size else s.astype(bool)
+    keep = (s > 0) & (s >= _SVD_TOLERANCE * s.max(initial=0.0))
     inverse = np.zeros_like(s)
     inverse[keep] = 1.0 / s[keep]
     return Vt.T @ (inverse * (U.T @ b))
