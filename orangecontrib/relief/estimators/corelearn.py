@@ -8,7 +8,8 @@ names with the keyword arguments they stand for. CORElearn's cost-sensitive Reli
 Relief under the uniform cost matrix, which is the only one supported for them; DKMcost and
 GainRatioCost default to it. ReliefFsmp and MDLsmp draw their samples from CORElearn's random
 stream, R's, here after R's ``set.seed(1)`` (``random_state=1``; pass another ``random_state`` for
-``set.seed`` with another seed). MSEofModel and MAEofModel have no counterpart.
+``set.seed`` with another seed); so do MSEofModel and MAEofModel, which draw the split points of
+numeric attributes.
 """
 from .balanced_impurity import (EqualDKM, EqualGini, EqualInf, UniformAccuracy, UniformDKM,
                                 UniformGini, UniformInf)
@@ -17,6 +18,7 @@ from .distribution_distance import (DistAngle, DistAUC, DistEuclid, DistHellinge
                                     EqualHellinger, ImpurityEuclid, ImpurityHellinger)
 from .impurity import (DKM, MSE, Accuracy, DKMcost, GainRatio, GainRatioCost, Gini, InfGain, MDL,
                        MyopicReliefF)
+from .model_error import ModelError
 from .relief_mse import RReliefFwithMSE
 from .relieff import Relief, ReliefF, ReliefFbestK, ReliefFmerit
 from .rrelieff import RReliefF, RReliefFbestK
@@ -52,6 +54,8 @@ CORELEARN_ESTIMATORS = {
     "Accuracy": (Accuracy, {}),
     "MyopicReliefF": (MyopicReliefF, {}),
     "MSEofMean": (MSE, {}),
+    "MSEofModel": (ModelError, dict(loss="squared", random_state=1)),
+    "MAEofModel": (ModelError, dict(loss="absolute", random_state=1)),
     "DKM": (DKM, {}),
     "DKMcost": (DKMcost, {}),
     "GainRatioCost": (GainRatioCost, {}),
