@@ -21,7 +21,7 @@ import numba
 import numpy as np
 
 __all__ = ["Parameters", "Estimator", "check_data", "random_generator", "row_blocks",
-           "available_memory", "check_memory", "parallel_launch"]
+           "available_memory", "check_memory", "parallel_launch", "progress_part"]
 
 #: bytes of the per-row arrays (such as rows x N distances) of one block of rows
 BLOCK_BYTES = 64 * 2 ** 20
@@ -50,6 +50,12 @@ def parallel_launch():
                 _threadsafe_layer = numba.threading_layer() != "workqueue"
             except ValueError:    # no parallel kernel has launched the threads yet
                 pass
+
+
+def progress_part(callback, lo, hi):
+    """The progress callback of a part of a computation that takes the share [lo, hi] of the
+    whole: ``f`` of the part reports ``lo + (hi - lo) * f``; None without a ``callback``."""
+    return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
 
 
 class Parameters:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Estimator, check_data, row_blocks
+from .base import Estimator, check_data, progress_part, row_blocks
 from .diffs import DiffModel, DiffOptions
 from .encoding import EncodedData
 from .neighbours import nearest_neighbours
@@ -124,11 +124,9 @@ class ContextualMerit(PairwiseClassEstimator):
         ctx = MeritContext(data, model, self.neighbours)
         if self.neighbours == "nearest":
             ks = self.counter_example_counts(data)
-            def part(lo, hi):
-                return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
             found = nearest_neighbours(model, np.arange(data.n_instances), int(ks.max()),
                                        groups="pooled", skip_zero_distance=True,
-                                       callback=part(0.0, 0.8))
+                                       callback=progress_part(callback, 0.0, 0.8))
             others = found.neighbours[:, 1, :]       # group 1 = the other classes
             dist = found.distances[:, 1, :]
             if found.mass is None:
@@ -140,7 +138,7 @@ class ContextualMerit(PairwiseClassEstimator):
             ctx.rows = np.nonzero(chosen)[0]
             ctx.others = others[chosen]
             ctx.weights = data.instance_weights[ctx.rows] * places[chosen] / dist[chosen] ** 2
-            ctx.merit = self._merit(ctx, model, data, part(0.8, 1.0))
+            ctx.merit = self._merit(ctx, model, data, progress_part(callback, 0.8, 1.0))
         else:
             ctx.merit = self._merit(ctx, model, data, callback)
         return ctx

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Estimator, check_data
+from .base import Estimator, check_data, progress_part
 
 __all__ = ["MultiScaleRelief", "standardise"]
 
@@ -105,9 +105,8 @@ class MultiScaleRelief(Estimator):
         estimators = self.estimators_(data)
         contexts = []
         for i, estimator in enumerate(estimators):
-            part = None if callback is None else (
-                lambda f, i=i: callback((i + f) / len(estimators)))
-            contexts.append(estimator.context(data, part))
+            contexts.append(estimator.context(data, progress_part(
+                callback, i / len(estimators), (i + 1) / len(estimators))))
         if callback is not None:
             callback(1.0)
         return MultiScaleContext(data, estimators, contexts)

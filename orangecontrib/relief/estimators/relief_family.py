@@ -22,7 +22,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 
-from .base import Estimator, check_data, check_memory, random_generator
+from .base import Estimator, check_data, check_memory, progress_part, random_generator
 from .diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
 from .diffs import _UNUSABLE, DiffOptions
 from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
@@ -186,10 +186,8 @@ class ReliefFamily(Estimator):
         raise NotImplementedError
 
     def __call__(self, data, callback=None):
-        def part(lo, hi):
-            return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
-        context = self.context(data, part(0.0, 0.9))
-        result = self.estimate(context, callback=part(0.9, 1.0))
+        context = self.context(data, progress_part(callback, 0.0, 0.9))
+        result = self.estimate(context, callback=progress_part(callback, 0.9, 1.0))
         if callback is not None:
             callback(1.0)
         return result

@@ -13,7 +13,7 @@ estimator cannot score (NaN) stays NaN and does not enter the range.
 """
 import numpy as np
 
-from .base import Estimator, check_data
+from .base import Estimator, check_data, progress_part
 from .impurity import MSE
 from .rrelieff import RReliefF
 
@@ -77,7 +77,7 @@ class RReliefFwithMSE(Estimator):
         return w * _scaled(relief) + (1.0 - w) * _scaled(mse)
 
     def __call__(self, data, callback=None):
-        context = self.context(data, None if callback is None else (lambda f: callback(0.9 * f)))
+        context = self.context(data, progress_part(callback, 0.0, 0.9))
         result = self.estimate(context)
         if callback is not None:
             callback(1.0)

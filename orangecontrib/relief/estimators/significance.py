@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from .base import random_generator, row_blocks
+from .base import progress_part, random_generator, row_blocks
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
            "supports_stir", "permutation_test", "significance", "METHODS"]
@@ -98,10 +98,6 @@ def benjamini_hochberg(pvalues):
         scaled = p[order] * n / np.arange(1, n + 1)
         q[order] = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
     return q
-
-
-def _part(callback, lo, hi):
-    return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
 
 
 def stir_test(diff_model, pairs, callback=None):
@@ -172,10 +168,10 @@ def stir(estimator, data, callback=None):
     if not supports_stir(estimator):
         raise ValueError(f"STIR tests the hits against the misses of one neighbourhood of a "
                          f"discrete class; {estimator.name} has none: use permutation p-values")
-    context = estimator.context(data, _part(callback, 0.0, 0.7))
+    context = estimator.context(data, progress_part(callback, 0.0, 0.7))
     pairs = estimator.hit_miss_pairs(context)
     scores = np.asarray(estimator.estimate(context), dtype=float)
-    t, _, p = stir_test(context.diff_model, pairs, _part(callback, 0.7, 1.0))
+    t, _, p = stir_test(context.diff_model, pairs, progress_part(callback, 0.7, 1.0))
     return Significance(scores=scores, pvalues=p, qvalues=benjamini_hochberg(p),
                         method="stir", statistics=t)
 
@@ -202,7 +198,7 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
     estimator = _seeded(estimator, rng)
     runs = n_permutations + 1
     make = getattr(estimator, "target_contexts", None)
-    shared = make(data, _part(callback, 0.0, 1 / runs)) if make is not None else None
+    shared = make(data, progress_part(callback, 0.0, 1 / runs)) if make is not None else None
 
     def estimate(target, part):
         context = shared(target) if shared is not None else estimator.context(target, part)
@@ -211,12 +207,12 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
             part(1.0)
         return scores
 
-    observed = estimate(data, _part(callback, 0.0, 1 / runs))
+    observed = estimate(data, progress_part(callback, 0.0, 1 / runs))
     reached = np.zeros(observed.shape, dtype=np.intp)
     lowest = observed - TIE_RTOL * np.abs(observed)
     for r in range(1, runs):
         permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
-        scores = estimate(permuted, _part(callback, r / runs, (r + 1) / runs))
+        scores = estimate(permuted, progress_part(callback, r / runs, (r + 1) / runs))
         # a NaN permuted estimate counts as reaching the observed one (conservative)
         reached += ~(np.asarray(scores, dtype=float) < lowest)
     p = np.where(np.isnan(observed), np.nan, (reached + 1) / runs)

@@ -45,7 +45,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from .base import BLOCK_BYTES, available_memory, check_data, check_memory, parallel_launch
+from .base import (BLOCK_BYTES, available_memory, check_data, check_memory, parallel_launch,
+                   progress_part)
 from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
 from .packed import band_mismatch_counts
 from .relief_family import ReliefFamily
@@ -155,9 +156,8 @@ class SURF(ReliefFamily):
         return BandContext(data, model, instances, bands, near, far)
 
     def __call__(self, data, callback=None):
-        def part(lo, hi):
-            return None if callback is None else (lambda f: callback(lo + (hi - lo) * f))
-        return self.estimate(self.context(data, part(0.0, 0.6)), callback=part(0.6, 1.0))
+        return self.estimate(self.context(data, progress_part(callback, 0.0, 0.6)),
+                             callback=progress_part(callback, 0.6, 1.0))
 
     def estimate(self, context, columns=None, callback=None):
         """W_near - W_far of ``columns`` (default: the context's data) over the bands;

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Estimator, check_data
+from .base import Estimator, check_data, progress_part
 
 __all__ = ["TuRF", "TuRFContext"]
 
@@ -87,9 +87,8 @@ class TuRF(Estimator):
         survivors = np.arange(data.n_attributes)
         removed = []
         for r in range(rounds + 1):
-            part = None if callback is None else (
-                lambda f, r=r: callback((r + f) / (rounds + 1)))
-            context = base.context(data.columns(survivors), part)
+            context = base.context(data.columns(survivors), progress_part(
+                callback, r / (rounds + 1), (r + 1) / (rounds + 1)))
             estimates = np.asarray(base.estimate(context), dtype=float)
             if r == rounds or survivors.size <= keep:
                 break
