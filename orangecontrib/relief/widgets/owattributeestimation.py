@@ -1,7 +1,6 @@
 """Attribute Estimation: any estimator of the add-on (Relief family, Contextual Merit, Π,
 impurity measures) with its parameters, a sortable score table with bars (as Orange's Rank), the
 configured scorer for Rank's Scorer input, and the selected attributes as Reduced Data."""
-import inspect
 from functools import partial
 from types import SimpleNamespace
 
@@ -52,9 +51,10 @@ PERMUTATION_SEED = 0
 
 def estimate(scorer, data, state, *, method=None, n_permutations=100):
     """Estimates of ``data``'s attributes by ``scorer`` (a scorer of ``scoring.SCORERS``, which is
-    also an engine estimator): encode once, compute the context with a progress callback that
-    raises :class:`~.background.Cancelled` when ``state`` requests interruption, and evaluate
-    the attributes; for the Π framework the context also holds the four-case count matrices.
+    also an engine estimator): encode once and run the estimator with a progress callback that
+    raises :class:`~.background.Cancelled` when ``state`` requests interruption (its context and
+    its estimate step alike); for the Π framework the context is kept, for its four-case count
+    matrices.
     With ``method`` ("stir" or "permutation", :func:`.significance.significance`) also the
     p-values and q-values (STIR only for an estimator that supports it).
 
@@ -67,19 +67,17 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100):
     pvalues = qvalues = None
     if method == "stir" and not supports_stir(scorer):
         method = None
-    if method is None or hasattr(scorer, "case_counts"):
-        # an estimate step that reports progress (the Relief family's on large sparse data takes
-        # seconds) gets the last fifth of the bar, so that a cancel stops it too
-        staged = method is None and "callback" in inspect.signature(scorer.estimate).parameters
-        context = scorer.context(encoded, None if method else
-                                 progress_callback(state, 0, 80) if staged else callback)
-        scores = np.asarray(scorer.estimate(context, callback=progress_callback(state, 80, 100))
-                            if staged else scorer.estimate(context), dtype=float)
+    context = None
+    if hasattr(scorer, "case_counts"):   # Π: the context holds the counts the widget shows
+        context = scorer.context(encoded, None if method else callback)
+        scores = np.asarray(scorer.estimate(context), dtype=float)
+    elif method is None:                 # the estimator's own run reports all its steps
+        scores = np.asarray(scorer.engine().__call__(scorer, encoded, callback), dtype=float)
     if method is not None:
         result = significance(scorer, encoded, method, n_permutations, PERMUTATION_SEED,
                               callback)
         scores, pvalues, qvalues = result.scores, result.pvalues, result.qvalues
-    counts = getattr(context, "case_counts", None) if hasattr(scorer, "case_counts") else None
+    counts = getattr(context, "case_counts", None)
     iterations = getattr(scorer, "iterations", None)
     m = min(iterations, encoded.n_instances) if iterations else encoded.n_instances
     return SimpleNamespace(scores=scores, pvalues=pvalues, qvalues=qvalues, case_counts=counts,
