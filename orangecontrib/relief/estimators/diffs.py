@@ -484,9 +484,10 @@ def _tile_buffers(tiles, n_queries):
 
 
 @njit(cache=True, nogil=True)
-def _load_tile(buf, tiles, tile, group):
+def _load_tile(buf, tiles, tile, group, centred=False):
     """Transpose group ``group`` of tile ``tile`` into ``buf``: per column the scaled values
-    (x / span; a discrete column's scale is 1; NaN where missing), and for a column with
+    (x / span, or with ``centred`` (x - min) / span; a discrete column's scale is 1 and its
+    shift 0; NaN where missing), and for a column with
     missing values, for each query class c, the diff of a query of class c whose value is
     missing to each candidate. Return (start, width, class) of the tile."""
     X, _, order, ranges, columns, first_row, groups, partial, _, shift, inv_span, factor, \
@@ -500,7 +501,7 @@ def _load_tile(buf, tiles, tile, group):
             t = columns[u]
             row = first_row[u] - base
             x = X[i, t]
-            buf[row, j] = x * inv_span[t]
+            buf[row, j] = (x - shift[t]) * inv_span[t] if centred else x * inv_span[t]
             if partial[t]:
                 code = _code(x, t, shift, inv_span, factor, n_codes)
                 for c in range(n_cls):

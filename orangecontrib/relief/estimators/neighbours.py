@@ -37,9 +37,11 @@ from numba import njit, prange
 
 from scipy.spatial import cKDTree
 
-from .base import check_memory, parallel_launch
+from . import single_precision
+from .base import check_memory, parallel_launch, progress_part
 from .encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
+from .heaps import _group, _heap_sort, _offer
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS"]
 
@@ -113,6 +115,10 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     elif K and not skip_zero_distance and _kd_tree_suits(diff_model):
         todo = _kd_tree_search(diff_model, instances, cls, groups, neighbours, distances,
                                callback)
+        done = 0.9
+    elif K and single_precision.suits(diff_model, m, skip_zero_distance):
+        todo = single_precision.search(diff_model, instances, _GROUP_MODES[groups], K,
+                                       neighbours, distances, progress_part(callback, 0.0, 0.9))
         done = 0.9
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
@@ -385,71 +391,6 @@ def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callba
         if callback is not None:
             callback(0.9 * (step + 1) / len(searches))
     return np.flatnonzero(uncertain)
-
-
-@njit(cache=True, inline="always")
-def _before(d1, i1, d2, i2):
-    """(d1, i1) < (d2, i2): nearer, or as near and of a lower index."""
-    return d1 < d2 or (d1 == d2 and i1 < i2)
-
-
-@njit(cache=True, inline="always")
-def _sift_down(dist, idx, root, size):
-    """Restore the max-heap (by (distance, index)) below ``root`` in the first ``size``."""
-    while True:
-        child = 2 * root + 1
-        if child >= size:
-            return
-        if child + 1 < size and _before(dist[child], idx[child], dist[child + 1], idx[child + 1]):
-            child += 1
-        if not _before(dist[root], idx[root], dist[child], idx[child]):
-            return
-        dist[root], dist[child] = dist[child], dist[root]
-        idx[root], idx[child] = idx[child], idx[root]
-        root = child
-
-
-@njit(cache=True, inline="always")
-def _group(mode, candidate_cls, row_cls):
-    """The neighbour group of a candidate: its class (mode 0, per-class), 0 = the row's class /
-    1 = another (mode 1, pooled), 0 (mode 2, all)."""
-    if mode == 0:
-        return candidate_cls
-    if mode == 1:
-        return 0 if candidate_cls == row_cls else 1
-    return 0
-
-
-@njit(cache=True, inline="always")
-def _offer(hd, hi, size, K, d, j):
-    """Offer candidate j at distance d to a bounded max-heap (by (distance, index)) holding
-    ``size`` of at most K; return the new size. Callers offer a candidate to a full heap only
-    when it comes before the farthest kept (by (distance, index))."""
-    if size < K:                                    # grow the heap: sift the new one up
-        pos = size
-        hd[pos] = d
-        hi[pos] = j
-        while pos > 0:
-            parent = (pos - 1) // 2
-            if not _before(hd[parent], hi[parent], hd[pos], hi[pos]):
-                break
-            hd[parent], hd[pos] = hd[pos], hd[parent]
-            hi[parent], hi[pos] = hi[pos], hi[parent]
-            pos = parent
-        return size + 1
-    hd[0] = d                                       # replace the farthest kept
-    hi[0] = j
-    _sift_down(hd, hi, 0, K)
-    return size
-
-
-@njit(cache=True, inline="always")
-def _heap_sort(hd, hi, size):
-    """Sort a heap of ``size`` ascending by (distance, index)."""
-    for end in range(size - 1, 0, -1):
-        hd[0], hd[end] = hd[end], hd[0]
-        hi[0], hi[end] = hi[end], hi[0]
-        _sift_down(hd, hi, 0, end)
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -37,7 +37,7 @@ from numba import njit, prange
 from .base import parallel_launch
 from .diffs import DiffModel, DiffOptions, class_codes, _DISCRETE, _NUMERIC, _bins_for, _g
 from .encoding import unit_scales
-from .neighbours import _before, _group, _heap_sort, _offer
+from .heaps import _before, _group, _heap_sort, _offer
 
 __all__ = ["SparseDiffModel", "diff_model"]
 
