@@ -135,13 +135,13 @@ def test_float32_distances_lie_within_the_rounding_bound(numeric, distance, offs
     double = model.distances(np.arange(600))
     options = np.array([numeric == "ramp", model.options.t_equal, model._inv_w,
                         distance == "euclidean"], np.float32)
-    layout = np.array([panels.n_numeric, panels.n_discrete], np.intp)
     acc = np.empty((WIDTH, WIDTH), np.float32)
+    scratch = [np.empty(40, np.intp) for _ in range(2)]
     worst = 0.0
     for I, J in itertools.product(range(panels.ranges.shape[0]), repeat=2):
         (loI, hiI, cI), (loJ, hiJ, cJ) = panels.ranges[I], panels.ranges[J]
         single_precision._block(acc, panels.values[I], panels.values[J], hiI - loI, hiJ - loJ,
-                                cI, cJ, layout, panels.partial_discrete, options, 3)
+                                cI, cJ, panels.layout, options, 3, *scratch)
         d32 = acc[:hiI - loI, :hiJ - loJ].astype(float)
         d64 = double[np.ix_(panels.order[loI:hiI], panels.order[loJ:hiJ])]
         bound = E0 + gamma * (d32 + E0)

@@ -57,6 +57,8 @@ WIDTH = 256
 LANES = 16
 #: rows of a panel tile summed while they stay in the core's cache
 ROW_CHUNK = 128
+#: attributes with missing values (each 1 + #classes rows) summed at a time
+PARTIAL_CHUNK = 32
 #: diff terms of one call of the kernel at most (a cancel between calls takes effect promptly)
 CALL_DIFFS = 2 ** 30
 _U32 = 2.0 ** -24
@@ -80,9 +82,9 @@ def suits(model, n_queries, skip_zero):
 class Panels:
     """The float32 panels of a set of instances (see the module docstring): ``values[tile, row,
     j]`` for the instances ``order[ranges[tile, 0] + j]`` of class ``ranges[tile, 2]``, and the
-    layout of the rows: ``n_numeric`` and ``n_discrete`` rows of attributes without missing
-    values, then per attribute with missing values (``partial_discrete`` says which are
-    discrete) a row of values and one row per class."""
+    layout of the rows (``layout``): a row for each numeric, then each discrete attribute without
+    missing values, then for each numeric, then each discrete attribute with missing values a
+    row of values and one row per class."""
 
     def __init__(self, model, instances):
         tiles = model.tiles
@@ -97,12 +99,14 @@ class Panels:
         usable = model.kind != _UNUSABLE
         partial = model.has_missing
         discrete = model.kind == _DISCRETE
-        columns = np.concatenate([np.flatnonzero(usable & ~partial & ~discrete),
-                                  np.flatnonzero(usable & ~partial & discrete),
-                                  np.flatnonzero(partial)]).astype(np.intp)
-        self.n_numeric = int(np.sum(usable & ~partial & ~discrete))
-        self.n_discrete = int(np.sum(usable & ~partial & discrete))
-        self.partial_discrete = discrete[partial].astype(np.bool_)
+        sections = [usable & ~partial & ~discrete, usable & ~partial & discrete,
+                    partial & ~discrete, partial & discrete]
+        columns = np.concatenate([np.flatnonzero(c) for c in sections]).astype(np.intp)
+        #: the number of attributes of each section: numeric and discrete without missing
+        #: values, numeric and discrete with them
+        self.layout = np.array([c.sum() for c in sections], np.intp)
+        self.n_numeric = int(self.layout[0])
+        self.n_discrete = int(self.layout[1])
         n_rows = self.n_rows(model)
         first_row = np.concatenate([[0], np.cumsum(np.where(partial[columns],
                                                             1 + model.n_cls, 1))]).astype(np.intp)
@@ -165,8 +169,12 @@ def error_bound(model, panels):
     term = np.where(numeric, delta, 0.0)
     term = np.where(model.has_missing, np.maximum(term, 2.0 * u), term)
     E0 = float(term[usable].sum())
-    adds = (-(-panels.n_numeric // 4) + -(-panels.n_discrete // 4) + 2 * model.has_missing.sum()
-            + 2)
+    n_num, n_disc, n_pnum, n_pdisc = panels.layout
+    # additions a lane's sum passes through: a quad's two levels, then one per quad and up to
+    # three single terms in each section (without missing values: numeric, discrete; in each
+    # chunk of attributes with missing values: a query's known and its missing values)
+    chunks = -(-n_pnum // PARTIAL_CHUNK) - (-n_pdisc // PARTIAL_CHUNK)
+    adds = n_num // 4 + n_disc // 4 + (n_pnum + n_pdisc) // 4 + 6 * chunks + 8
     gamma32 = adds * u / (1.0 - adds * u)
     A = int(usable.sum())
     gamma64 = A * _U64 / (1.0 - A * _U64)
@@ -198,7 +206,6 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
     per_call = max(1, CALL_DIFFS // work)
     threads = numba.get_num_threads()
     accs = np.empty((threads, WIDTH, WIDTH), np.float32)
-    layout = np.array([cand.n_numeric, cand.n_discrete], np.intp)
     o = model.options
     options = np.array([o.numeric == "ramp", o.t_equal, model._inv_w,
                         o.distance == "euclidean"], np.float32)
@@ -208,7 +215,7 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
         pairs = rounds[r][lo:lo + per_call]
         with parallel_launch():
             _search_pairs(pairs, query.values, cand.values, query.ranges, cand.ranges,
-                          query.order, cand.order, layout, cand.partial_discrete, options,
+                          query.order, cand.order, cand.layout, options,
                           model.n_cls, mode, symmetric, threads, accs,
                           heap_d, heap_i, size, far_d, far_i)
         if report is not None:
@@ -303,33 +310,73 @@ def _add_sections(acc, PI, PJ, wI, wJ, r0, r1, discrete, options):
 
 
 @njit(cache=True, nogil=True)
-def _add_partial(acc, PI, PJ, wI, wJ, row, cI, cJ, discrete, ramp, euclid, t_equal, inv_w):
-    """acc[i, j] += the term of one attribute with missing values (rows ``row``: the values,
-    then one row per class of the diffs of a missing value of that class): both known, the
-    term; the candidate's missing, the query's diff to it (its row cJ); the query's missing,
-    the candidate's diff to it (its row cI)."""
-    cand = PJ[row]
-    for i in range(wI):
-        a = acc[i]
-        x = PI[row, i]
-        if x == x:
-            s = PI[row + 1 + cJ, i]
-            for j in range(wJ):
-                c = cand[j]
-                d = _term(c, x, discrete, ramp, euclid, t_equal, inv_w)
-                a[j] += d if c == c else s
-        else:
-            e = PJ[row + 1 + cI]
-            for j in range(wJ):
-                a[j] += e[j]
+def _known_or(c, x, s, discrete, ramp, euclid, t_equal, inv_w):
+    """The term of a known query value x: against a known candidate value c the diff, against
+    a missing one (NaN) the query's diff to a missing value, s."""
+    d = _term(c, x, discrete, ramp, euclid, t_equal, inv_w)
+    return d if c == c else s
 
 
 @njit(cache=True, nogil=True)
-def _block(acc, PI, PJ, wI, wJ, cI, cJ, layout, partial_discrete, options, n_cls):
+def _add_partial(acc, PI, PJ, wI, wJ, first, count, stride, cI, cJ, known, missing, discrete,
+                 ramp, euclid, t_equal, inv_w):
+    """acc[i, j] += the terms of ``count`` attributes with missing values (the rows of the
+    p-th start at first + p * stride: the values, then one row per class of the diffs of a
+    missing value of that class to each instance). A query's known values, four at a time:
+    the diff, or against a missing candidate value the query's diff to it (its row cJ); its
+    missing values, four at a time: the candidates' diffs to them (their rows cI)."""
+    for i in range(wI):
+        a = acc[i]
+        n_known = 0
+        n_missing = 0
+        for p in range(count):
+            row = first + p * stride
+            if PI[row, i] == PI[row, i]:
+                known[n_known] = row
+                n_known += 1
+            else:
+                missing[n_missing] = row + 1 + cI
+                n_missing += 1
+        k = 0
+        while k + 4 <= n_known:
+            r0, r1, r2, r3 = known[k], known[k + 1], known[k + 2], known[k + 3]
+            x0, x1, x2, x3 = PI[r0, i], PI[r1, i], PI[r2, i], PI[r3, i]
+            s0, s1 = PI[r0 + 1 + cJ, i], PI[r1 + 1 + cJ, i]
+            s2, s3 = PI[r2 + 1 + cJ, i], PI[r3 + 1 + cJ, i]
+            c0, c1, c2, c3 = PJ[r0], PJ[r1], PJ[r2], PJ[r3]
+            for j in range(wJ):
+                a[j] += ((_known_or(c0[j], x0, s0, discrete, ramp, euclid, t_equal, inv_w)
+                          + _known_or(c1[j], x1, s1, discrete, ramp, euclid, t_equal, inv_w))
+                         + (_known_or(c2[j], x2, s2, discrete, ramp, euclid, t_equal, inv_w)
+                            + _known_or(c3[j], x3, s3, discrete, ramp, euclid, t_equal, inv_w)))
+            k += 4
+        while k < n_known:
+            r0 = known[k]
+            x0, s0, c0 = PI[r0, i], PI[r0 + 1 + cJ, i], PJ[r0]
+            for j in range(wJ):
+                a[j] += _known_or(c0[j], x0, s0, discrete, ramp, euclid, t_equal, inv_w)
+            k += 1
+        k = 0
+        while k + 4 <= n_missing:
+            e0, e1, e2, e3 = PJ[missing[k]], PJ[missing[k + 1]], PJ[missing[k + 2]], \
+                PJ[missing[k + 3]]
+            for j in range(wJ):
+                a[j] += (e0[j] + e1[j]) + (e2[j] + e3[j])
+            k += 4
+        while k < n_missing:
+            e0 = PJ[missing[k]]
+            for j in range(wJ):
+                a[j] += e0[j]
+            k += 1
+
+
+@njit(cache=True, nogil=True)
+def _block(acc, PI, PJ, wI, wJ, cI, cJ, layout, options, n_cls, known, missing):
     """acc[i, j] = the float32 distance between query i of panel tile PI and candidate j of
-    PJ, summed in chunks of ``ROW_CHUNK`` rows that stay in cache."""
-    n_num, n_disc = layout[0], layout[1]
-    ramp, euclid = options[0] != 0, options[3] != 0
+    PJ (the sections of ``layout``), summed in chunks that stay in cache: ``ROW_CHUNK`` rows
+    without missing values, ``PARTIAL_CHUNK`` attributes with them."""
+    n_num, n_disc, n_pnum, n_pdisc = layout[0], layout[1], layout[2], layout[3]
+    ramp, euclid, t_equal, inv_w = options[0] != 0, options[3] != 0, options[1], options[2]
     for i in range(wI + wI % 2):
         for j in range(wJ):
             acc[i, j] = 0.0
@@ -338,15 +385,20 @@ def _block(acc, PI, PJ, wI, wJ, cI, cJ, layout, partial_discrete, options, n_cls
     for lo in range(n_num, n_num + n_disc, ROW_CHUNK):
         _add_sections(acc, PI, PJ, wI, wJ, lo, min(lo + ROW_CHUNK, n_num + n_disc), True,
                       options)
-    row = n_num + n_disc
-    for p in range(partial_discrete.size):
-        if partial_discrete[p]:
-            _add_partial(acc, PI, PJ, wI, wJ, row, cI, cJ, True, False, False,
-                         options[1], options[2])
+    stride = 1 + n_cls
+    first = n_num + n_disc
+    for p in range(0, n_pnum, PARTIAL_CHUNK):
+        count = min(PARTIAL_CHUNK, n_pnum - p)
+        if ramp or euclid:
+            _add_partial(acc, PI, PJ, wI, wJ, first + p * stride, count, stride, cI, cJ, known,
+                         missing, False, ramp, euclid, t_equal, inv_w)
         else:
-            _add_partial(acc, PI, PJ, wI, wJ, row, cI, cJ, False, ramp, euclid,
-                         options[1], options[2])
-        row += 1 + n_cls
+            _add_partial(acc, PI, PJ, wI, wJ, first + p * stride, count, stride, cI, cJ, known,
+                         missing, False, False, False, t_equal, inv_w)
+    first += n_pnum * stride
+    for p in range(0, n_pdisc, PARTIAL_CHUNK):
+        _add_partial(acc, PI, PJ, wI, wJ, first + p * stride, min(PARTIAL_CHUNK, n_pdisc - p),
+                     stride, cI, cJ, known, missing, True, False, False, t_equal, inv_w)
 
 
 @njit(cache=True, nogil=True)
@@ -404,8 +456,7 @@ def _offer_column(acc_row, width, query, q0, g, heap_d, heap_i, size, far_d, far
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _search_pairs(pairs, PQ, PC, rangesQ, rangesC, orderQ, orderC, layout, partial_discrete,
-                  options, n_cls, mode, symmetric, n_threads, accs, heap_d, heap_i, size,
+def _search_pairs(pairs, PQ, PC, rangesQ, rangesC, orderQ, orderC, layout, options, n_cls, mode, symmetric, n_threads, accs, heap_d, heap_i, size,
                   far_d, far_i):
     """For each tile pair (I, J) of ``pairs`` (no two sharing a tile whose heaps they update):
     the float32 distances of the block, offered to the heaps of I's queries and, ``symmetric``
@@ -413,11 +464,13 @@ def _search_pairs(pairs, PQ, PC, rangesQ, rangesC, orderQ, orderC, layout, parti
     schedule leaves the second thread idle on a few long iterations)."""
     for t in prange(n_threads):
         acc = accs[t]
+        known = np.empty(layout[2] + layout[3], np.intp)
+        missing = np.empty(layout[2] + layout[3], np.intp)
         for p in range(t, pairs.shape[0], n_threads):
             I, J = pairs[p, 0], pairs[p, 1]
             loI, wI, cI = rangesQ[I, 0], rangesQ[I, 1] - rangesQ[I, 0], rangesQ[I, 2]
             loJ, wJ, cJ = rangesC[J, 0], rangesC[J, 1] - rangesC[J, 0], rangesC[J, 2]
-            _block(acc, PQ[I], PC[J], wI, wJ, cI, cJ, layout, partial_discrete, options, n_cls)
+            _block(acc, PQ[I], PC[J], wI, wJ, cI, cJ, layout, options, n_cls, known, missing)
             g = _group(mode, cJ, cI)
             for i in range(wI):
                 _offer_row(acc[i], wJ, loI + i, g, orderQ[loI + i], orderC, loJ,
@@ -430,6 +483,16 @@ def _search_pairs(pairs, PQ, PC, rangesQ, rangesC, orderQ, orderC, layout, parti
 
 
 @njit(cache=True, nogil=True)
+def _known_terms(out, X, r, others, s, t, scale, discrete, ramp, t_equal, inv_w, euclid):
+    """out[h] += the term (:func:`.diffs._g`) of attribute t between query r and candidate
+    others[h] (unsigned indices: no negative index to wrap); numba compiles a version per
+    combination of the flags (:func:`_pair_distances` passes constants)."""
+    x = X[r, t] * scale
+    for h in range(s):
+        out[h] += _g(X[others[h], t] * scale, x, discrete, ramp, t_equal, inv_w, euclid)
+
+
+@njit(cache=True, nogil=True)
 def _pair_distances(tiles, r, others, s, out):
     """out[h] = the double-precision distance between query r and candidate others[h], h < s:
     the same terms summed in the same order as :func:`.diffs._tile_distances` sums them (so
@@ -439,14 +502,22 @@ def _pair_distances(tiles, r, others, s, out):
         both, options = tiles
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
     out[:s] = 0.0
+    r = np.uint64(r)
     for u in range(columns.size):
-        t = columns[u]
+        t = np.uint64(columns[u])
         x = X[r, t]
         scale = inv_span[t]
         if not partial[t]:
-            for h in range(s):
-                out[h] += _g(X[others[h], t] * scale, x * scale, discrete[t], ramp, t_equal,
-                             inv_w, euclid)
+            if discrete[t]:
+                _known_terms(out, X, r, others, s, t, scale, True, False, t_equal, inv_w, False)
+            elif ramp and euclid:
+                _known_terms(out, X, r, others, s, t, scale, False, True, t_equal, inv_w, True)
+            elif ramp:
+                _known_terms(out, X, r, others, s, t, scale, False, True, t_equal, inv_w, False)
+            elif euclid:
+                _known_terms(out, X, r, others, s, t, scale, False, False, t_equal, inv_w, True)
+            else:
+                _known_terms(out, X, r, others, s, t, scale, False, False, t_equal, inv_w, False)
             continue
         code = _code(x, t, shift, inv_span, factor, n_codes)
         for h in range(s):
@@ -476,13 +547,15 @@ def _certify(instances, positions, tiles, heap_d, heap_i, size, far_d, counts, m
     for t in prange(n_threads):
         d64 = np.empty(Kx)
         idx = np.empty(Kx, np.int64)
+        unsigned = np.empty(Kx, np.uint64)
         for q in range(t, instances.size, n_threads):
             r, p = instances[q], positions[q]
             own = cls[r]
             for g in range(G):
                 s = size[p, g]
                 idx[:s] = heap_i[p, g, :s]
-                _pair_distances(tiles, r, idx, s, d64)
+                unsigned[:s] = idx[:s]
+                _pair_distances(tiles, r, unsigned, s, d64)
                 for h in range(s // 2 - 1, -1, -1):
                     _sift_down(d64, idx, h, s)
                 _heap_sort(d64, idx, s)
