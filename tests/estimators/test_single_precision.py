@@ -140,8 +140,9 @@ def test_float32_distances_lie_within_the_rounding_bound(numeric, distance, offs
     worst = 0.0
     for I, J in itertools.product(range(panels.ranges.shape[0]), repeat=2):
         (loI, hiI, cI), (loJ, hiJ, cJ) = panels.ranges[I], panels.ranges[J]
-        single_precision._block(acc, panels.values[I], panels.values[J], hiI - loI, hiJ - loJ,
-                                cI, cJ, panels.layout, options, 3, *scratch)
+        single_precision._block(acc, panels.values[I], panels.values[J], panels.sums[I],
+                                panels.sums[J], hiI - loI, hiJ - loJ, cI, cJ, panels.layout,
+                                options, 3, *scratch)
         d32 = acc[:hiI - loI, :hiJ - loJ].astype(float)
         d64 = double[np.ix_(panels.order[loI:hiI], panels.order[loJ:hiJ])]
         bound = E0 + gamma * (d32 + E0)

@@ -116,6 +116,9 @@ class Panels:
         layout[6] = np.array([0, columns.size], np.intp)
         self.values = np.zeros((self.ranges.shape[0], n_rows, WIDTH), np.float32)
         _fill(self.values, tuple(layout))
+        #: each instance's sum of its values of the numeric attributes without missing values
+        #: (as the float32 values they are, summed in double): see :func:`_block`
+        self.sums = self.values[:, :self.n_numeric].sum(axis=1, dtype=float).astype(np.float32)
 
     @staticmethod
     def n_rows(model):
@@ -144,13 +147,19 @@ def error_bound(model, panels):
     errs by at most 4.01 u M in float32 (two rounded values, a rounded difference) and
     3 u64 M64 in double; the ramp multiplies that by 1 / (t_different - t_equal) and adds the
     rounding of its own steps; the Euclidean square by twice the largest term; a discrete term is
-    exact; a diff against a missing value is a table entry rounded to float32 (u). gamma bounds
-    the accumulation: a float32 sum whose terms pass through h additions errs by at most
-    gamma_h = h u / (1 - h u) times the sum of the terms, and the double one by gamma_A in u64."""
+    exact; a diff against a missing value is a table entry rounded to float32 (u). The n linear
+    Manhattan terms summed as sum c + sum x - 2 sum min(c, x) (:func:`_block`) err by at most
+    n M (2 u for the rounded values, 2 gamma_h for the sum of minima, 6 u for the rounded sums
+    and the last two steps) and n 3 u64 M64 in double. gamma bounds the accumulation: a float32
+    sum whose terms pass through h additions errs by at most gamma_h = h u / (1 - h u) times
+    the sum of the terms, and the double one by gamma_A in u64."""
     o = model.options
     u = _U32
-    numeric_rows = panels.values[:, :panels.n_numeric]
-    M = max(1.0, float(np.abs(numeric_rows).max()) if numeric_rows.size else 1.0)
+    n_num, n_disc, n_pnum, n_pdisc = panels.layout
+    stride = 1 + model.n_cls
+    rows = np.concatenate([np.arange(n_num), n_num + n_disc + stride * np.arange(n_pnum)])
+    values = panels.values[:, rows]
+    M = max(1.0, float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0)
     kind, usable = model.kind, model.kind != _UNUSABLE
     numeric = usable & (kind != _DISCRETE)
     with np.errstate(invalid="ignore"):
@@ -168,8 +177,13 @@ def error_bound(model, panels):
         delta = 2.0 * big * delta + delta * delta + 2.0 * u * big * big
     term = np.where(numeric, delta, 0.0)
     term = np.where(model.has_missing, np.maximum(term, 2.0 * u), term)
+    least = o.numeric == "linear" and o.distance == "manhattan"
+    if least:
+        term = np.where(model.has_missing, term, 0.0)
     E0 = float(term[usable].sum())
-    n_num, n_disc, n_pnum, n_pdisc = panels.layout
+    if least:
+        h = n_num // 4 + 5
+        E0 += n_num * (M * (2.0 * h * u / (1.0 - h * u) + 8.0 * u) + 3.0 * _U64 * M64)
     # additions a lane's sum passes through: a quad's two levels, then one per quad and up to
     # three single terms in each section (without missing values: numeric, discrete; in each
     # chunk of attributes with missing values: a query's known and its missing values)
@@ -214,7 +228,8 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
     for step, (r, lo) in enumerate(calls):
         pairs = rounds[r][lo:lo + per_call]
         with parallel_launch():
-            _search_pairs(pairs, query.values, cand.values, query.ranges, cand.ranges,
+            _search_pairs(pairs, query.values, cand.values, query.sums, cand.sums, query.ranges,
+                          cand.ranges,
                           query.order, cand.order, cand.layout, options,
                           model.n_cls, mode, symmetric, threads, accs,
                           heap_d, heap_i, size, far_d, far_i)
@@ -251,8 +266,11 @@ def _schedule(n_cand, n_query, symmetric):
 
 
 @njit(cache=True, nogil=True)
-def _term(c, x, discrete, ramp, euclid, t_equal, inv_w):
-    """The float32 distance term of candidate value c and query value x (:func:`.diffs._g`)."""
+def _term(c, x, discrete, ramp, euclid, t_equal, inv_w, least=False):
+    """The float32 distance term of candidate value c and query value x (:func:`.diffs._g`),
+    or with ``least`` min(c, x) (see :func:`_block`)."""
+    if least:
+        return min(c, x)
     if discrete:
         return np.float32(1.0) if c != x else np.float32(0.0)
     d = abs(c - x)
@@ -262,7 +280,7 @@ def _term(c, x, discrete, ramp, euclid, t_equal, inv_w):
 
 
 @njit(cache=True, nogil=True)
-def _add_rows(acc, PI, PJ, wI, wJ, r0, r1, discrete, ramp, euclid, t_equal, inv_w):
+def _add_rows(acc, PI, PJ, wI, wJ, r0, r1, discrete, ramp, euclid, t_equal, inv_w, least):
     """acc[i, j] += the terms of rows r0..r1 (attributes without missing values) for the query
     instances i < wI (two at a time: a panel has room for an even count) and the candidates
     j < wJ, four rows at a time."""
@@ -275,38 +293,38 @@ def _add_rows(acc, PI, PJ, wI, wJ, r0, r1, discrete, ramp, euclid, t_equal, inv_
             y0, y1, y2, y3 = PI[r, i + 1], PI[r + 1, i + 1], PI[r + 2, i + 1], PI[r + 3, i + 1]
             c0, c1, c2, c3 = PJ[r], PJ[r + 1], PJ[r + 2], PJ[r + 3]
             for j in range(wJ):
-                a[j] += ((_term(c0[j], x0, discrete, ramp, euclid, t_equal, inv_w)
-                          + _term(c1[j], x1, discrete, ramp, euclid, t_equal, inv_w))
-                         + (_term(c2[j], x2, discrete, ramp, euclid, t_equal, inv_w)
-                            + _term(c3[j], x3, discrete, ramp, euclid, t_equal, inv_w)))
-                b[j] += ((_term(c0[j], y0, discrete, ramp, euclid, t_equal, inv_w)
-                          + _term(c1[j], y1, discrete, ramp, euclid, t_equal, inv_w))
-                         + (_term(c2[j], y2, discrete, ramp, euclid, t_equal, inv_w)
-                            + _term(c3[j], y3, discrete, ramp, euclid, t_equal, inv_w)))
+                a[j] += ((_term(c0[j], x0, discrete, ramp, euclid, t_equal, inv_w, least)
+                          + _term(c1[j], x1, discrete, ramp, euclid, t_equal, inv_w, least))
+                         + (_term(c2[j], x2, discrete, ramp, euclid, t_equal, inv_w, least)
+                            + _term(c3[j], x3, discrete, ramp, euclid, t_equal, inv_w, least)))
+                b[j] += ((_term(c0[j], y0, discrete, ramp, euclid, t_equal, inv_w, least)
+                          + _term(c1[j], y1, discrete, ramp, euclid, t_equal, inv_w, least))
+                         + (_term(c2[j], y2, discrete, ramp, euclid, t_equal, inv_w, least)
+                            + _term(c3[j], y3, discrete, ramp, euclid, t_equal, inv_w, least)))
             r += 4
         while r < r1:
             x0, y0, c0 = PI[r, i], PI[r, i + 1], PJ[r]
             for j in range(wJ):
-                a[j] += _term(c0[j], x0, discrete, ramp, euclid, t_equal, inv_w)
-                b[j] += _term(c0[j], y0, discrete, ramp, euclid, t_equal, inv_w)
+                a[j] += _term(c0[j], x0, discrete, ramp, euclid, t_equal, inv_w, least)
+                b[j] += _term(c0[j], y0, discrete, ramp, euclid, t_equal, inv_w, least)
             r += 1
 
 
 @njit(cache=True, nogil=True)
 def _add_sections(acc, PI, PJ, wI, wJ, r0, r1, discrete, options):
     """:func:`_add_rows` with the options as constants (numba compiles one branch-free loop
-    per combination)."""
+    per combination); the linear Manhattan terms as min(c, x) (see :func:`_block`)."""
     t_equal, inv_w = options[1], options[2]
     if discrete:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, True, False, False, t_equal, inv_w)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, True, False, False, t_equal, inv_w, False)
     elif options[0] != 0 and options[3] != 0:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, True, t_equal, inv_w)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, True, t_equal, inv_w, False)
     elif options[0] != 0:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, False, t_equal, inv_w)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, False, t_equal, inv_w, False)
     elif options[3] != 0:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, True, t_equal, inv_w)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, True, t_equal, inv_w, False)
     else:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, False, t_equal, inv_w)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, False, t_equal, inv_w, True)
 
 
 @njit(cache=True, nogil=True)
@@ -371,10 +389,14 @@ def _add_partial(acc, PI, PJ, wI, wJ, first, count, stride, cI, cJ, known, missi
 
 
 @njit(cache=True, nogil=True)
-def _block(acc, PI, PJ, wI, wJ, cI, cJ, layout, options, n_cls, known, missing):
+def _block(acc, PI, PJ, SI, SJ, wI, wJ, cI, cJ, layout, options, n_cls, known, missing):
     """acc[i, j] = the float32 distance between query i of panel tile PI and candidate j of
     PJ (the sections of ``layout``), summed in chunks that stay in cache: ``ROW_CHUNK`` rows
-    without missing values, ``PARTIAL_CHUNK`` attributes with them."""
+    without missing values, ``PARTIAL_CHUNK`` attributes with them. The linear Manhattan
+    diffs of the numeric attributes without missing values are summed as
+    sum |c - x| = sum c + sum x - 2 sum min(c, x): a minimum and an addition per term
+    instead of a difference, an absolute value and an addition (``SI``, ``SJ``: the sums of
+    the instances' values, :attr:`Panels.sums`)."""
     n_num, n_disc, n_pnum, n_pdisc = layout[0], layout[1], layout[2], layout[3]
     ramp, euclid, t_equal, inv_w = options[0] != 0, options[3] != 0, options[1], options[2]
     for i in range(wI + wI % 2):
@@ -382,6 +404,12 @@ def _block(acc, PI, PJ, wI, wJ, cI, cJ, layout, options, n_cls, known, missing):
             acc[i, j] = 0.0
     for lo in range(0, n_num, ROW_CHUNK):
         _add_sections(acc, PI, PJ, wI, wJ, lo, min(lo + ROW_CHUNK, n_num), False, options)
+    if n_num and not ramp and not euclid:
+        for i in range(wI):
+            a = acc[i]
+            s = SI[i]
+            for j in range(wJ):
+                a[j] = (s + SJ[j]) - np.float32(2.0) * a[j]
     for lo in range(n_num, n_num + n_disc, ROW_CHUNK):
         _add_sections(acc, PI, PJ, wI, wJ, lo, min(lo + ROW_CHUNK, n_num + n_disc), True,
                       options)
@@ -456,7 +484,7 @@ def _offer_column(acc_row, width, query, q0, g, heap_d, heap_i, size, far_d, far
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _search_pairs(pairs, PQ, PC, rangesQ, rangesC, orderQ, orderC, layout, options, n_cls, mode, symmetric, n_threads, accs, heap_d, heap_i, size,
+def _search_pairs(pairs, PQ, PC, SQ, SC, rangesQ, rangesC, orderQ, orderC, layout, options, n_cls, mode, symmetric, n_threads, accs, heap_d, heap_i, size,
                   far_d, far_i):
     """For each tile pair (I, J) of ``pairs`` (no two sharing a tile whose heaps they update):
     the float32 distances of the block, offered to the heaps of I's queries and, ``symmetric``
@@ -470,7 +498,8 @@ def _search_pairs(pairs, PQ, PC, rangesQ, rangesC, orderQ, orderC, layout, optio
             I, J = pairs[p, 0], pairs[p, 1]
             loI, wI, cI = rangesQ[I, 0], rangesQ[I, 1] - rangesQ[I, 0], rangesQ[I, 2]
             loJ, wJ, cJ = rangesC[J, 0], rangesC[J, 1] - rangesC[J, 0], rangesC[J, 2]
-            _block(acc, PQ[I], PC[J], wI, wJ, cI, cJ, layout, options, n_cls, known, missing)
+            _block(acc, PQ[I], PC[J], SQ[I], SC[J], wI, wJ, cI, cJ, layout, options, n_cls, known,
+                   missing)
             g = _group(mode, cJ, cI)
             for i in range(wI):
                 _offer_row(acc[i], wJ, loI + i, g, orderQ[loI + i], orderC, loJ,
