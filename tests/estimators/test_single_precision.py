@@ -133,8 +133,7 @@ def test_float32_distances_lie_within_the_rounding_bound(numeric, distance, offs
     E0, gamma = single_precision.error_bound(model, panels)
     assert E0 > 0 and 0 < gamma < 1e-4
     double = model.distances(np.arange(600))
-    options = np.array([numeric == "ramp", model.options.t_equal, model._inv_w,
-                        distance == "euclidean"], np.float32)
+    options = single_precision.kernel_options(model)
     acc = np.empty((WIDTH, WIDTH), np.float32)
     scratch = [np.empty(40, np.intp) for _ in range(2)]
     worst = 0.0

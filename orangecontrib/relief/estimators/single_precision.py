@@ -115,7 +115,14 @@ class Panels:
         layout[4], layout[5] = columns, first_row
         layout[6] = np.array([0, columns.size], np.intp)
         self.values = np.zeros((self.ranges.shape[0], n_rows, WIDTH), np.float32)
-        _fill(self.values, tuple(layout))
+        stride = 1 + model.n_cls
+        n_num, n_disc, n_pnum = self.layout[:3]
+        #: the rows of values of numeric attributes
+        self.numeric_rows = np.concatenate([np.arange(n_num),
+                                            n_num + n_disc + stride * np.arange(n_pnum)])
+        factor = np.ones(n_rows)
+        factor[self.numeric_rows] = model._inv_w      # the ramp's slope: see kernel_options
+        _fill(self.values, tuple(layout), factor)
         #: each instance's sum of its values of the numeric attributes without missing values
         #: (as the float32 values they are, summed in double): see :func:`_block`
         self.sums = self.values[:, :self.n_numeric].sum(axis=1, dtype=float).astype(np.float32)
@@ -127,39 +134,41 @@ class Panels:
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _fill(values, layout):
-    """values[tile] = the centred, scaled rows of :func:`.diffs._load_tile` in float32."""
+def _fill(values, layout, factor):
+    """values[tile] = the centred, scaled rows of :func:`.diffs._load_tile`, row r times
+    factor[r], in float32."""
     n_rows = values.shape[1]
     for tile in prange(values.shape[0]):
         buf = np.empty((n_rows, WIDTH))
         lo, width, _ = _load_tile(buf, layout, tile, 0, True)
         for row in range(n_rows):
             for j in range(width):
-                values[tile, row, j] = np.float32(buf[row, j])
+                values[tile, row, j] = np.float32(buf[row, j] * factor[row])
 
 
 def error_bound(model, panels):
     """(E0, gamma): |d32 - d64| <= E0 + gamma * (d32 + E0) for every pair, d32 the distance the
     float32 kernel computes and d64 the double-precision kernel's (:func:`_pair_distances`).
 
-    E0 sums the worst error of each attribute's term (u = 2^-24; values of magnitude at most M
-    after centring, M64 before, as the double kernel reads them): a numeric term |a - b|
-    errs by at most 4.01 u M in float32 (two rounded values, a rounded difference) and
-    3 u64 M64 in double; the ramp multiplies that by 1 / (t_different - t_equal) and adds the
-    rounding of its own steps; the Euclidean square by twice the largest term; a discrete term is
-    exact; a diff against a missing value is a table entry rounded to float32 (u). The n linear
-    Manhattan terms summed as sum c + sum x - 2 sum min(c, x) (:func:`_block`) err by at most
-    n M (2 u for the rounded values, 2 gamma_h for the sum of minima, 6 u for the rounded sums
-    and the last two steps) and n 3 u64 M64 in double. gamma bounds the accumulation: a float32
+    E0 sums the worst error of each attribute's term (u = 2^-24; the kernel's values of
+    magnitude at most M, the double kernel's at most M64 before centring): a numeric term
+    |a - b| errs by at most 4.01 u M in float32 (two rounded values, a rounded difference) and
+    3 u64 M64 w in double (w the ramp's slope, :func:`kernel_options`); the ramp adds the
+    double kernel's rounding of its two steps, the rounding of lo and hi and of the ``- lo``,
+    the clamp being exact; the Euclidean square multiplies by twice the largest term; a
+    discrete term is exact; a diff against a missing value is a table entry rounded to float32
+    (u). The n linear Manhattan terms summed as sum c + sum x - 2 sum min(c, x) (:func:`_block`)
+    err by at most n M (2 u for the rounded values, 2 gamma_h for the sum of minima, 6 u for the
+    rounded sums and the last two steps) and n 3 u64 M64 in double; the n ramp terms summed
+    before their n lo is subtracted add (gamma_h + 2 u) hi each. gamma bounds the accumulation: a float32
     sum whose terms pass through h additions errs by at most gamma_h = h u / (1 - h u) times
     the sum of the terms, and the double one by gamma_A in u64."""
     o = model.options
     u = _U32
     n_num, n_disc, n_pnum, n_pdisc = panels.layout
-    stride = 1 + model.n_cls
-    rows = np.concatenate([np.arange(n_num), n_num + n_disc + stride * np.arange(n_pnum)])
-    values = panels.values[:, rows]
-    M = max(1.0, float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0)
+    w = model._inv_w
+    values = panels.values[:, panels.numeric_rows]
+    M = max(w, float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else w)
     kind, usable = model.kind, model.kind != _UNUSABLE
     numeric = usable & (kind != _DISCRETE)
     with np.errstate(invalid="ignore"):
@@ -167,23 +176,27 @@ def error_bound(model, panels):
                                                                         model.inv_span, 1.0))
                        * model.inv_span, 0.0)
     M64 = max(1.0, float(np.nanmax(raw)) if raw.size else 1.0)
-    delta = 4.01 * u * M + 3.0 * _U64 * M64
+    h = n_num // 4 + 5
+    gamma_numeric = h * u / (1.0 - h * u)
+    delta = 4.01 * u * M + 3.0 * _U64 * M64 * w
     big = 2.0 * M
+    E_numeric = None
     if o.numeric == "ramp":
-        inv_w = 1.0 / (o.t_different - o.t_equal)
-        delta = inv_w * (delta + 5.0 * u * (2.0 * M + 1.0)) + 2.0 * u
+        hi = float(kernel_options(model)[2])
+        delta += 8.0 * _U64 * (2.0 * M64 + 1.0) * w + 2.0 * u * (hi + 1.0)
+        E_numeric = n_num * (delta + (gamma_numeric + 2.0 * u) * hi)
+        delta += u
         big = 1.0
+    elif o.distance == "manhattan":
+        E_numeric = n_num * (M * (2.0 * gamma_numeric + 8.0 * u) + 3.0 * _U64 * M64)
     if o.distance == "euclidean":
         delta = 2.0 * big * delta + delta * delta + 2.0 * u * big * big
+        E_numeric = None
     term = np.where(numeric, delta, 0.0)
     term = np.where(model.has_missing, np.maximum(term, 2.0 * u), term)
-    least = o.numeric == "linear" and o.distance == "manhattan"
-    if least:
+    if E_numeric is not None:     # summed as in _block, bounded as a whole
         term = np.where(model.has_missing, term, 0.0)
-    E0 = float(term[usable].sum())
-    if least:
-        h = n_num // 4 + 5
-        E0 += n_num * (M * (2.0 * h * u / (1.0 - h * u) + 8.0 * u) + 3.0 * _U64 * M64)
+    E0 = float(term[usable].sum()) + (E_numeric or 0.0)
     # additions a lane's sum passes through: a quad's two levels, then one per quad and up to
     # three single terms in each section (without missing values: numeric, discrete; in each
     # chunk of attributes with missing values: a query's known and its missing values)
@@ -196,6 +209,17 @@ def error_bound(model, panels):
     if exact:         # integer sums of 0/1 terms below 2^24: exact in float32
         return 0.0, 0.0
     return 1.0001 * E0, 1.0001 * (gamma32 + gamma64) * (1.0 + 2.0 * gamma32)
+
+
+def kernel_options(model):
+    """(ramp, lo, hi, euclid) of the float32 kernel, float32. The panels hold the numeric
+    values times the ramp's slope w = 1 / (t_different - t_equal) (1 for the linear diff), so
+    that the ramp is clamp(|c - x| - lo, 0, 1) = min(max(|c - x|, lo), hi) - lo with
+    lo = t_equal w and hi = t_different w: no multiplication per term."""
+    o = model.options
+    w = model._inv_w
+    return np.array([o.numeric == "ramp", o.t_equal * w, o.t_different * w,
+                     o.distance == "euclidean"], np.float32)
 
 
 def search(model, instances, mode, K, neighbours, distances, callback=None):
@@ -220,9 +244,7 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
     per_call = max(1, CALL_DIFFS // work)
     threads = numba.get_num_threads()
     accs = np.empty((threads, WIDTH, WIDTH), np.float32)
-    o = model.options
-    options = np.array([o.numeric == "ramp", o.t_equal, model._inv_w,
-                        o.distance == "euclidean"], np.float32)
+    options = kernel_options(model)
     calls = [(r, lo) for r in range(len(rounds)) for lo in range(0, len(rounds[r]), per_call)]
     report = progress_part(callback, 0.0, 0.95)
     for step, (r, lo) in enumerate(calls):
@@ -266,21 +288,24 @@ def _schedule(n_cand, n_query, symmetric):
 
 
 @njit(cache=True, nogil=True)
-def _term(c, x, discrete, ramp, euclid, t_equal, inv_w, least=False):
-    """The float32 distance term of candidate value c and query value x (:func:`.diffs._g`),
-    or with ``least`` min(c, x) (see :func:`_block`)."""
+def _term(c, x, discrete, ramp, euclid, lo, hi, least=False, deferred=False):
+    """The float32 distance term of candidate value c and query value x (:func:`.diffs._g`;
+    the ramp on values times its slope, :func:`kernel_options`), or with ``least`` min(c, x)
+    (see :func:`_block`); with ``deferred`` the ramp's ``- lo`` is left to the caller."""
     if least:
         return min(c, x)
     if discrete:
         return np.float32(1.0) if c != x else np.float32(0.0)
     d = abs(c - x)
     if ramp:
-        d = min(max((d - t_equal) * inv_w, np.float32(0.0)), np.float32(1.0))
+        d = min(max(d, lo), hi)
+        if not deferred:
+            d = d - lo
     return d * d if euclid else d
 
 
 @njit(cache=True, nogil=True)
-def _add_rows(acc, PI, PJ, wI, wJ, r0, r1, discrete, ramp, euclid, t_equal, inv_w, least):
+def _add_rows(acc, PI, PJ, wI, wJ, r0, r1, discrete, ramp, euclid, lo, hi, least, deferred):
     """acc[i, j] += the terms of rows r0..r1 (attributes without missing values) for the query
     instances i < wI (two at a time: a panel has room for an even count) and the candidates
     j < wJ, four rows at a time."""
@@ -293,51 +318,54 @@ def _add_rows(acc, PI, PJ, wI, wJ, r0, r1, discrete, ramp, euclid, t_equal, inv_
             y0, y1, y2, y3 = PI[r, i + 1], PI[r + 1, i + 1], PI[r + 2, i + 1], PI[r + 3, i + 1]
             c0, c1, c2, c3 = PJ[r], PJ[r + 1], PJ[r + 2], PJ[r + 3]
             for j in range(wJ):
-                a[j] += ((_term(c0[j], x0, discrete, ramp, euclid, t_equal, inv_w, least)
-                          + _term(c1[j], x1, discrete, ramp, euclid, t_equal, inv_w, least))
-                         + (_term(c2[j], x2, discrete, ramp, euclid, t_equal, inv_w, least)
-                            + _term(c3[j], x3, discrete, ramp, euclid, t_equal, inv_w, least)))
-                b[j] += ((_term(c0[j], y0, discrete, ramp, euclid, t_equal, inv_w, least)
-                          + _term(c1[j], y1, discrete, ramp, euclid, t_equal, inv_w, least))
-                         + (_term(c2[j], y2, discrete, ramp, euclid, t_equal, inv_w, least)
-                            + _term(c3[j], y3, discrete, ramp, euclid, t_equal, inv_w, least)))
+                a[j] += ((_term(c0[j], x0, discrete, ramp, euclid, lo, hi, least, deferred)
+                          + _term(c1[j], x1, discrete, ramp, euclid, lo, hi, least, deferred))
+                         + (_term(c2[j], x2, discrete, ramp, euclid, lo, hi, least, deferred)
+                            + _term(c3[j], x3, discrete, ramp, euclid, lo, hi, least,
+                                    deferred)))
+                b[j] += ((_term(c0[j], y0, discrete, ramp, euclid, lo, hi, least, deferred)
+                          + _term(c1[j], y1, discrete, ramp, euclid, lo, hi, least, deferred))
+                         + (_term(c2[j], y2, discrete, ramp, euclid, lo, hi, least, deferred)
+                            + _term(c3[j], y3, discrete, ramp, euclid, lo, hi, least,
+                                    deferred)))
             r += 4
         while r < r1:
             x0, y0, c0 = PI[r, i], PI[r, i + 1], PJ[r]
             for j in range(wJ):
-                a[j] += _term(c0[j], x0, discrete, ramp, euclid, t_equal, inv_w, least)
-                b[j] += _term(c0[j], y0, discrete, ramp, euclid, t_equal, inv_w, least)
+                a[j] += _term(c0[j], x0, discrete, ramp, euclid, lo, hi, least, deferred)
+                b[j] += _term(c0[j], y0, discrete, ramp, euclid, lo, hi, least, deferred)
             r += 1
 
 
 @njit(cache=True, nogil=True)
 def _add_sections(acc, PI, PJ, wI, wJ, r0, r1, discrete, options):
     """:func:`_add_rows` with the options as constants (numba compiles one branch-free loop
-    per combination); the linear Manhattan terms as min(c, x) (see :func:`_block`)."""
-    t_equal, inv_w = options[1], options[2]
+    per combination); the linear Manhattan terms as min(c, x) and the ramp's (Manhattan)
+    without their ``- lo`` (see :func:`_block`)."""
+    lo, hi = options[1], options[2]
     if discrete:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, True, False, False, t_equal, inv_w, False)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, True, False, False, lo, hi, False, False)
     elif options[0] != 0 and options[3] != 0:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, True, t_equal, inv_w, False)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, True, lo, hi, False, False)
     elif options[0] != 0:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, False, t_equal, inv_w, False)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, True, False, lo, hi, False, True)
     elif options[3] != 0:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, True, t_equal, inv_w, False)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, True, lo, hi, False, False)
     else:
-        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, False, t_equal, inv_w, True)
+        _add_rows(acc, PI, PJ, wI, wJ, r0, r1, False, False, False, lo, hi, True, False)
 
 
 @njit(cache=True, nogil=True)
-def _known_or(c, x, s, discrete, ramp, euclid, t_equal, inv_w):
+def _known_or(c, x, s, discrete, ramp, euclid, lo, hi):
     """The term of a known query value x: against a known candidate value c the diff, against
     a missing one (NaN) the query's diff to a missing value, s."""
-    d = _term(c, x, discrete, ramp, euclid, t_equal, inv_w)
+    d = _term(c, x, discrete, ramp, euclid, lo, hi)
     return d if c == c else s
 
 
 @njit(cache=True, nogil=True)
 def _add_partial(acc, PI, PJ, wI, wJ, first, count, stride, cI, cJ, known, missing, discrete,
-                 ramp, euclid, t_equal, inv_w):
+                 ramp, euclid, lo, hi):
     """acc[i, j] += the terms of ``count`` attributes with missing values (the rows of the
     p-th start at first + p * stride: the values, then one row per class of the diffs of a
     missing value of that class to each instance). A query's known values, four at a time:
@@ -363,16 +391,16 @@ def _add_partial(acc, PI, PJ, wI, wJ, first, count, stride, cI, cJ, known, missi
             s2, s3 = PI[r2 + 1 + cJ, i], PI[r3 + 1 + cJ, i]
             c0, c1, c2, c3 = PJ[r0], PJ[r1], PJ[r2], PJ[r3]
             for j in range(wJ):
-                a[j] += ((_known_or(c0[j], x0, s0, discrete, ramp, euclid, t_equal, inv_w)
-                          + _known_or(c1[j], x1, s1, discrete, ramp, euclid, t_equal, inv_w))
-                         + (_known_or(c2[j], x2, s2, discrete, ramp, euclid, t_equal, inv_w)
-                            + _known_or(c3[j], x3, s3, discrete, ramp, euclid, t_equal, inv_w)))
+                a[j] += ((_known_or(c0[j], x0, s0, discrete, ramp, euclid, lo, hi)
+                          + _known_or(c1[j], x1, s1, discrete, ramp, euclid, lo, hi))
+                         + (_known_or(c2[j], x2, s2, discrete, ramp, euclid, lo, hi)
+                            + _known_or(c3[j], x3, s3, discrete, ramp, euclid, lo, hi)))
             k += 4
         while k < n_known:
             r0 = known[k]
             x0, s0, c0 = PI[r0, i], PI[r0 + 1 + cJ, i], PJ[r0]
             for j in range(wJ):
-                a[j] += _known_or(c0[j], x0, s0, discrete, ramp, euclid, t_equal, inv_w)
+                a[j] += _known_or(c0[j], x0, s0, discrete, ramp, euclid, lo, hi)
             k += 1
         k = 0
         while k + 4 <= n_missing:
@@ -396,22 +424,29 @@ def _block(acc, PI, PJ, SI, SJ, wI, wJ, cI, cJ, layout, options, n_cls, known, m
     diffs of the numeric attributes without missing values are summed as
     sum |c - x| = sum c + sum x - 2 sum min(c, x): a minimum and an addition per term
     instead of a difference, an absolute value and an addition (``SI``, ``SJ``: the sums of
-    the instances' values, :attr:`Panels.sums`)."""
+    the instances' values, :attr:`Panels.sums`); the ramp's terms (Manhattan) as
+    min(max(|c - x|, lo), hi), their ``- lo`` subtracted once for all.""" 
     n_num, n_disc, n_pnum, n_pdisc = layout[0], layout[1], layout[2], layout[3]
-    ramp, euclid, t_equal, inv_w = options[0] != 0, options[3] != 0, options[1], options[2]
+    ramp, euclid, lo, hi = options[0] != 0, options[3] != 0, options[1], options[2]
     for i in range(wI + wI % 2):
         for j in range(wJ):
             acc[i, j] = 0.0
-    for lo in range(0, n_num, ROW_CHUNK):
-        _add_sections(acc, PI, PJ, wI, wJ, lo, min(lo + ROW_CHUNK, n_num), False, options)
+    for r in range(0, n_num, ROW_CHUNK):
+        _add_sections(acc, PI, PJ, wI, wJ, r, min(r + ROW_CHUNK, n_num), False, options)
     if n_num and not ramp and not euclid:
         for i in range(wI):
             a = acc[i]
             s = SI[i]
             for j in range(wJ):
                 a[j] = (s + SJ[j]) - np.float32(2.0) * a[j]
-    for lo in range(n_num, n_num + n_disc, ROW_CHUNK):
-        _add_sections(acc, PI, PJ, wI, wJ, lo, min(lo + ROW_CHUNK, n_num + n_disc), True,
+    elif n_num and ramp and not euclid:
+        shift = np.float32(n_num * np.float64(lo))
+        for i in range(wI):
+            a = acc[i]
+            for j in range(wJ):
+                a[j] -= shift
+    for r in range(n_num, n_num + n_disc, ROW_CHUNK):
+        _add_sections(acc, PI, PJ, wI, wJ, r, min(r + ROW_CHUNK, n_num + n_disc), True,
                       options)
     stride = 1 + n_cls
     first = n_num + n_disc
@@ -419,14 +454,14 @@ def _block(acc, PI, PJ, SI, SJ, wI, wJ, cI, cJ, layout, options, n_cls, known, m
         count = min(PARTIAL_CHUNK, n_pnum - p)
         if ramp or euclid:
             _add_partial(acc, PI, PJ, wI, wJ, first + p * stride, count, stride, cI, cJ, known,
-                         missing, False, ramp, euclid, t_equal, inv_w)
+                         missing, False, ramp, euclid, lo, hi)
         else:
             _add_partial(acc, PI, PJ, wI, wJ, first + p * stride, count, stride, cI, cJ, known,
-                         missing, False, False, False, t_equal, inv_w)
+                         missing, False, False, False, lo, hi)
     first += n_pnum * stride
     for p in range(0, n_pdisc, PARTIAL_CHUNK):
         _add_partial(acc, PI, PJ, wI, wJ, first + p * stride, min(PARTIAL_CHUNK, n_pdisc - p),
-                     stride, cI, cJ, known, missing, True, False, False, t_equal, inv_w)
+                     stride, cI, cJ, known, missing, True, False, False, lo, hi)
 
 
 @njit(cache=True, nogil=True)
