@@ -121,6 +121,18 @@ def load_snp(path):
     return np.ascontiguousarray(np.delete(table, c, axis=1)), table[:, c]
 
 
+def warm_up():
+    """Compile (or load from numba's cache) every kernel the timed runs use: the double- and the
+    single-precision search (the latter from ``single_precision.MIN_WORK`` diff terms), with
+    missing values and the ramp, and the bit planes of SNP data."""
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    for X, y in (make_data(200, 5), make_data(2_000, 100), make_data(2_000, 100, missing=0.1)):
+        for numeric in ("linear", "ramp"):
+            ReliefF(k=K, numeric_diff=numeric)(encode(X, y, n_classes=2))
+    run_ours_split(*make_snp(200, 100), discrete=True)
+
+
 def timed(function):
     start = time.perf_counter()
     function()
@@ -204,7 +216,7 @@ def memory_child(n, a, m):
     """Run in a subprocess: the resident memory (MB) before our ReliefF runs on n x a with m
     iterations (data and imports loaded, numba compiled), its peak during the run (sampled every
     5 ms), and the process's peak RSS (ru_maxrss, including the numba compilation)."""
-    run_ours(*make_data(200, 5))  # warm-up: compile before measuring
+    warm_up()
     X, y = make_data(n, a)
     with peak_rss_mb() as memory:
         seconds = timed(lambda: run_ours(X, y, m))
@@ -294,7 +306,8 @@ def main(argv=None):
     if unknown:
         parser.error(f"unknown section(s) {', '.join(sorted(unknown))}")
     peers = [] if args.no_peers or "peers" not in sections else list(PEERS)
-    for run in [run_ours] + [PEERS[peer] for peer in peers]:
+    warm_up()
+    for run in [PEERS[peer] for peer in peers]:
         run(*make_data(200, 5))  # warm-up: imports, numba compilation
     report(f"load average {' '.join(open('/proc/loadavg').read().split()[:3])}")
     # cheap measurements first, then the speed cases by increasing cost; every line is
@@ -373,8 +386,7 @@ def peers_section(plan, peers):
 def fast_select_section(plan, snp_path, with_peer=True):
     """Ours against fast-select, k = 10 (and 100 on SNPs), m = N: times, ratio, our split
     between the neighbour search and the diff sums, and the agreement of the estimates."""
-    run_ours_split(*make_data(200, 5))                      # compile before timing
-    run_ours_split(*make_snp(200, 20), discrete=True)
+    warm_up()
     if with_peer:
         run_fast_select(*make_data(200, 5))
         run_fast_select(*make_snp(200, 20))

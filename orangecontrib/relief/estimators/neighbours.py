@@ -19,7 +19,9 @@ values are missing), placed among the others by (distance, index). The search th
 enough neighbours to fill k places. With integer weights this is the context of the data with
 each instance repeated w times, where the copies of an instance are consecutive.
 The search is brute force over the tiles of :meth:`DiffModel.tiles` (never an N x N matrix; for
-sparse data :meth:`.sparse.SparseDiffModel.search`), or,
+sparse data :meth:`.sparse.SparseDiffModel.search`); a large dense search runs in single
+precision, each pair once when every instance is sampled, and is certified against this
+double-precision kernel (:mod:`.single_precision`: the same context to the last bit); or,
 for many instances with few numeric attributes, no missing values and the linear diff, k-d trees
 (``scipy.spatial.cKDTree``, Robnik-Sikonja 1998 in the papers' §3.3); a row whose k-th and
 (k+1)-th candidates are (nearly) equally far is searched by brute force again, so both searches

@@ -147,12 +147,12 @@ def _fill(values, layout, factor):
 
 
 def error_bound(model, panels):
-    """(E0, gamma): |d32 - d64| <= E0 + gamma * (d32 + E0) for every pair, d32 the distance the
+    """(E0, gamma): ``abs(d32 - d64) <= E0 + gamma * (d32 + E0)`` for every pair, d32 the distance the
     float32 kernel computes and d64 the double-precision kernel's (:func:`_pair_distances`).
 
     E0 sums the worst error of each attribute's term (u = 2^-24; the kernel's values of
     magnitude at most M, the double kernel's at most M64 before centring): a numeric term
-    |a - b| errs by at most 4.01 u M in float32 (two rounded values, a rounded difference) and
+    ``abs(a - b)`` errs by at most 4.01 u M in float32 (two rounded values, a rounded difference) and
     3 u64 M64 w in double (w the ramp's slope, :func:`kernel_options`); the ramp adds the
     double kernel's rounding of its two steps, the rounding of lo and hi and of the ``- lo``,
     the clamp being exact; the Euclidean square multiplies by twice the largest term; a
@@ -214,7 +214,7 @@ def error_bound(model, panels):
 def kernel_options(model):
     """(ramp, lo, hi, euclid) of the float32 kernel, float32. The panels hold the numeric
     values times the ramp's slope w = 1 / (t_different - t_equal) (1 for the linear diff), so
-    that the ramp is clamp(|c - x| - lo, 0, 1) = min(max(|c - x|, lo), hi) - lo with
+    that the ramp is ``clamp(abs(c - x) - lo, 0, 1) = min(max(abs(c - x), lo), hi) - lo`` with
     lo = t_equal w and hi = t_different w: no multiplication per term."""
     o = model.options
     w = model._inv_w
@@ -422,10 +422,10 @@ def _block(acc, PI, PJ, SI, SJ, wI, wJ, cI, cJ, layout, options, n_cls, known, m
     PJ (the sections of ``layout``), summed in chunks that stay in cache: ``ROW_CHUNK`` rows
     without missing values, ``PARTIAL_CHUNK`` attributes with them. The linear Manhattan
     diffs of the numeric attributes without missing values are summed as
-    sum |c - x| = sum c + sum x - 2 sum min(c, x): a minimum and an addition per term
+    sum abs(c - x) = sum c + sum x - 2 sum min(c, x): a minimum and an addition per term
     instead of a difference, an absolute value and an addition (``SI``, ``SJ``: the sums of
     the instances' values, :attr:`Panels.sums`); the ramp's terms (Manhattan) as
-    min(max(|c - x|, lo), hi), their ``- lo`` subtracted once for all.""" 
+    min(max(abs(c - x), lo), hi), their ``- lo`` subtracted once for all."""
     n_num, n_disc, n_pnum, n_pdisc = layout[0], layout[1], layout[2], layout[3]
     ramp, euclid, lo, hi = options[0] != 0, options[3] != 0, options[1], options[2]
     for i in range(wI + wI % 2):
