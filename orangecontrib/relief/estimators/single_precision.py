@@ -158,9 +158,10 @@ def error_bound(model, panels):
     the clamp being exact; the Euclidean square multiplies by twice the largest term; a
     discrete term is exact; a diff against a missing value is a table entry rounded to float32
     (u). The n linear Manhattan terms summed as sum c + sum x - 2 sum min(c, x) (:func:`_block`)
-    err by at most n M (2 u for the rounded values, 2 gamma_h for the sum of minima, 6 u for the
-    rounded sums and the last two steps) and n 3 u64 M64 in double; the n ramp terms summed
-    before their n lo is subtracted add (gamma_h + 2 u) hi each. gamma bounds the accumulation: a float32
+    err by at most S (2 u for the rounded values, 2 gamma for the sum of minima, 6 u for the
+    rounded sums and the last two steps; S the largest sum of an instance's values) and
+    n 3 u64 M64 in double; the n ramp terms summed before their n lo is subtracted add
+    (gamma + 2 u) hi each, gamma that of the numeric sum, summed in chunks of ``ROW_CHUNK``. gamma bounds the accumulation: a float32
     sum whose terms pass through h additions errs by at most gamma_h = h u / (1 - h u) times
     the sum of the terms, and the double one by gamma_A in u64."""
     o = model.options
@@ -176,8 +177,11 @@ def error_bound(model, panels):
                                                                         model.inv_span, 1.0))
                        * model.inv_span, 0.0)
     M64 = max(1.0, float(np.nanmax(raw)) if raw.size else 1.0)
-    h = n_num // 4 + 5
-    gamma_numeric = h * u / (1.0 - h * u)
+    # the numeric attributes without missing values: chunks of ROW_CHUNK summed apart, then
+    # added up; each value of the sum of the chunk passes at most h additions within it
+    h, chunks = min(n_num, ROW_CHUNK) // 4 + 5, -(-n_num // ROW_CHUNK) + 1
+    gamma_numeric = (h * u / (1.0 - h * u) + chunks * u / (1.0 - chunks * u)) * (1.0 + h * u)
+    S = float(np.abs(panels.values[:, :n_num]).sum(axis=1).max()) if n_num else 0.0
     delta = 4.01 * u * M + 3.0 * _U64 * M64 * w
     big = 2.0 * M
     E_numeric = None
@@ -188,7 +192,7 @@ def error_bound(model, panels):
         delta += u
         big = 1.0
     elif o.distance == "manhattan":
-        E_numeric = n_num * (M * (2.0 * gamma_numeric + 8.0 * u) + 3.0 * _U64 * M64)
+        E_numeric = S * (2.0 * gamma_numeric + 8.0 * u) + n_num * 3.0 * _U64 * M64
     if o.distance == "euclidean":
         delta = 2.0 * big * delta + delta * delta + 2.0 * u * big * big
         E_numeric = None
@@ -197,12 +201,15 @@ def error_bound(model, panels):
     if E_numeric is not None:     # summed as in _block, bounded as a whole
         term = np.where(model.has_missing, term, 0.0)
     E0 = float(term[usable].sum()) + (E_numeric or 0.0)
-    # additions a lane's sum passes through: a quad's two levels, then one per quad and up to
-    # three single terms in each section (without missing values: numeric, discrete; in each
-    # chunk of attributes with missing values: a query's known and its missing values)
+    # additions a lane's sum passes through after the numeric section: a quad's two levels,
+    # then one per quad and up to three single terms in each section (discrete without
+    # missing values; in each chunk of attributes with missing values: a query's known and its
+    # missing values)
     chunks = -(-n_pnum // PARTIAL_CHUNK) - (-n_pdisc // PARTIAL_CHUNK)
-    adds = n_num // 4 + n_disc // 4 + (n_pnum + n_pdisc) // 4 + 6 * chunks + 8
+    adds = n_disc // 4 + (n_pnum + n_pdisc) // 4 + 6 * chunks + 8
     gamma32 = adds * u / (1.0 - adds * u)
+    if E_numeric is None:         # (Euclidean) the numeric section's sum of terms, relative
+        gamma32 += gamma_numeric
     A = int(usable.sum())
     gamma64 = A * _U64 / (1.0 - A * _U64)
     exact = E0 == 0.0 and not model.has_missing.any() and A < 2 ** 24
@@ -243,7 +250,7 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
     work = WIDTH * WIDTH * max(1, cand.values.shape[1])
     per_call = max(1, CALL_DIFFS // work)
     threads = numba.get_num_threads()
-    accs = np.empty((threads, WIDTH, WIDTH), np.float32)
+    accs = np.empty((threads, 2, WIDTH, WIDTH), np.float32)
     options = kernel_options(model)
     calls = [(r, lo) for r in range(len(rounds)) for lo in range(0, len(rounds[r]), per_call)]
     report = progress_part(callback, 0.0, 0.95)
@@ -417,10 +424,11 @@ def _add_partial(acc, PI, PJ, wI, wJ, first, count, stride, cI, cJ, known, missi
 
 
 @njit(cache=True, nogil=True)
-def _block(acc, PI, PJ, SI, SJ, wI, wJ, cI, cJ, layout, options, n_cls, known, missing):
+def _block(acc, part, PI, PJ, SI, SJ, wI, wJ, cI, cJ, layout, options, n_cls, known, missing):
     """acc[i, j] = the float32 distance between query i of panel tile PI and candidate j of
     PJ (the sections of ``layout``), summed in chunks that stay in cache: ``ROW_CHUNK`` rows
-    without missing values, ``PARTIAL_CHUNK`` attributes with them. The linear Manhattan
+    without missing values (each numeric chunk summed in ``part`` first), ``PARTIAL_CHUNK``
+    attributes with them. The linear Manhattan
     diffs of the numeric attributes without missing values are summed as
     sum abs(c - x) = sum c + sum x - 2 sum min(c, x): a minimum and an addition per term
     instead of a difference, an absolute value and an addition (``SI``, ``SJ``: the sums of
@@ -431,8 +439,18 @@ def _block(acc, PI, PJ, SI, SJ, wI, wJ, cI, cJ, layout, options, n_cls, known, m
     for i in range(wI + wI % 2):
         for j in range(wJ):
             acc[i, j] = 0.0
-    for r in range(0, n_num, ROW_CHUNK):
-        _add_sections(acc, PI, PJ, wI, wJ, r, min(r + ROW_CHUNK, n_num), False, options)
+    for r in range(0, n_num, ROW_CHUNK):       # each chunk's sum apart: a shorter chain of
+        into = acc if r == 0 else part          # roundings (see error_bound)
+        if r:
+            for i in range(wI + wI % 2):
+                for j in range(wJ):
+                    part[i, j] = 0.0
+        _add_sections(into, PI, PJ, wI, wJ, r, min(r + ROW_CHUNK, n_num), False, options)
+        if r:
+            for i in range(wI):
+                a, b = acc[i], part[i]
+                for j in range(wJ):
+                    a[j] += b[j]
     if n_num and not ramp and not euclid:
         for i in range(wI):
             a = acc[i]
@@ -526,14 +544,14 @@ def _search_pairs(pairs, PQ, PC, SQ, SC, rangesQ, rangesC, orderQ, orderC, layou
     and I != J, of J's instances. Split statically over ``n_threads`` (numba's dynamic
     schedule leaves the second thread idle on a few long iterations)."""
     for t in prange(n_threads):
-        acc = accs[t]
+        acc, part = accs[t, 0], accs[t, 1]
         known = np.empty(layout[2] + layout[3], np.intp)
         missing = np.empty(layout[2] + layout[3], np.intp)
         for p in range(t, pairs.shape[0], n_threads):
             I, J = pairs[p, 0], pairs[p, 1]
             loI, wI, cI = rangesQ[I, 0], rangesQ[I, 1] - rangesQ[I, 0], rangesQ[I, 2]
             loJ, wJ, cJ = rangesC[J, 0], rangesC[J, 1] - rangesC[J, 0], rangesC[J, 2]
-            _block(acc, PQ[I], PC[J], SQ[I], SC[J], wI, wJ, cI, cJ, layout, options, n_cls, known,
+            _block(acc, part, PQ[I], PC[J], SQ[I], SC[J], wI, wJ, cI, cJ, layout, options, n_cls, known,
                    missing)
             g = _group(mode, cJ, cI)
             for i in range(wI):
