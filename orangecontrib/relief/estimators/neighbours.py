@@ -118,7 +118,7 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
         todo = _kd_tree_search(diff_model, instances, cls, groups, neighbours, distances,
                                callback)
         done = 0.9
-    elif K and single_precision.suits(diff_model, m, skip_zero_distance):
+    elif K and single_precision.suits(diff_model, m, skip_zero_distance, n_groups, K):
         todo = single_precision.search(diff_model, instances, _GROUP_MODES[groups], K,
                                        neighbours, distances, progress_part(callback, 0.0, 0.9))
         done = 0.9

@@ -59,24 +59,33 @@ LANES = 16
 ROW_CHUNK = 128
 #: attributes with missing values (each 1 + #classes rows) summed at a time
 PARTIAL_CHUNK = 32
+#: attributes at most (a tile pair's distances take about WIDTH^2 x attributes / 10^10 s,
+#: a cancel waits for them)
+MAX_ATTRIBUTES = 50_000
+#: panel cells filled between two progress reports
+FILL_CELLS = 2 ** 24
 #: diff terms of one call of the kernel at most (a cancel between calls takes effect promptly)
 CALL_DIFFS = 2 ** 30
 _U32 = 2.0 ** -24
 _U64 = 2.0 ** -53
 
 
-def suits(model, n_queries, skip_zero):
-    """Whether :func:`search` serves this diff model and search (see the module docstring)."""
+def suits(model, n_queries, skip_zero, n_groups=1, K=10):
+    """Whether :func:`search` serves this diff model and search of the K nearest in each of
+    ``n_groups`` groups (see the module docstring)."""
     o = model.options
-    work = n_queries * model.data.n_instances * model.data.n_attributes
-    if (model.sparse or o.corelearn or skip_zero or work < MIN_WORK
+    a = model.data.n_attributes
+    work = n_queries * model.data.n_instances * a
+    if (model.sparse or o.corelearn or skip_zero or work < MIN_WORK or a > MAX_ATTRIBUTES
             or model.planes.shape[2] or not np.any(model.kind != _UNUSABLE)):
         return False
     if model.has_missing.any() and o.missing == "D" and o.both_missing != "both":
         return False
-    need = 4 * Panels.n_rows(model) * (model.data.n_instances + model.n_cls * WIDTH)
+    panels = 4 * Panels.n_rows(model) * (model.data.n_instances + n_queries
+                                         + 2 * model.n_cls * WIDTH)
+    heaps = 12 * n_queries * n_groups * (K + EXTRA)
     available = available_memory()
-    return available is None or 2 * need < available
+    return available is None or 2 * (panels + heaps) < available
 
 
 class Panels:
@@ -86,7 +95,7 @@ class Panels:
     missing values, then for each numeric, then each discrete attribute with missing values a
     row of values and one row per class."""
 
-    def __init__(self, model, instances):
+    def __init__(self, model, instances, callback=None):
         tiles = model.tiles
         cls = model.cls[instances]
         sorted_rows = np.asarray(instances)[np.argsort(cls, kind="stable")].astype(np.intp)
@@ -122,7 +131,12 @@ class Panels:
                                             n_num + n_disc + stride * np.arange(n_pnum)])
         factor = np.ones(n_rows)
         factor[self.numeric_rows] = model._inv_w      # the ramp's slope: see kernel_options
-        _fill(self.values, tuple(layout), factor)
+        step = max(1, FILL_CELLS // (n_rows * WIDTH))
+        for t0 in range(0, self.ranges.shape[0], step):
+            with parallel_launch():
+                _fill(self.values, tuple(layout), factor, t0, min(t0 + step, len(self.ranges)))
+            if callback is not None:
+                callback(min(t0 + step, len(self.ranges)) / len(self.ranges))
         #: each instance's sum of its values of the numeric attributes without missing values
         #: (as the float32 values they are, summed in double): see :func:`_block`
         self.sums = self.values[:, :self.n_numeric].sum(axis=1, dtype=float).astype(np.float32)
@@ -134,11 +148,12 @@ class Panels:
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _fill(values, layout, factor):
+def _fill(values, layout, factor, t0, t1):
     """values[tile] = the centred, scaled rows of :func:`.diffs._load_tile`, row r times
-    factor[r], in float32."""
+    factor[r], in float32, for the tiles t0..t1."""
     n_rows = values.shape[1]
-    for tile in prange(values.shape[0]):
+    for k in prange(t1 - t0):
+        tile = t0 + k
         buf = np.empty((n_rows, WIDTH))
         lo, width, _ = _load_tile(buf, layout, tile, 0, True)
         for row in range(n_rows):
@@ -236,8 +251,8 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
     instances = np.asarray(instances, dtype=np.intp)
     n, m = model.data.n_instances, instances.size
     symmetric = m == n and np.array_equal(np.sort(instances), np.arange(n))
-    cand = Panels(model, np.arange(n))
-    query = cand if symmetric else Panels(model, instances)
+    cand = Panels(model, np.arange(n), progress_part(callback, 0.0, 0.02))
+    query = cand if symmetric else Panels(model, instances, progress_part(callback, 0.02, 0.04))
     G = neighbours.shape[1]
     Kx = K + EXTRA
     n_q = query.order.size
@@ -247,19 +262,17 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
     far_d = np.full((G, n_q), np.inf, np.float32)
     far_i = np.full((G, n_q), -1, np.int64)
     rounds = _schedule(cand.ranges.shape[0], query.ranges.shape[0], symmetric)
-    work = WIDTH * WIDTH * max(1, cand.values.shape[1])
-    per_call = max(1, CALL_DIFFS // work)
     threads = numba.get_num_threads()
+    per_call = max(threads, CALL_DIFFS // (WIDTH * WIDTH * max(1, cand.values.shape[1])))
     accs = np.empty((threads, 2, WIDTH, WIDTH), np.float32)
     options = kernel_options(model)
-    calls = [(r, lo) for r in range(len(rounds)) for lo in range(0, len(rounds[r]), per_call)]
-    report = progress_part(callback, 0.0, 0.95)
-    for step, (r, lo) in enumerate(calls):
-        pairs = rounds[r][lo:lo + per_call]
+    calls = [rounds[r][lo:lo + per_call] for r in range(len(rounds))
+             for lo in range(0, len(rounds[r]), per_call)]
+    report = progress_part(callback, 0.04, 0.95)
+    for step, pairs in enumerate(calls):
         with parallel_launch():
             _search_pairs(pairs, query.values, cand.values, query.sums, cand.sums, query.ranges,
-                          cand.ranges,
-                          query.order, cand.order, cand.layout, options,
+                          cand.ranges, query.order, cand.order, cand.layout, options,
                           model.n_cls, mode, symmetric, threads, accs,
                           heap_d, heap_i, size, far_d, far_i)
         if report is not None:
@@ -269,9 +282,16 @@ def search(model, instances, mode, K, neighbours, distances, callback=None):
     position[query.order] = np.arange(n_q)
     counts = np.bincount(model.cls, minlength=model.n_cls).astype(np.int64)
     certified = np.ones(m, np.bool_)
-    with parallel_launch():
-        _certify(instances, position[instances], model.tiles, heap_d, heap_i, size, far_d, counts, mode, K, E0, gamma,
-                 threads, neighbours, distances, certified)
+    report = progress_part(callback, 0.95, 1.0)
+    rows = max(threads, CALL_DIFFS // 16 // (G * Kx * max(1, model.data.n_attributes)))
+    for q0 in range(0, m, rows):
+        at = slice(q0, min(q0 + rows, m))
+        with parallel_launch():
+            _certify(instances[at], position[instances[at]], model.tiles, heap_d, heap_i, size,
+                     far_d, counts, mode, K, E0, gamma, threads, neighbours[at], distances[at],
+                     certified[at])
+        if report is not None:
+            report(at.stop / m)
     return np.flatnonzero(~certified)
 
 
