@@ -62,10 +62,12 @@ PARTIAL_CHUNK = 32
 #: attributes at most (a tile pair's distances take about WIDTH^2 x attributes / 10^10 s,
 #: a cancel waits for them)
 MAX_ATTRIBUTES = 50_000
+#: attributes of a tile transposed at a time while filling the panels
+FILL_COLUMNS = 16
 #: panel cells filled between two progress reports
 FILL_CELLS = 2 ** 24
 #: diff terms of one call of the kernel at most (a cancel between calls takes effect promptly)
-CALL_DIFFS = 2 ** 30
+CALL_DIFFS = 2 ** 29
 _U32 = 2.0 ** -24
 _U64 = 2.0 ** -53
 
@@ -122,7 +124,7 @@ class Panels:
         layout = list(tiles)
         layout[2], layout[3] = self.order, self.ranges
         layout[4], layout[5] = columns, first_row
-        layout[6] = np.array([0, columns.size], np.intp)
+        layout[6] = np.append(np.arange(0, columns.size, FILL_COLUMNS), columns.size)
         self.values = np.zeros((self.ranges.shape[0], n_rows, WIDTH), np.float32)
         stride = 1 + model.n_cls
         n_num, n_disc, n_pnum = self.layout[:3]
@@ -151,14 +153,17 @@ class Panels:
 def _fill(values, layout, factor, t0, t1):
     """values[tile] = the centred, scaled rows of :func:`.diffs._load_tile`, row r times
     factor[r], in float32, for the tiles t0..t1."""
-    n_rows = values.shape[1]
+    first_row, groups = layout[5], layout[6]
+    n_cls = layout[14].shape[0]
     for k in prange(t1 - t0):
         tile = t0 + k
-        buf = np.empty((n_rows, WIDTH))
-        lo, width, _ = _load_tile(buf, layout, tile, 0, True)
-        for row in range(n_rows):
-            for j in range(width):
-                values[tile, row, j] = np.float32(buf[row, j] * factor[row])
+        buf = np.empty((FILL_COLUMNS * (1 + n_cls), WIDTH))
+        for group in range(groups.size - 1):       # a few columns at a time: buf in cache
+            lo, width, _ = _load_tile(buf, layout, tile, group, True)
+            base = first_row[groups[group]]
+            for row in range(first_row[groups[group + 1]] - base):
+                for j in range(width):
+                    values[tile, base + row, j] = np.float32(buf[row, j] * factor[base + row])
 
 
 def error_bound(model, panels):
