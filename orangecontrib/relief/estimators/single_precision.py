@@ -59,6 +59,9 @@ LANES = 16
 ROW_CHUNK = 128
 #: attributes with missing values (each 1 + #classes rows) summed at a time
 PARTIAL_CHUNK = 32
+#: the panels (half the size of the data) are made when at least one instance in MIN_SHARE is
+#: sampled: for fewer the double-precision search, reading the data as they are, is as fast
+MIN_SHARE = 8
 #: attributes at most (a tile pair's distances take about WIDTH^2 x attributes / 10^10 s,
 #: a cancel waits for them)
 MAX_ATTRIBUTES = 50_000
@@ -79,6 +82,7 @@ def suits(model, n_queries, skip_zero, n_groups=1, K=10):
     a = model.data.n_attributes
     work = n_queries * model.data.n_instances * a
     if (model.sparse or o.corelearn or skip_zero or work < MIN_WORK or a > MAX_ATTRIBUTES
+            or MIN_SHARE * n_queries < model.data.n_instances
             or model.planes.shape[2] or not np.any(model.kind != _UNUSABLE)):
         return False
     if model.has_missing.any() and o.missing == "D" and o.both_missing != "both":
@@ -188,8 +192,13 @@ def error_bound(model, panels):
     u = _U32
     n_num, n_disc, n_pnum, n_pdisc = panels.layout
     w = model._inv_w
-    values = panels.values[:, panels.numeric_rows]
-    M = max(w, float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else w)
+    M, S = w, 0.0
+    for tile in panels.values:          # a tile at a time: no copy of the panels
+        values = np.abs(tile[panels.numeric_rows])
+        if np.isfinite(values).any():
+            M = max(M, float(np.nanmax(values)))
+        if n_num:
+            S = max(S, float(values[:n_num].sum(axis=0, dtype=float).max()))
     kind, usable = model.kind, model.kind != _UNUSABLE
     numeric = usable & (kind != _DISCRETE)
     with np.errstate(invalid="ignore"):
@@ -201,7 +210,6 @@ def error_bound(model, panels):
     # added up; each value of the sum of the chunk passes at most h additions within it
     h, chunks = min(n_num, ROW_CHUNK) // 4 + 5, -(-n_num // ROW_CHUNK) + 1
     gamma_numeric = (h * u / (1.0 - h * u) + chunks * u / (1.0 - chunks * u)) * (1.0 + h * u)
-    S = float(np.abs(panels.values[:, :n_num]).sum(axis=1).max()) if n_num else 0.0
     delta = 4.01 * u * M + 3.0 * _U64 * M64 * w
     big = 2.0 * M
     E_numeric = None
