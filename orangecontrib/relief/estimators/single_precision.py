@@ -59,9 +59,6 @@ LANES = 16
 ROW_CHUNK = 128
 #: attributes with missing values (each 1 + #classes rows) summed at a time
 PARTIAL_CHUNK = 32
-#: the panels (half the size of the data) are made when at least one instance in MIN_SHARE is
-#: sampled: for fewer the double-precision search, reading the data as they are, is as fast
-MIN_SHARE = 8
 #: attributes at most (a tile pair's distances take about WIDTH^2 x attributes / 10^10 s,
 #: a cancel waits for them)
 MAX_ATTRIBUTES = 50_000
@@ -82,7 +79,6 @@ def suits(model, n_queries, skip_zero, n_groups=1, K=10):
     a = model.data.n_attributes
     work = n_queries * model.data.n_instances * a
     if (model.sparse or o.corelearn or skip_zero or work < MIN_WORK or a > MAX_ATTRIBUTES
-            or MIN_SHARE * n_queries < model.data.n_instances
             or model.planes.shape[2] or not np.any(model.kind != _UNUSABLE)):
         return False
     if model.has_missing.any() and o.missing == "D" and o.both_missing != "both":
