@@ -24,10 +24,14 @@ SCRIPT = textwrap.dedent("""
     table = parity(order=2, n_irrelevant=4, n_instances=120, random_state=0)
     codes = rng.integers(0, 3, (300, 80)).astype(float)      # SNPs: packed into bit planes
     snps = encode(codes, (codes[:, 0] > 0).astype(int), discrete=True, n_classes=2)
+    B = rng.random((2000, 60))                               # the single-precision search
+    big = encode(B, (B[:, 0] > B[:, 1]).astype(int), n_classes=2)
+    big_target = encode(B, B[:, 0] + B[:, 2], n_classes=0)
     jobs = [lambda: ReliefF()(snps), lambda: MultiSURF()(snps), lambda: ReliefF()(classes), lambda: RReliefF()(target),
             lambda: MultiSURF()(classes), lambda: ReliefF(preset="corelearn")(classes),
             lambda: ObliviousTreeLearner()(table)(table),
-            lambda: CoreTreeLearner()(table)(table)] * 2
+            lambda: CoreTreeLearner()(table)(table), lambda: ReliefF()(big),
+            lambda: RReliefF()(big_target)] * 2
     alone = [job() for job in jobs]
     together = [None] * len(jobs)
 
