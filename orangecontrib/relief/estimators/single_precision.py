@@ -2,17 +2,17 @@
 
 The Relief family's context (:mod:`.neighbours`) needs, for each sampled instance, its K
 nearest instances of each group. Brute force costs N x m distances of A diff terms; this search
-makes them cheap in three ways (the order of the gains on 10,000 x 100 numeric data:
-about 2x, 2x and 2x):
+makes them cheap:
 
-* **float32 panels.** The instances are laid out tile by tile (``WIDTH`` instances of one class a tile, sorted by class as
-  :attr:`.diffs.DiffModel.tiles` sorts them) as ``panels[tile, row,
+* **float32 panels.** The instances are laid out tile by tile (``WIDTH`` instances of one class
+  a tile, sorted by class as :attr:`.diffs.DiffModel.tiles` sorts them) as ``panels[tile, row,
   j]`` in float32: one row per usable attribute (the value mapped onto [0, 1]: ``(x - min) /
-  (max - min)``; a discrete code as it is; NaN where missing) and, for an attribute with missing
-  values, one row per class c: the diff of an instance of class c whose value is missing to
-  instance j (RELIEF-B/D, Kononenko 1994 §3). Attributes without missing values come first,
-  numeric before discrete, so the kernel sums them four at a time for two query instances at
-  once with loops numba vectorises (8 float32 lanes).
+  (max - min)``, times the ramp's slope for the ramp diff; a discrete code as it is; NaN where
+  missing) and, for an attribute with missing values, one row per class c: the diff of an
+  instance of class c whose value is missing to instance j (RELIEF-B/D, Kononenko 1994 §3).
+  Attributes without missing values come first, numeric before discrete, so the kernel sums
+  them four at a time for two query instances at once in loops numba vectorises (8 float32
+  lanes); the linear Manhattan diffs as ``sum c + sum x - 2 sum min(c, x)`` (:func:`_block`).
 * **each pair once.** When the sampled instances are all instances (``iterations`` None),
   d(I_i, I_j) is computed once for the tile pair (I, J) and offered both to I_i's neighbours
   and to I_j's; the tile pairs are scheduled in rounds of a round-robin tournament, so that the
@@ -20,20 +20,20 @@ about 2x, 2x and 2x):
   The diff is symmetric wherever this path is taken (RELIEF-D's both-missing rule
   ``both_missing="both"``, not CORElearn's "current").
 * **certified.** Each group keeps ``K + EXTRA`` candidates by float32 distance; their double
-  precision distances are then computed with the same terms summed in the same order as
-  the float64 kernel (:func:`.diffs._tile_distances`) sums them (:func:`_pair_distances`), and the K nearest by (distance, index) among them are the K
-  nearest of the whole group whenever the K-th lies below the smallest float32 distance left
-  out by more than the rounding bound :func:`error_bound` — a worst-case bound of the float32
-  rounding (Higham, *Accuracy and Stability of Numerical Algorithms*, §4.2). A row that is not
-  certified (a near-tie at the K-th) is searched again in double precision. The context is
-  therefore the one the double-precision search gives, to the last bit: neighbours, order and
-  distances.
+  precision distances are then computed with the same terms summed in the same order as the
+  float64 kernel (:func:`.diffs._tile_distances`) sums them (:func:`_pair_distances`), and the
+  K nearest by (distance, index) among them are the K nearest of the whole group whenever the
+  K-th lies below the smallest float32 distance left out by more than the rounding bound
+  :func:`error_bound` — a worst-case bound of the float32 rounding (Higham, *Accuracy and
+  Stability of Numerical Algorithms*, §4.2). A row that is not certified (a near-tie at the
+  K-th) is searched again in double precision. The context is therefore the one the
+  double-precision search gives, to the last bit: neighbours, order and distances.
 
 Used by :func:`.neighbours.nearest_neighbours` for dense data when the search is large enough
 for the panels to pay (``MIN_WORK`` diff terms), not with CORElearn's arithmetic (its neighbour
 order is its own), ``skip_zero_distance`` (a float32 zero is no double zero), bit planes (SNP
-data has a faster search) or RELIEF-D's asymmetric "current" both-missing rule with missing
-values, and when the panels fit in memory.
+data has a faster search), RELIEF-D's asymmetric "current" both-missing rule with missing
+values or more than ``MAX_ATTRIBUTES`` attributes, and when the panels fit in memory.
 """
 import numba
 import numpy as np
@@ -167,23 +167,25 @@ def _fill(values, layout, factor, t0, t1):
 
 
 def error_bound(model, panels):
-    """(E0, gamma): ``abs(d32 - d64) <= E0 + gamma * (d32 + E0)`` for every pair, d32 the distance the
-    float32 kernel computes and d64 the double-precision kernel's (:func:`_pair_distances`).
+    """(E0, gamma): ``abs(d32 - d64) <= E0 + gamma * (d32 + E0)`` for every pair, d32 the
+    distance the float32 kernel computes and d64 the double-precision kernel's
+    (:func:`_pair_distances`).
 
     E0 sums the worst error of each attribute's term (u = 2^-24; the kernel's values of
     magnitude at most M, the double kernel's at most M64 before centring): a numeric term
-    ``abs(a - b)`` errs by at most 4.01 u M in float32 (two rounded values, a rounded difference) and
-    3 u64 M64 w in double (w the ramp's slope, :func:`kernel_options`); the ramp adds the
-    double kernel's rounding of its two steps, the rounding of lo and hi and of the ``- lo``,
-    the clamp being exact; the Euclidean square multiplies by twice the largest term; a
-    discrete term is exact; a diff against a missing value is a table entry rounded to float32
-    (u). The n linear Manhattan terms summed as sum c + sum x - 2 sum min(c, x) (:func:`_block`)
-    err by at most S (2 u for the rounded values, 2 gamma for the sum of minima, 6 u for the
+    ``abs(a - b)`` errs by at most 4.01 u M in float32 (two rounded values, a rounded
+    difference) and 3 u64 M64 w in double (w the ramp's slope, :func:`kernel_options`); the
+    ramp adds the double kernel's rounding of its two steps, the rounding of lo and hi and of
+    the ``- lo``, the clamp being exact; the Euclidean square multiplies by twice the largest
+    term; a discrete term is exact; a diff against a missing value is a table entry rounded to
+    float32 (u). The n linear Manhattan terms summed as sum c + sum x - 2 sum min(c, x)
+    (:func:`_block`) err by at most S (2 u for the rounded values, 2 gamma for the sum of minima, 6 u for the
     rounded sums and the last two steps; S the largest sum of an instance's values) and
     n 3 u64 M64 in double; the n ramp terms summed before their n lo is subtracted add
-    (gamma + 2 u) hi each, gamma that of the numeric sum, summed in chunks of ``ROW_CHUNK``. gamma bounds the accumulation: a float32
-    sum whose terms pass through h additions errs by at most gamma_h = h u / (1 - h u) times
-    the sum of the terms, and the double one by gamma_A in u64."""
+    (gamma + 2 u) hi each, gamma that of the numeric sum, summed in chunks of ``ROW_CHUNK``.
+    gamma bounds the accumulation: a float32 sum whose terms pass through h additions errs by
+    at most gamma_h = h u / (1 - h u) times the sum of the terms, and the double one by
+    gamma_A in u64."""
     o = model.options
     u = _U32
     n_num, n_disc, n_pnum, n_pdisc = panels.layout
@@ -566,8 +568,8 @@ def _offer_column(acc_row, width, query, q0, g, heap_d, heap_i, size, far_d, far
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _search_pairs(pairs, PQ, PC, SQ, SC, rangesQ, rangesC, orderQ, orderC, layout, options, n_cls, mode, symmetric, n_threads, accs, heap_d, heap_i, size,
-                  far_d, far_i):
+def _search_pairs(pairs, PQ, PC, SQ, SC, rangesQ, rangesC, orderQ, orderC, layout, options,
+                  n_cls, mode, symmetric, n_threads, accs, heap_d, heap_i, size, far_d, far_i):
     """For each tile pair (I, J) of ``pairs`` (no two sharing a tile whose heaps they update):
     the float32 distances of the block, offered to the heaps of I's queries and, ``symmetric``
     and I != J, of J's instances. Split statically over ``n_threads`` (numba's dynamic
@@ -580,8 +582,8 @@ def _search_pairs(pairs, PQ, PC, SQ, SC, rangesQ, rangesC, orderQ, orderC, layou
             I, J = pairs[p, 0], pairs[p, 1]
             loI, wI, cI = rangesQ[I, 0], rangesQ[I, 1] - rangesQ[I, 0], rangesQ[I, 2]
             loJ, wJ, cJ = rangesC[J, 0], rangesC[J, 1] - rangesC[J, 0], rangesC[J, 2]
-            _block(acc, part, PQ[I], PC[J], SQ[I], SC[J], wI, wJ, cI, cJ, layout, options, n_cls, known,
-                   missing)
+            _block(acc, part, PQ[I], PC[J], SQ[I], SC[J], wI, wJ, cI, cJ, layout, options, n_cls,
+                   known, missing)
             g = _group(mode, cJ, cI)
             for i in range(wI):
                 _offer_row(acc[i], wJ, loI + i, g, orderQ[loI + i], orderC, loJ,
