@@ -179,9 +179,9 @@ def error_bound(model, panels):
     the ``- lo``, the clamp being exact; the Euclidean square multiplies by twice the largest
     term; a discrete term is exact; a diff against a missing value is a table entry rounded to
     float32 (u). The n linear Manhattan terms summed as sum c + sum x - 2 sum min(c, x)
-    (:func:`_block`) err by at most S (2 u for the rounded values, 2 gamma for the sum of minima, 6 u for the
-    rounded sums and the last two steps; S the largest sum of an instance's values) and
-    n 3 u64 M64 in double; the n ramp terms summed before their n lo is subtracted add
+    (:func:`_block`) err by at most S (2 u for the rounded values, 2 gamma for the sum of
+    minima, 6 u for the rounded sums and the last two steps; S the largest sum of an
+    instance's values) and n 3 u64 M64 in double; the n ramp terms summed before their n lo is subtracted add
     (gamma + 2 u) hi each, gamma that of the numeric sum, summed in chunks of ``ROW_CHUNK``.
     gamma bounds the accumulation: a float32 sum whose terms pass through h additions errs by
     at most gamma_h = h u / (1 - h u) times the sum of the terms, and the double one by
