@@ -181,11 +181,11 @@ def error_bound(model, panels):
     float32 (u). The n linear Manhattan terms summed as sum c + sum x - 2 sum min(c, x)
     (:func:`_block`) err by at most S (2 u for the rounded values, 2 gamma for the sum of
     minima, 6 u for the rounded sums and the last two steps; S the largest sum of an
-    instance's values) and n 3 u64 M64 in double; the n ramp terms summed before their n lo is subtracted add
-    (gamma + 2 u) hi each, gamma that of the numeric sum, summed in chunks of ``ROW_CHUNK``.
-    gamma bounds the accumulation: a float32 sum whose terms pass through h additions errs by
-    at most gamma_h = h u / (1 - h u) times the sum of the terms, and the double one by
-    gamma_A in u64."""
+    instance's values) and n 3 u64 M64 in double; the n ramp terms summed before their n lo
+    is subtracted add (gamma + 2 u) hi each, gamma that of the numeric sum, summed in chunks of
+    ``ROW_CHUNK``. gamma bounds the accumulation: a float32 sum whose terms pass through h
+    additions errs by at most gamma_h = h u / (1 - h u) times the sum of the terms, and the
+    double one by gamma_A in u64."""
     o = model.options
     u = _U32
     n_num, n_disc, n_pnum, n_pdisc = panels.layout
