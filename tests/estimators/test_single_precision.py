@@ -193,3 +193,15 @@ def test_a_cancel_stops_the_search(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         nearest_neighbours(DiffModel(data), np.arange(1300), 10, callback=cancel)
     assert len(calls) == 3 and calls[-1] < 0.5
+
+
+def test_instance_weights_give_the_double_precision_estimates(monkeypatch):
+    # a weight w fills w neighbour places: K grows to k / (smallest weight)
+    rng = np.random.default_rng(8)
+    X = rng.random((900, 10))
+    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(float)
+    data = encode(X, y, n_classes=2, weights=rng.choice([0.5, 1.0, 3.0], 900))
+    monkeypatch.setattr(single_precision, "MIN_WORK", 10 ** 30)
+    expected = ReliefF(k=10)(data)
+    monkeypatch.setattr(single_precision, "MIN_WORK", 0)
+    np.testing.assert_array_equal(ReliefF(k=10)(data), expected)
