@@ -41,7 +41,8 @@ import scipy.sparse as sp
 
 from .estimators.base import BLOCK_BYTES, parallel_launch
 from .estimators.cost_sampling import ReliefFsmp
-from .estimators.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, target_diffs
+from .estimators.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, class_tiles, \
+    target_diffs
 from .estimators.encoding import EncodedData
 from .estimators.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
     _chunks, _nearest_search
@@ -566,13 +567,7 @@ def _candidate_tiles(cls):
     """``order`` and ``ranges`` of :attr:`.DiffModel.tiles` over the first ``cls.size`` rows
     only (the partition's, not the sampled instances appended after them): the rows sorted by
     class, in tiles of at most ``TILE_WIDTH`` rows of one class."""
-    order = np.argsort(cls, kind="stable").astype(np.intp)
-    n_cls = int(cls.max()) + 1 if cls.size else 0
-    bounds = np.searchsorted(cls[order], np.arange(n_cls + 1))
-    ranges = np.array([(lo, min(lo + TILE_WIDTH, stop), c)
-                       for c, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))
-                       for lo in range(start, stop, TILE_WIDTH)], np.intp).reshape(-1, 3)
-    return order, ranges
+    return class_tiles(cls, int(cls.max()) + 1 if cls.size else 0)
 
 
 def _accumulate(model, rows, others, slots, weights, n_slots, with_tau, out):

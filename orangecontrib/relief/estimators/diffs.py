@@ -354,11 +354,7 @@ class DiffModel:
         o = self.options
         partial = self.has_missing
         other, both = (d * d if o.distance == "euclidean" else d for d in self.missing_diffs)
-        order = np.argsort(self.cls, kind="stable").astype(np.intp)
-        bounds = np.searchsorted(self.cls[order], np.arange(self.n_cls + 1))
-        ranges = np.array([(lo, min(lo + TILE_WIDTH, stop), c)
-                           for c, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))
-                           for lo in range(start, stop, TILE_WIDTH)], np.intp).reshape(-1, 3)
+        order, ranges = class_tiles(self.cls, self.n_cls)
         usable = self.kind != _UNUSABLE
         columns = np.concatenate([np.flatnonzero(usable & ~partial), np.flatnonzero(partial)])
         first_row = np.concatenate([[0], np.cumsum(np.where(partial[columns],
@@ -468,6 +464,17 @@ def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo
 TILE_WIDTH = 512
 #: bytes of one group of columns of a tile (transposed): it stays in the core's cache
 GROUP_BYTES = 256 * 1024
+
+
+def class_tiles(cls, n_cls, width=TILE_WIDTH):
+    """``(order, ranges)``: the positions of ``cls`` sorted by class (stable), and each tile's
+    (start, stop, class) in that order: at most ``width`` positions of one class."""
+    order = np.argsort(cls, kind="stable").astype(np.intp)
+    bounds = np.searchsorted(cls[order], np.arange(n_cls + 1))
+    ranges = np.array([(lo, min(lo + width, stop), c)
+                       for c, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))
+                       for lo in range(start, stop, width)], np.intp).reshape(-1, 3)
+    return order, ranges
 
 
 @njit(cache=True, nogil=True)

@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit, prange
 
 from .base import available_memory, progress_part, parallel_launch
-from .diffs import _DISCRETE, _UNUSABLE, _code, _g, _load_tile
+from .diffs import _DISCRETE, _UNUSABLE, _code, _g, _load_tile, class_tiles
 from .heaps import _group, _heap_sort, _offer, _sift_down
 
 __all__ = ["suits", "search", "error_bound", "Panels"]
@@ -99,14 +99,8 @@ class Panels:
 
     def __init__(self, model, instances, callback=None):
         tiles = model.tiles
-        cls = model.cls[instances]
-        sorted_rows = np.asarray(instances)[np.argsort(cls, kind="stable")].astype(np.intp)
-        bounds = np.searchsorted(cls[np.argsort(cls, kind="stable")], np.arange(model.n_cls + 1))
-        self.ranges = np.array([(lo, min(lo + WIDTH, stop), c)
-                                for c, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))
-                                for lo in range(start, stop, WIDTH)],
-                               np.intp).reshape(-1, 3)
-        self.order = sorted_rows
+        positions, self.ranges = class_tiles(model.cls[instances], model.n_cls, WIDTH)
+        self.order = np.asarray(instances, dtype=np.intp)[positions]
         usable = model.kind != _UNUSABLE
         partial = model.has_missing
         discrete = model.kind == _DISCRETE
