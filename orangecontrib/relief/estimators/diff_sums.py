@@ -20,8 +20,8 @@ and adds them to the running sums, so no (instances x neighbours x attributes) a
 is ever built; blocks of columns and chunks of instances are the parallel tasks, and it
 releases the GIL. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
 0/1; numeric from ``|x - y|`` by the ramp arguments of :attr:`.DiffModel._ramp_args`, the
-same arithmetic as :func:`.diffs._diff`); in the others the pairs of known values get the same
-loop and only the cells with a missing value call :func:`.diffs._diff` (RELIEF-B/C/D).
+same arithmetic as :func:`.diffs._diff`); the others call :func:`.diffs._diff` (missing values
+by RELIEF-B/C/D).
 """
 from dataclasses import dataclass
 
@@ -192,24 +192,14 @@ def _fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, kn
                                 dz = abs(z[u] - x[u])
                                 d[u] = 1.0 if dz >= hi[t] else (
                                     0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
-                        else:       # both known: the plain diffs; else RELIEF-B/C/D's
+                        else:
                             for u in range(width):
-                                t = c0 + u
-                                dz = abs(z[u] - x[u])
-                                v = 1.0 if dz >= hi[t] else (
-                                    0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
-                                d[u] = (0.0 if x[u] == z[u] else 1.0) \
-                                    if kind[t] == _DISCRETE else v
-                            for u in range(width):
-                                if x[u] != x[u] or z[u] != z[u]:
-                                    d[u] = _diff(c0 + u, r, o, X, cls, kind, shift, inv_span,
-                                                 factor, n_codes, lo, hi, slope, other, both,
-                                                 leave_out)
-                            for u in range(width):
+                                v = _diff(c0 + u, r, o, X, cls, kind, shift, inv_span, factor,
+                                          n_codes, lo, hi, slope, other, both, leave_out)
                                 if known:
-                                    d[u] = 1.0 if d[u] == d[u] else 0.0
+                                    d[u] = 1.0 if v == v else 0.0
                                 else:
-                                    d[u] = d[u] if d[u] == d[u] else 0.0
+                                    d[u] = v if v == v else 0.0
                         for f in range(n_sums):
                             w = pair[f, p, g, j]
                             if w != 0.0:
