@@ -258,6 +258,22 @@ def test_the_diff_sums_of_a_profile_report_progress_by_blocks_and_cancel(cls, mo
         estimator.profile(context, [1, 4, 8], callback=cancel_later)
 
 
+def test_the_blocks_of_a_profile_over_many_k_are_bounded_by_their_read_outs(monkeypatch):
+    # a profile over many k reads each pair's running sum out once per k: the blocks shrink
+    # with the number of k, not only with the pair diffs (60 instances, 3 groups, 8 k)
+    data = mixed_data(seed=13)
+    estimator = ReliefF(k=8)
+    context = estimator.context(data)
+    ks = np.arange(1, 9)
+    expected = estimator.profile(context, ks)
+    G = context.neighbours.shape[1]
+    monkeypatch.setattr(relief_family, "PLAN_READOUTS", 2 * 1 * ks.size * G * 5)
+    seen = []
+    np.testing.assert_allclose(estimator.profile(context, ks, callback=seen.append), expected,
+                               rtol=1e-12, atol=1e-15)
+    assert seen == [start / 60 for start in range(0, 60, 5)]      # blocks of 5 instances
+
+
 @pytest.mark.parametrize("params,word", [
     (dict(k=0), "k"), (dict(k=2.5), "k"), (dict(iterations=0), "iterations"),
     (dict(iterations=1000), "iterations"), (dict(weighting="gauss"), "weighting"),
