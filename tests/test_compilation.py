@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPORT = """
 import orangecontrib.relief
 from orangecontrib.relief import compilation
-from orangecontrib.relief.estimators import diffs
+from orangecontrib.relief.estimators.neighbourhood import diffs
 cache = diffs._pair_diffs._cache
 print(repr(compilation.cache_dir()))
 print(type(cache).__name__)

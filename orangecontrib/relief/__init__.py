@@ -36,16 +36,31 @@ __version__ = "0.1.0"
 from .compilation import configure_cache
 configure_cache()
 
-from .scoring import (SCORERS, Accuracy, ContextualMerit, GainRatio, Gini, InfGain, MDL, MSE,
-                      MultiScaleRelief, MultiSURF, MultiSURFstar, MyopicReliefF, Relief, ReliefF,
-                      ReliefFbestK, RReliefF, SURF, SURFstar, TuRF, UnifiedPi, scorer_by_name)
-from .estimators.threshold import relief_threshold, select_above_threshold
-from .learners import (CoreTreeClassificationLearner, CoreTreeLearner, CoreTreeRegressionLearner,
-                       ObliviousTreeLearner)
+#: the public names and the modules that define them; imported on first use (PEP 562), so that
+#: the numpy engine (:mod:`.estimators`), :mod:`.sklearn` and :mod:`.dask` import without Orange
+_EXPORTS = {
+    "scoring": ["SCORERS", "Accuracy", "ContextualMerit", "GainRatio", "Gini", "InfGain", "MDL",
+                "MSE", "MultiScaleRelief", "MultiSURF", "MultiSURFstar", "MyopicReliefF", "Relief",
+                "ReliefF", "ReliefFbestK", "RReliefF", "SURF", "SURFstar", "TuRF", "UnifiedPi",
+                "scorer_by_name"],
+    "estimators.threshold": ["relief_threshold", "select_above_threshold"],
+    "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
+                 "ObliviousTreeLearner"],
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__all__ = ["SCORERS", "Accuracy", "ContextualMerit", "GainRatio", "Gini", "InfGain", "MDL", "MSE",
-           "MyopicReliefF", "Relief", "ReliefF", "ReliefFbestK", "RReliefF", "UnifiedPi",
-           "SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "TuRF", "MultiScaleRelief",
-           "scorer_by_name", "relief_threshold", "select_above_threshold",
-           "CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
-           "ObliviousTreeLearner"]
+__all__ = [name for names in _EXPORTS.values() for name in names]
+
+
+def __getattr__(name):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

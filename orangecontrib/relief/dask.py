@@ -3,7 +3,7 @@
 The data are a row-partitioned ``dask.array`` (or a Dask dataframe) that need not fit one machine;
 the estimates equal those of the single-machine estimators of :mod:`.estimators` with the same
 ``iterations`` = m and ``random_state``, because every number is computed by the same diff model
-(:class:`.estimators.diffs.DiffModel`) with the same ranges and the same tie-breaking:
+(:class:`.estimators.neighbourhood.diffs.DiffModel`) with the same ranges and the same tie-breaking:
 
 1. a first pass over the partitions computes each column's minimum and maximum (the ranges of
    the diffs), the class counts (or the target's range) and checks the values;
@@ -13,7 +13,7 @@ the estimates equal those of the single-machine estimators of :mod:`.estimators`
    ReliefF, the k nearest of each class (RReliefF: of all rows), ties by row index, or computes
    for the SURF family the count, mean and variance of the distances; the client merges
    the candidates into the global k nearest (by distance, then the lowest row index, as
-   :mod:`.estimators.neighbours` does) or the per-instance thresholds (the partitions' moments
+   :mod:`.estimators.neighbourhood.neighbours` does) or the per-instance thresholds (the partitions' moments
    combined as Chan, Golub & LeVeque, "Updating formulae and a pairwise algorithm for computing
    sample variances", 1979);
 4. a second pass sums, in each partition, the diffs between the sampled instances and their
@@ -25,7 +25,7 @@ family: two, and the band's diffs), spread over the workers; what travels is the
 once per pass from storage to the workers, the m sampled instances to every partition and
 m x k candidates (ReliefF: per class) back from each.
 
-Missing values (NaN) are handled as on one machine (:mod:`.estimators.diffs`): with any, an
+Missing values (NaN) are handled as on one machine (:mod:`.estimators.neighbourhood.diffs`): with any, an
 extra pass counts the value codes per class for the probabilities P(value | class) of the
 whole data. Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
 calling :func:`estimate` fails. Without a ``client`` a ``distributed.LocalCluster`` is started
@@ -41,10 +41,10 @@ import scipy.sparse as sp
 
 from .estimators.base import BLOCK_BYTES, parallel_launch
 from .estimators.cost_sampling import ReliefFsmp
-from .estimators.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, class_tiles, \
+from .estimators.neighbourhood.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, class_tiles, \
     target_diffs
 from .estimators.encoding import EncodedData
-from .estimators.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
+from .estimators.neighbourhood.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
     _chunks, _nearest_search
 from .estimators.relief_family import BestK, first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients

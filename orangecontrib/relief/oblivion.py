@@ -23,7 +23,7 @@ ignored": all stored cases at the smallest distance in the reduced space vote, t
 (equal votes go to the lowest class code). A query whose retained attributes are all missing
 matches every rule equally: it gets the class distribution of the training data.
 
-Distances are the Relief engine's (:class:`~.estimators.diffs.DiffModel`: sums of per-attribute
+Distances are the Relief engine's (:class:`~.estimators.neighbourhood.diffs.DiffModel`: sums of per-attribute
 diffs, RELIEF-D missing values by default). The distance without attribute t is the current
 distance minus t's contribution, so one step of the search evaluates every candidate removal with
 a subtraction per pair, and the leave-one-out nearest cases are the row minimum with the instance
@@ -44,7 +44,7 @@ from numba import njit, prange
 
 from .estimators.base import (BLOCK_BYTES, Parameters, check_data, check_memory,
                               parallel_launch, random_generator, row_blocks)
-from .estimators.diffs import DiffModel, DiffOptions
+from .estimators.neighbourhood.diffs import DiffModel, DiffOptions
 
 __all__ = ["ObliviousTree", "ObliviousTreeModel"]
 
@@ -71,7 +71,7 @@ class ObliviousTree(Parameters):
     Langley's rule: it stops at the first step whose best pruned tree makes more errors than the
     current one (on parity-2 with 50 irrelevant attributes and 500 instances it keeps 40 of
     them). ``numeric_diff``, ``missing`` and ``distance`` are the engine's diff options
-    (:class:`~.estimators.diffs.DiffOptions`).
+    (:class:`~.estimators.neighbourhood.diffs.DiffOptions`).
     ``fit(data, callback)`` takes an :class:`~.estimators.encoding.EncodedData` with a class
     and returns an :class:`ObliviousTreeModel`.
     """

@@ -9,7 +9,7 @@ cannot use is a ``ValueError`` with a message that says what is wrong.
 
 A table with sparse attributes (``Table.X`` a ``scipy.sparse`` matrix) stays sparse when the
 caller accepts it (``sparse=True``: the estimators with ``sparse_input``, see
-:mod:`.estimators.sparse`); otherwise it is refused with a message saying so.
+:mod:`.estimators.neighbourhood.sparse`); otherwise it is refused with a message saying so.
 """
 import numpy as np
 import scipy.sparse as sp

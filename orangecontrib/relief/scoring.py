@@ -9,7 +9,7 @@ arguments, usable in scripts and on the Rank widget's Scorer input.
 
 Instances with a missing class value are left out (:func:`.orange_data.encode_table`). Sparse
 tables are read without densifying by the estimators that support them (``supports_sparse_data``:
-the Relief family's nearest-neighbour estimators, :mod:`.estimators.sparse`); the others refuse
+the Relief family's nearest-neighbour estimators, :mod:`.estimators.neighbourhood.sparse`); the others refuse
 them with a ``ValueError``. Each
 scorer class derives from :class:`EstimatorScorer` and from the engine class it adapts, so the
 parameters, their defaults and their documentation exist once, in the engine.

@@ -21,7 +21,7 @@ Each selector takes its estimator's parameters (``ReliefF(k=..., iterations=...,
   the others are numeric. NaN is a missing value.
 
 ``X`` may be a ``scipy.sparse`` matrix for the estimators that read sparse data (Relief, ReliefF,
-ReliefFbestK, RReliefF; :mod:`orangecontrib.relief.estimators.sparse`), with numeric features
+ReliefFbestK, RReliefF; :mod:`orangecontrib.relief.estimators.neighbourhood.sparse`), with numeric features
 only; the other selectors refuse it.
 
 The criteria given are all applied (the n best among the features passing the others); with

@@ -15,7 +15,7 @@ Sources
   /work/shared/REFERENCE.md;
 * the diff conventions the project chose (RELIEF-C = RELIEF-B inside distances, no ramp on
   missing-value diffs, bins max(2, N // 5) when N < 25, an all-missing attribute diffs 0 in
-  distances and gets NaN): the docstring of ``orangecontrib/relief/estimators/diffs.py``.
+  distances and gets NaN): the docstring of ``orangecontrib/relief/estimators/neighbourhood/diffs.py``.
 
 The reference takes the iteration instances explicitly (``rows``): the engine's sample of m
 instances can be replayed.

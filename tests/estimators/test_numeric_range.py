@@ -5,7 +5,7 @@ import pytest
 
 from orangecontrib.relief.estimators import DiffModel, base, encode
 from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
-from orangecontrib.relief.estimators.diffs import target_diffs
+from orangecontrib.relief.estimators.neighbourhood.diffs import target_diffs
 from orangecontrib.relief.estimators.encoding import power_of_two_scale, unit_scales
 from orangecontrib.relief.estimators.relieff import ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.unified_pi import UnifiedPi

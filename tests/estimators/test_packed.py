@@ -3,9 +3,10 @@ those of the plain path exactly, and data that cannot be packed are not."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.estimators import diffs, encode, encoding
-from orangecontrib.relief.estimators.diffs import DiffModel
-from orangecontrib.relief.estimators.packed import band_mismatch_counts, pack_planes
+from orangecontrib.relief.estimators import encode, encoding
+from orangecontrib.relief.estimators.neighbourhood import diffs
+from orangecontrib.relief.estimators.neighbourhood.diffs import DiffModel
+from orangecontrib.relief.estimators.neighbourhood.packed import band_mismatch_counts, pack_planes
 from orangecontrib.relief.estimators.relieff import ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import SURF, MultiSURF, MultiSURFstar

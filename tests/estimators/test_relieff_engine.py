@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.estimators import encode, relief_family
-from orangecontrib.relief.estimators.diffs import (DiffModel, DiffOptions, GROUP_BYTES,
+from orangecontrib.relief.estimators.neighbourhood.diffs import (DiffModel, DiffOptions, GROUP_BYTES,
                                                    TILE_WIDTH)
-from orangecontrib.relief.estimators.neighbours import nearest_neighbours, neighbour_weights
+from orangecontrib.relief.estimators.neighbourhood.neighbours import nearest_neighbours, neighbour_weights
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 
@@ -353,7 +353,7 @@ def test_extended_model_measures_new_rows_with_the_training_ranges_and_probabili
 def test_kd_tree_search_finds_the_brute_force_neighbours(monkeypatch, est, integer_valued):
     # the k-d tree path (few numeric attributes, many instances) against brute force, also on
     # integer-valued data where many distances tie (those rows fall back to brute force)
-    from orangecontrib.relief.estimators import neighbours
+    from orangecontrib.relief.estimators.neighbourhood import neighbours
     rng = np.random.default_rng(15)
     X = rng.integers(0, 4, (400, 3)).astype(float) if integer_valued else rng.random((400, 3))
     data = encode(X, ((X[:, 0] > 1.5) ^ (X[:, 1] > 1.5)).astype(int) if integer_valued
@@ -368,7 +368,7 @@ def test_kd_tree_search_finds_the_brute_force_neighbours(monkeypatch, est, integ
 
 
 def test_kd_tree_search_for_rrelieff_matches_brute_force(monkeypatch):
-    from orangecontrib.relief.estimators import neighbours
+    from orangecontrib.relief.estimators.neighbourhood import neighbours
     rng = np.random.default_rng(16)
     X = rng.random((300, 4))
     data = encode(X, X[:, 0] + rng.random(300) * 0.1)

@@ -6,10 +6,11 @@ import itertools
 import numpy as np
 import pytest
 
-from orangecontrib.relief.estimators import encode, single_precision
-from orangecontrib.relief.estimators.diffs import DiffModel, DiffOptions
-from orangecontrib.relief.estimators.single_precision import WIDTH
-from orangecontrib.relief.estimators.neighbours import nearest_neighbours
+from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.neighbourhood import single_precision
+from orangecontrib.relief.estimators.neighbourhood.diffs import DiffModel, DiffOptions
+from orangecontrib.relief.estimators.neighbourhood.single_precision import WIDTH
+from orangecontrib.relief.estimators.neighbourhood.neighbours import nearest_neighbours
 from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 

@@ -12,7 +12,7 @@ from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.significance import significance
-from orangecontrib.relief.estimators.sparse import SparseDiffModel
+from orangecontrib.relief.estimators.neighbourhood.sparse import SparseDiffModel
 from orangecontrib.relief.estimators.surf import MultiSURF
 from orangecontrib.relief.estimators.turf import TuRF
 

@@ -1,7 +1,7 @@
 """The science: attribute estimators on the encoded data form (numpy/scipy/numba only, never
 Orange or Qt): a context computed once per data set, columns evaluated cheaply against it."""
 from .encoding import EncodedData, encode
-from .diffs import DiffOptions, DiffModel
+from .neighbourhood import DiffOptions, DiffModel
 from .base import Estimator
 
 __all__ = ["EncodedData", "encode", "DiffOptions", "DiffModel", "Estimator"]

@@ -36,9 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import Estimator, check_data, progress_part, row_blocks
-from .diffs import DiffModel, DiffOptions
+from .neighbourhood.diffs import DiffModel, DiffOptions
 from .encoding import EncodedData
-from .neighbours import nearest_neighbours
+from .neighbourhood.neighbours import nearest_neighbours
 
 __all__ = ["ContextualMerit", "MeritContext", "PairwiseClassEstimator"]
 

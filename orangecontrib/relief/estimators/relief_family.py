@@ -23,10 +23,10 @@ import numba
 import numpy as np
 
 from .base import Estimator, check_data, check_memory, progress_part, random_generator
-from .diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
-from .diffs import _UNUSABLE, DiffOptions
-from .neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
-from .sparse import diff_model
+from .neighbourhood.diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
+from .neighbourhood.diffs import _UNUSABLE, DiffOptions
+from .neighbourhood.neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
+from .neighbourhood.sparse import diff_model
 
 __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 

@@ -18,7 +18,7 @@ whose hit (or miss) diffs is known then gets NaN.
 import numpy as np
 
 from .base import row_blocks
-from .neighbours import neighbour_weights, regroup
+from .neighbourhood.neighbours import neighbour_weights, regroup
 from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
 

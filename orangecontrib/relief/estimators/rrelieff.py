@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .diffs import target_diffs
+from .neighbourhood.diffs import target_diffs
 from .relief_family import BestK, ReliefFamily, weighted_diff_sums
 
 __all__ = ["RReliefF", "RReliefFbestK"]

@@ -47,8 +47,8 @@ from numba import njit, prange
 
 from .base import (BLOCK_BYTES, available_memory, check_data, check_memory, parallel_launch,
                    progress_part)
-from .diffs import DiffModel, _UNUSABLE, _g, target_diffs
-from .packed import band_mismatch_counts
+from .neighbourhood.diffs import DiffModel, _UNUSABLE, _g, target_diffs
+from .neighbourhood.packed import band_mismatch_counts
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
 

@@ -65,7 +65,7 @@ from scipy import sparse
 from . import impurity
 from .base import check_data, check_memory, random_generator, row_blocks
 from .contextual_merit import PairwiseClassEstimator
-from .diffs import DiffModel
+from .neighbourhood.diffs import DiffModel
 from .encoding import EncodedData, unit_scales
 
 __all__ = ["UnifiedPi", "PiContext", "value_codes", "distance_weights",

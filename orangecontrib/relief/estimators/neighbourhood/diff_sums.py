@@ -29,7 +29,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import parallel_launch
+from ..base import parallel_launch
 from .diffs import _DISCRETE, _UNUSABLE, _diff, _threads_for
 
 __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]

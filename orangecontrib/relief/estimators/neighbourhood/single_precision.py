@@ -39,7 +39,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import available_memory, progress_part, parallel_launch
+from ..base import available_memory, progress_part, parallel_launch
 from .diffs import _DISCRETE, _UNUSABLE, _code, _g, _load_tile, class_tiles
 from .heaps import _group, _heap_sort, _offer, _sift_down
 

@@ -34,9 +34,9 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
 
-from .base import parallel_launch
+from ..base import parallel_launch
 from .diffs import DiffModel, DiffOptions, class_codes, _DISCRETE, _NUMERIC, _bins_for, _g
-from .encoding import unit_scales
+from ..encoding import unit_scales
 from .heaps import _before, _group, _heap_sort, _offer
 
 __all__ = ["SparseDiffModel", "diff_model"]

@@ -40,8 +40,8 @@ from numba import njit, prange
 from scipy.spatial import cKDTree
 
 from . import single_precision
-from .base import check_memory, parallel_launch, progress_part
-from .encoding import EncodedData
+from ..base import check_memory, parallel_launch, progress_part
+from ..encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
 from .heaps import _group, _heap_sort, _offer
 

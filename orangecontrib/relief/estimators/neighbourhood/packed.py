@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-from .base import parallel_launch
+from ..base import parallel_launch
 
 __all__ = ["MAX_VALUES", "pack_planes", "tile_mismatches", "band_mismatch_counts"]
 

@@ -54,8 +54,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .base import check_memory, parallel_launch, row_blocks
-from .encoding import power_of_two_scale, unit_scales
+from ..base import check_memory, parallel_launch, row_blocks
+from ..encoding import power_of_two_scale, unit_scales
 from .packed import MAX_VALUES, pack_planes, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
