@@ -529,7 +529,7 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
     rows = instances - offset
     rows = np.where((rows >= 0) & (rows < n_p), rows, n_p + np.arange(m)).astype(np.intp)
     order, ranges = _candidate_tiles(model.cls[:n_p])
-    tiles, planes = list(model.tiles), model.planes    # (packing launches a kernel itself)
+    tiles, planes = model.tiles, model.planes    # (packing launches a kernel itself)
     G = spec["n_classes"] if groups == "per-class" else (2 if groups == "pooled" else 1)
     a = model.data.n_attributes
     step = max(1, SEARCH_QUERIES)
@@ -544,9 +544,9 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
                 raise RuntimeError("cancelled")
             neighbours = np.full((blk.stop - lo, G, K), -1, dtype=np.intp)
             distances = np.full((blk.stop - lo, G, K), np.inf)
-            tiles[2], tiles[3] = order, np.ascontiguousarray(ranges[part])
+            tiles = tiles._replace(order=order, ranges=np.ascontiguousarray(ranges[part]))
             with parallel_launch():
-                _nearest_search(rows[blk], tuple(tiles), planes, _GROUP_MODES[groups],
+                _nearest_search(rows[blk], tiles, planes, _GROUP_MODES[groups],
                                 model.options.skip_zero_distance, _chunks(), neighbours,
                                 distances)
             q, g, j = np.nonzero(neighbours >= 0)

@@ -135,14 +135,13 @@ def test_float32_distances_lie_within_the_rounding_bound(numeric, distance, offs
     assert E0 > 0 and 0 < gamma < 1e-4
     double = model.distances(np.arange(600))
     options = single_precision.kernel_options(model)
-    acc, part = np.empty((2, WIDTH, WIDTH), np.float32)
-    scratch = [np.empty(40, np.intp) for _ in range(2)]
+    acc, part, tpart = np.empty((3, WIDTH, WIDTH), np.float32)
+    cursors = np.empty(2 * WIDTH, np.intp)
+    arrays = panels.arrays
     worst = 0.0
     for I, J in itertools.product(range(panels.ranges.shape[0]), repeat=2):
         (loI, hiI, cI), (loJ, hiJ, cJ) = panels.ranges[I], panels.ranges[J]
-        single_precision._block(acc, part, panels.values[I], panels.values[J], panels.sums[I],
-                                panels.sums[J], hiI - loI, hiJ - loJ, cI, cJ, panels.layout,
-                                options, 3, *scratch)
+        single_precision._pair_block(acc, part, tpart, cursors, arrays, arrays, I, J, options)
         d32 = acc[:hiI - loI, :hiJ - loJ].astype(float)
         d64 = double[np.ix_(panels.order[loI:hiI], panels.order[loJ:hiJ])]
         bound = E0 + gamma * (d32 + E0)

@@ -46,6 +46,7 @@ search compute the same numbers summed over the attributes by one tiled kernel
 (:func:`_load_tile`, :func:`_add_group`), in which a cell with a missing value costs about as much
 as a known one: a branch-free select of a number looked up once per tile or loaded with it.
 """
+from collections import namedtuple
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -103,6 +104,12 @@ class DiffOptions:
                              f"got {self.distance!r}")
         return self
 
+
+#: what the distance kernels read (:attr:`DiffModel.tiles`): the values and classes, the
+#: candidates in tiles, the columns in groups, the scales and value codes (:func:`_code`), the
+#: diffs against a missing value and the options (ramp, t_equal, slope, Euclidean)
+Tiles = namedtuple("Tiles", "values cls order ranges columns first_row groups partial discrete "
+                            "shift inv_span factor n_codes other both options")
 
 #: discrete data with at most four values and no missing values are packed into bit planes
 #: (:mod:`.packed`) from this many usable columns: fewer are as fast read as they are
@@ -334,8 +341,8 @@ class DiffModel:
 
     @cached_property
     def tiles(self):
-        """What the distance kernels read, as one tuple (for numba): the values and classes,
-        the candidates in tiles, the columns in groups, and the diff tables.
+        """What the distance kernels read, as one :class:`Tiles` (for numba): the values and
+        classes, the candidates in tiles, the columns in groups, and the diff tables.
 
         ``order`` lists the instances sorted by class (stable), and ``ranges`` holds each
         tile's (start, stop, class) in it: at most ``TILE_WIDTH`` candidates of one class.
@@ -367,10 +374,10 @@ class DiffModel:
         groups.append(columns.size)
         options = np.array([o.numeric == "ramp", o.t_equal, self._inv_w,
                             o.distance == "euclidean"], dtype=float)
-        return (self.values, self.cls, order, ranges, columns.astype(np.intp),
-                first_row.astype(np.intp), np.array(groups, np.intp), partial,
-                np.ascontiguousarray(self.data.discrete, dtype=np.bool_), *self._code_args,
-                other, both, options)
+        return Tiles(self.values, self.cls, order, ranges, columns.astype(np.intp),
+                     first_row.astype(np.intp), np.array(groups, np.intp), partial,
+                     np.ascontiguousarray(self.data.discrete, dtype=np.bool_), *self._code_args,
+                     other, both, options)
 
     @cached_property
     def missing_diffs(self):
@@ -481,7 +488,7 @@ def class_tiles(cls, n_cls, width=TILE_WIDTH):
 def _tile_buffers(tiles, n_queries):
     """Empty buffers for any group of any tile of :meth:`DiffModel.tiles` and for the distances
     of ``n_queries`` queries to a tile."""
-    ranges, first_row, groups = tiles[3], tiles[5], tiles[6]
+    ranges, first_row, groups = tiles.ranges, tiles.first_row, tiles.groups
     width, rows = 1, 1
     for u in range(ranges.shape[0]):
         width = max(width, ranges[u, 1] - ranges[u, 0])
@@ -497,8 +504,10 @@ def _load_tile(buf, tiles, tile, group, centred=False):
     shift 0; NaN where missing), and for a column with
     missing values, for each query class c, the diff of a query of class c whose value is
     missing to each candidate. Return (start, width, class) of the tile."""
-    X, _, order, ranges, columns, first_row, groups, partial, _, shift, inv_span, factor, \
-        n_codes, other, both, _ = tiles
+    X, order, ranges, columns, first_row = (tiles.values, tiles.order, tiles.ranges,
+                                            tiles.columns, tiles.first_row)
+    groups, partial, other, both = tiles.groups, tiles.partial, tiles.other, tiles.both
+    shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
     n_cls = both.shape[0]
     base = first_row[groups[group]]
@@ -564,8 +573,10 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
     candidate j of a tile of class ``c_tile`` loaded by :func:`_load_tile`: g (:func:`_g`)
     where both values are known, else the RELIEF-B/D diff against a missing value (squared for
     the Euclidean distance). Summed over the groups, acc is the distance."""
-    X, cls, _, _, columns, first_row, groups, partial, discrete, shift, inv_span, factor, \
-        n_codes, other, both, options = tiles
+    X, cls, columns, first_row, groups = (tiles.values, tiles.cls, tiles.columns,
+                                          tiles.first_row, tiles.groups)
+    partial, discrete, other, options = tiles.partial, tiles.discrete, tiles.other, tiles.options
+    shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
     base = first_row[groups[group]]
     for u in range(groups[group], groups[group + 1]):
@@ -588,8 +599,8 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
 def _tile_distances(accs, buf, tiles, rows, tile):
     """accs[q, j] = the distance between instance rows[q] and candidate j of tile ``tile``,
     group by group (``buf`` holds one group at a time); return (start, width, class)."""
-    groups = tiles[6]
-    lo, width, c_tile = tiles[3][tile, 0], tiles[3][tile, 1] - tiles[3][tile, 0], tiles[3][tile, 2]
+    groups, ranges = tiles.groups, tiles.ranges
+    lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
     accs[:, :width] = 0.0
     for group in range(groups.size - 1):
         _load_tile(buf, tiles, tile, group)
@@ -604,16 +615,16 @@ def _any_tile_distances(accs, buf, tiles, planes, rows, tile):
     counts (:func:`.packed.tile_mismatches`); return (start, width, class) of the tile."""
     if planes.shape[2] == 0:
         return _tile_distances(accs, buf, tiles, rows, tile)
-    ranges = tiles[3]
+    ranges = tiles.ranges
     lo, width = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0]
-    tile_mismatches(accs, planes, tiles[2], rows, lo, width)
+    tile_mismatches(accs, planes, tiles.order, rows, lo, width)
     return lo, width, ranges[tile, 2]
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def _distances(rows, tiles, planes, out):
     """out[q, j] = the distance between instances rows[q] and j; parallel over the tiles."""
-    order, ranges = tiles[2], tiles[3]
+    order, ranges = tiles.order, tiles.ranges
     for tile in prange(ranges.shape[0]):
         buf, accs = _tile_buffers(tiles, rows.size)
         lo, width, _ = _any_tile_distances(accs, buf, tiles, planes, rows, tile)

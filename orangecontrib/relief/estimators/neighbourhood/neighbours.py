@@ -405,7 +405,7 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out
     keep the lowest indices among equal distances. The query itself is never its own
     neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
     chunks of the queries: few, since each chunk loads every tile once for all its queries."""
-    cls, order, ranges = tiles[1], tiles[2], tiles[3]
+    cls, order, ranges = tiles.cls, tiles.order, tiles.ranges
     b = rows.size
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     n_chunks = min(b, n_chunks)
