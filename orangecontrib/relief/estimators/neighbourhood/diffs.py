@@ -111,6 +111,12 @@ class DiffOptions:
 Tiles = namedtuple("Tiles", "values cls order ranges columns first_row groups partial discrete "
                             "shift inv_span factor n_codes other both options")
 
+#: what the pair-diff kernels read (:meth:`DiffModel._pair_args`): the values, classes and
+#: kinds, the value codes (:func:`_code`), the numeric ramp (:attr:`DiffModel._ramp_args`), the
+#: diffs against a missing value and whether RELIEF-C leaves them out
+DiffTables = namedtuple("DiffTables", "values cls kind shift inv_span factor n_codes lo hi slope "
+                                      "other both leave_out")
+
 #: discrete data with at most four values and no missing values are packed into bit planes
 #: (:mod:`.packed`) from this many usable columns: fewer are as fast read as they are
 PACKED_MIN_COLUMNS = 64
@@ -290,9 +296,10 @@ class DiffModel:
         return 1.0 / (o.t_different - o.t_equal) if o.numeric == "ramp" else 1.0
 
     def _pair_args(self):
+        """What the pair-diff kernels read (:class:`DiffTables`)."""
         other, both = self.missing_diffs
-        return (self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
-                other, both, self.options.missing == "C")
+        return DiffTables(self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
+                          other, both, self.options.missing == "C")
 
     @property
     def pair_bytes(self):
@@ -310,7 +317,7 @@ class DiffModel:
         others = np.ascontiguousarray(others, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_attributes))
         with _threads_for(out.size), parallel_launch():
-            _pair_diffs(rows, others, *self._pair_args(), out)
+            _pair_diffs(rows, others, self._pair_args(), out)
         return out
 
     def distances(self, rows):
@@ -426,45 +433,50 @@ def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
 
 
 @njit(cache=True, inline="always")
-def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope, other,
-          both, leave_out):
-    """diff(A_t, I_i, I_j) for the estimate, I_i the current instance: a numeric one from
-    ``|x - y|`` by :attr:`DiffModel._ramp_args` (CORElearn's arithmetic); RELIEF-C's excluded
-    contributions (``leave_out``) are NaN; a missing value's diff is looked up in the tables of
-    :attr:`DiffModel.missing_diffs`."""
-    k = kind[t]
+def _diff(t, i, j, tables):
+    """diff(A_t, I_i, I_j) for the estimate, I_i the current instance (``tables``: a
+    :class:`DiffTables`): a numeric one from ``|x - y|`` by :attr:`DiffModel._ramp_args`
+    (CORElearn's arithmetic); RELIEF-C's excluded contributions (``leave_out``) are NaN; a
+    missing value's diff is looked up in the tables of :attr:`DiffModel.missing_diffs`."""
+    k = tables.kind[t]
     if k == _UNUSABLE:
         return np.nan
+    X = tables.values
     a = X[i, t]
     b = X[j, t]
     if a == a and b == b:
         if k == _DISCRETE:
             return 0.0 if a == b else 1.0
         d = abs(b - a)
-        if d >= hi[t]:
+        if d >= tables.hi[t]:
             return 1.0
-        if d <= lo[t]:
+        if d <= tables.lo[t]:
             return 0.0
-        return (d - lo[t]) * slope[t]
-    if leave_out:
+        return (d - tables.lo[t]) * tables.slope[t]
+    if tables.leave_out:
         return np.nan
+    cls = tables.cls
     if a != a and b != b:
-        return both[cls[i], cls[j], t]
+        return tables.both[cls[i], cls[j], t]
     if a != a:
-        return other[t, _code(b, t, shift, inv_span, factor, n_codes), cls[i]]
-    return other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
+        return tables.other[t, _table_code(b, t, tables), cls[i]]
+    return tables.other[t, _table_code(a, t, tables), cls[j]]
+
+
+@njit(cache=True, inline="always")
+def _table_code(x, t, tables):
+    """:func:`_code` of A_t's value x by the arrays of a :class:`DiffTables`."""
+    return _code(x, t, tables.shift, tables.inv_span, tables.factor, tables.n_codes)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope,
-                other, both, leave_out, out):
-    n_attr = X.shape[1]
+def _pair_diffs(rows, others, tables, out):
+    n_attr = tables.values.shape[1]
     for p in prange(rows.size):
         i = rows[p]
         j = others[p]
         for t in range(n_attr):
-            out[p, t] = _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
-                              slope, other, both, leave_out)
+            out[p, t] = _diff(t, i, j, tables)
 
 
 #: candidates per tile of the distance kernels
