@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..base import parallel_launch
-from .diffs import _DISCRETE, _UNUSABLE, _table_code, _threads_for
+from .diffs import _DISCRETE, _UNUSABLE, _code, _threads_for
 
 __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]
 
@@ -170,7 +170,7 @@ def _query_missing(tables, r, c0, width, xo, xmiss):
         t = c0 + u
         x = X[r, t]
         if x == x:
-            code = _table_code(x, t, tables)
+            code = _code(x, t, tables.shift, tables.inv_span, tables.factor, tables.n_codes)
             for c in range(xo.shape[0]):
                 xo[c, u] = other[t, code, c]
         else:
@@ -187,33 +187,30 @@ def _general_diffs(d, tables, r, o, c0, width, xo, xmiss, n_xmiss, known):
     selected without a branch, then those of the query's missing values (``xmiss``) looked
     up."""
     X, kind, lo, hi, slope = tables.values, tables.kind, tables.lo, tables.hi, tables.slope
-    c_o = tables.cls[o]
+    other, both = tables.other, tables.both
+    shift, inv_span, factor, n_codes = tables.shift, tables.inv_span, tables.factor, tables.n_codes
+    c_o, c_r = tables.cls[o], tables.cls[r]
     leave_out = tables.leave_out
+    x, z, xc = X[r, c0:c0 + width], X[o, c0:c0 + width], xo[c_o]
     for u in range(width):
         t = c0 + u
-        x, z = X[r, t], X[o, t]
-        dz = abs(z - x)
+        dz = abs(z[u] - x[u])
         v = 1.0 if dz >= hi[t] else (0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
-        v = (0.0 if x == z else 1.0) if kind[t] == _DISCRETE else v
-        v = v if z == z else (np.nan if leave_out else xo[c_o, u])
-        d[u] = v
-    if not leave_out:
-        c_r = tables.cls[r]
-        for k in range(n_xmiss):
-            u = xmiss[k]
-            t = c0 + u
-            z = X[o, t]
-            d[u] = (tables.other[t, _table_code(z, t, tables), c_r] if z == z
-                    else tables.both[c_r, c_o, t])
-    else:
-        for k in range(n_xmiss):
-            d[xmiss[k]] = np.nan
-    for u in range(width):
-        v = d[u]
-        if known:
-            d[u] = 1.0 if v == v else 0.0
-        else:
-            d[u] = v if v == v else 0.0
+        v = (0.0 if x[u] == z[u] else 1.0) if kind[t] == _DISCRETE else v
+        d[u] = v if z[u] == z[u] else xc[u]
+    for k in range(n_xmiss):
+        u = xmiss[k]
+        t = c0 + u
+        y = z[u]
+        d[u] = (other[t, _code(y, t, shift, inv_span, factor, n_codes), c_r] if y == y
+                else both[c_r, c_o, t])
+    if leave_out:           # RELIEF-C: a diff with a missing value is unknown
+        for u in range(width):
+            d[u] = 1.0 if known else d[u]
+            d[u] = d[u] if x[u] == x[u] and z[u] == z[u] else 0.0
+    elif known:
+        for u in range(width):
+            d[u] = 1.0
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -458,15 +458,10 @@ def _diff(t, i, j, tables):
     cls = tables.cls
     if a != a and b != b:
         return tables.both[cls[i], cls[j], t]
+    shift, inv_span, factor, n_codes = tables.shift, tables.inv_span, tables.factor, tables.n_codes
     if a != a:
-        return tables.other[t, _table_code(b, t, tables), cls[i]]
-    return tables.other[t, _table_code(a, t, tables), cls[j]]
-
-
-@njit(cache=True, inline="always")
-def _table_code(x, t, tables):
-    """:func:`_code` of A_t's value x by the arrays of a :class:`DiffTables`."""
-    return _code(x, t, tables.shift, tables.inv_span, tables.factor, tables.n_codes)
+        return tables.other[t, _code(b, t, shift, inv_span, factor, n_codes), cls[i]]
+    return tables.other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
 
 
 @njit(cache=True, nogil=True, parallel=True)
