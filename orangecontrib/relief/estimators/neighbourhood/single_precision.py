@@ -59,6 +59,9 @@ WIDTH = 256
 LANES = 16
 #: rows of a panel tile summed while they stay in the core's cache
 ROW_CHUNK = 128
+#: attributes with missing values whose corrections are summed at a time (:func:`_corrections`):
+#: their rows stay in the core's cache (fewer, or fewer instances at a time, measured slower)
+CORRECTION_ROWS = 128
 #: attributes at most (a tile pair's distances take about WIDTH^2 x attributes / 10^10 s,
 #: a cancel waits for them)
 MAX_ATTRIBUTES = 50_000
@@ -253,7 +256,7 @@ def error_bound(model, panels):
     corrections (:func:`_fill`) is the diff against a missing value up to the rounding of the
     corrections to float32 (u each) and of their sums (:func:`_corrections`): at most L
     corrections of magnitude at most P on each side (L the most values an instance misses),
-    summed four at a time in chunks of ``ROW_CHUNK``, add (2 L P)(gamma_h + 2 u). gamma bounds
+    summed four at a time in chunks of ``CORRECTION_ROWS``, add (2 L P)(gamma_h + 2 u). gamma bounds
     the accumulation: a float32 sum whose terms pass through h additions errs by at most
     gamma_h = h u / (1 - h u) times the sum of the terms, and the double one by gamma_A in
     u64."""
@@ -299,7 +302,7 @@ def error_bound(model, panels):
     E0 = E_numeric if E_numeric is not None else float(np.where(numeric, delta, 0.0).sum())
     L = int(np.diff(panels.miss_ptr).max()) if panels.order.size else 0
     if L:
-        h = L // 4 + 3 * (-(-L // ROW_CHUNK)) + 2
+        h = L // 4 + 3 * (-(-L // CORRECTION_ROWS)) + 2
         E0 += 2.0 * L * P * (h * u / (1.0 - h * u) + 2.0 * u)
     # additions a lane's sum passes through after the numeric section: a quad's two levels,
     # then one per quad and up to three single terms in each chunk of discrete attributes,
@@ -505,22 +508,35 @@ def _block(acc, part, PI, PJ, SI, SJ, wI, wJ, n_num, n_disc, options):
 
 
 @njit(cache=True, nogil=True)
-def _sum_listed(out, P, base, idx, cursor, k1, r1, width):
-    """out[:width] += the rows base + idx[k] of P for k from cursor[0] while idx[k] < r1 (and
-    k < k1), four at a time; cursor[0] moves past them."""
-    k = cursor[0]
-    while k + 4 <= k1 and idx[k + 3] < r1:
-        e0, e1, e2, e3 = P[base + idx[k]], P[base + idx[k + 1]], P[base + idx[k + 2]], \
-            P[base + idx[k + 3]]
-        for j in range(width):
-            out[j] += (e0[j] + e1[j]) + (e2[j] + e3[j])
-        k += 4
-    while k < k1 and idx[k] < r1:
-        e0 = P[base + idx[k]]
-        for j in range(width):
-            out[j] += e0[j]
-        k += 1
-    cursor[0] = k
+def _sum_listed(out, P, base, idx, starts, stops, width, n):
+    """out[i, :n] += the rows base + idx[k] of P (starts[i] <= k < stops[i]), for i < width,
+    four at a time."""
+    for i in range(width):
+        k, k1 = starts[i], stops[i]
+        o = out[i, :n]
+        while k + 4 <= k1:
+            e0, e1 = P[base + idx[k], :n], P[base + idx[k + 1], :n]
+            e2, e3 = P[base + idx[k + 2], :n], P[base + idx[k + 3], :n]
+            for j in range(o.size):     # from 0: no negative index to wrap, vectorised
+                o[j] += (e0[j] + e1[j]) + (e2[j] + e3[j])
+            k += 4
+        while k < k1:
+            e0 = P[base + idx[k], :n]
+            for j in range(o.size):
+                o[j] += e0[j]
+            k += 1
+
+
+@njit(cache=True, nogil=True)
+def _advance(starts, stops, idx, ptr, lo, width, r1):
+    """starts[i] = stops[i]; stops[i] moved to the first of the listed indices
+    ptr[lo + i]..ptr[lo + i + 1] at or past r1, for i < width."""
+    for i in range(width):
+        starts[i] = stops[i]
+        k, k1 = stops[i], ptr[lo + i + 1]
+        while k < k1 and idx[k] < r1:
+            k += 1
+        stops[i] = k
 
 
 @njit(cache=True, nogil=True)
@@ -528,27 +544,25 @@ def _corrections(acc, part, tpart, Q, C, I, J, cursors):
     """acc[i, j] += the corrections (:func:`_fill`) of the attributes that query i of tile I
     of ``Q`` or candidate j of tile J of ``C`` misses: for each of i's, j's correction toward
     i's class (summed in ``part``), and for each of j's, i's toward j's class (summed in
-    ``tpart`` transposed), ``ROW_CHUNK`` attributes at a time so the rows stay in cache."""
+    ``tpart`` transposed), ``CORRECTION_ROWS`` attributes at a time."""
     loI, wI, cI = Q.ranges[I, 0], Q.ranges[I, 1] - Q.ranges[I, 0], Q.ranges[I, 2]
     loJ, wJ, cJ = C.ranges[J, 0], C.ranges[J, 1] - C.ranges[J, 0], C.ranges[J, 2]
     n_values, n_p = C.n_numeric + C.n_discrete, C.n_partial
     PI, PJ = Q.values[I], C.values[J]
+    startsI, stopsI, startsJ, stopsJ = cursors[0], cursors[1], cursors[2], cursors[3]
     for i in range(wI):
-        cursors[i] = Q.miss_ptr[loI + i]
+        stopsI[i] = Q.miss_ptr[loI + i]
         for j in range(wJ):
             part[i, j] = 0.0
     for j in range(wJ):
-        cursors[WIDTH + j] = C.miss_ptr[loJ + j]
+        stopsJ[j] = C.miss_ptr[loJ + j]
         for i in range(wI):
             tpart[j, i] = 0.0
-    for r in range(0, n_p, ROW_CHUNK):
-        r1 = r + ROW_CHUNK
-        for i in range(wI):
-            _sum_listed(part[i], PJ, n_values + cI * n_p, Q.miss_idx, cursors[i:i + 1],
-                        Q.miss_ptr[loI + i + 1], r1, wJ)
-        for j in range(wJ):
-            _sum_listed(tpart[j], PI, n_values + cJ * n_p, C.miss_idx,
-                        cursors[WIDTH + j:WIDTH + j + 1], C.miss_ptr[loJ + j + 1], r1, wI)
+    for r in range(0, n_p, CORRECTION_ROWS):
+        _advance(startsI, stopsI, Q.miss_idx, Q.miss_ptr, loI, wI, r + CORRECTION_ROWS)
+        _sum_listed(part, PJ, n_values + cI * n_p, Q.miss_idx, startsI, stopsI, wI, wJ)
+        _advance(startsJ, stopsJ, C.miss_idx, C.miss_ptr, loJ, wJ, r + CORRECTION_ROWS)
+        _sum_listed(tpart, PI, n_values + cJ * n_p, C.miss_idx, startsJ, stopsJ, wJ, wI)
     for i in range(wI):
         a, b = acc[i], part[i]
         for j in range(wJ):
@@ -634,7 +648,7 @@ def _search_pairs(pairs, Q, C, options, mode, symmetric, n_threads, accs, heaps)
     iterations)."""
     for t in prange(n_threads):
         acc, part, tpart = accs[t, 0], accs[t, 1], accs[t, 2]
-        cursors = np.empty(2 * WIDTH, np.intp)
+        cursors = np.empty((4, WIDTH), np.intp)
         for p in range(t, pairs.shape[0], n_threads):
             I, J = pairs[p, 0], pairs[p, 1]
             loI, wI, cI = Q.ranges[I, 0], Q.ranges[I, 1] - Q.ranges[I, 0], Q.ranges[I, 2]
@@ -653,7 +667,9 @@ def _search_pairs(pairs, Q, C, options, mode, symmetric, n_threads, accs, heaps)
 def _known_terms(out, X, r, others, s, t, scale, discrete, ramp, t_equal, inv_w, euclid):
     """out[h] += the term (:func:`.diffs._g`) of attribute t between query r and candidate
     others[h] (unsigned indices: no negative index to wrap); numba compiles a version per
-    combination of the flags (:func:`_pair_distances` passes constants)."""
+    combination of the flags (:func:`_pair_distances` passes constants). Hot: the arrays are
+    passed one by one (a bundle of them would be copied and reference-counted at each
+    call)."""
     x = X[r, t] * scale
     for h in range(s):
         out[h] += _g(X[others[h], t] * scale, x, discrete, ramp, t_equal, inv_w, euclid)
@@ -664,9 +680,7 @@ def _pair_distances(tiles, r, others, s, out):
     """out[h] = the double-precision distance between query r and candidate others[h], h < s:
     the same terms summed in the same order as :func:`.diffs._tile_distances` sums them (so
     the same number, to the last bit); the candidates side by side, so that their sums
-    proceed together. Of an attribute with missing values, a known query value's diffs are
-    selected without a branch (the diff, or against a missing candidate value the query's
-    diff to a missing value); a missing one's looked up."""
+    proceed together."""
     X, cls, columns, partial, discrete = (tiles.values, tiles.cls, tiles.columns,
                                           tiles.partial, tiles.discrete)
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
@@ -674,7 +688,6 @@ def _pair_distances(tiles, r, others, s, out):
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
     out[:s] = 0.0
     r = np.uint64(r)
-    own = cls[r]
     for u in range(columns.size):
         t = np.uint64(columns[u])
         x = X[r, t]
@@ -690,21 +703,19 @@ def _pair_distances(tiles, r, others, s, out):
                 _known_terms(out, X, r, others, s, t, scale, False, False, t_equal, inv_w, True)
             else:
                 _known_terms(out, X, r, others, s, t, scale, False, False, t_equal, inv_w, False)
-        elif x == x:
-            code = _code(x, t, shift, inv_span, factor, n_codes)
-            for h in range(s):
-                i = others[h]
-                y = X[i, t]
-                d = _g(y * scale, x * scale, discrete[t], ramp, t_equal, inv_w, euclid)
-                out[h] += d if y == y else other[t, code, cls[i]]
-        else:
-            for h in range(s):
-                i = others[h]
-                y = X[i, t]
-                if y == y:
-                    out[h] += other[t, _code(y, t, shift, inv_span, factor, n_codes), own]
-                else:
-                    out[h] += both[own, cls[i], t]
+            continue
+        code = _code(x, t, shift, inv_span, factor, n_codes)
+        for h in range(s):
+            i = others[h]
+            y = X[i, t]
+            if x == x and y == y:
+                out[h] += _g(y * scale, x * scale, discrete[t], ramp, t_equal, inv_w, euclid)
+            elif x == x:
+                out[h] += other[t, code, cls[i]]
+            elif y == y:
+                out[h] += other[t, _code(y, t, shift, inv_span, factor, n_codes), cls[r]]
+            else:
+                out[h] += both[cls[r], cls[i], t]
 
 
 @njit(cache=True, nogil=True, parallel=True)
