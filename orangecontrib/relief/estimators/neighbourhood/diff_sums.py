@@ -20,8 +20,10 @@ and adds them to the running sums, so no (instances x neighbours x attributes) a
 is ever built; blocks of columns and chunks of instances are the parallel tasks, and it
 releases the GIL. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
 0/1; numeric from ``|x - y|`` by the ramp arguments of :attr:`.DiffModel._ramp_args`, the
-same arithmetic as :func:`.diffs._diff`); the others call :func:`.diffs._diff` (missing values
-by RELIEF-B/C/D).
+same arithmetic as :func:`.diffs._diff`); the others the same numbers as :func:`.diffs._diff`
+(missing values by RELIEF-B/C/D): a query's diffs to a missing value looked up once per query,
+the diffs of known values selected without a branch, the query's missing values looked up
+after (:func:`_general_diffs`).
 """
 from collections import namedtuple
 from dataclasses import dataclass

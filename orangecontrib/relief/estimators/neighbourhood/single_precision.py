@@ -6,13 +6,21 @@ makes them cheap:
 
 * **float32 panels.** The instances are laid out tile by tile (``WIDTH`` instances of one class
   a tile, sorted by class as :attr:`.diffs.DiffModel.tiles` sorts them) as ``panels[tile, row,
-  j]`` in float32: one row per usable attribute (the value mapped onto [0, 1]: ``(x - min) /
-  (max - min)``, times the ramp's slope for the ramp diff; a discrete code as it is; NaN where
-  missing) and, for an attribute with missing values, one row per class c: the diff of an
-  instance of class c whose value is missing to instance j (RELIEF-B/D, Kononenko 1994 §3).
-  Attributes without missing values come first, numeric before discrete, so the kernel sums
-  them four at a time for two query instances at once in loops numba vectorises (8 float32
-  lanes); the linear Manhattan diffs as ``sum c + sum x - 2 sum min(c, x)`` (:func:`_block`).
+  j]`` in float32: one row per usable attribute, numeric before discrete (the value mapped
+  onto [0, 1]: ``(x - min) / (max - min)``, times the ramp's slope for the ramp diff; a
+  discrete code as it is; 0 where missing), so the kernel sums them four at a time for two
+  query instances at once in loops numba vectorises (8 float32 lanes); the linear Manhattan
+  diffs as ``sum c + sum x - 2 sum min(c, x)`` (:func:`_block`).
+* **missing values as corrections.** With a missing value taken as 0 the kernel adds, for a
+  pair with one value missing, the term of the known value against 0 instead of the diff
+  against a missing value (RELIEF-B/D, Kononenko 1994 §3), and for two missing values 0. For
+  each attribute with missing values the panels hold one more row per class c: instance j's
+  *correction* toward an instance of class c, the diff of its value to a missing value of
+  class c minus the kernel's term of its value against 0, or, its value missing, half the
+  diff of two missing values of the two classes (:func:`_fill`). The distance of i and j is
+  the kernel's sum plus j's corrections toward i's class on the attributes i misses and i's
+  toward j's class on those j misses (:func:`_corrections`, lists of each instance's missing
+  values): work in proportion to the missing values rather than a select per cell.
 * **each pair once.** When the sampled instances are all instances (``iterations`` None),
   d(I_i, I_j) is computed once for the tile pair (I, J) and offered both to I_i's neighbours
   and to I_j's; the tile pairs are scheduled in rounds of a round-robin tournament, so that the
