@@ -35,6 +35,7 @@ calling :func:`estimate` fails. Without a ``client`` a ``distributed.LocalCluste
 """
 import time
 import uuid
+from concurrent.futures import CancelledError
 
 import numpy as np
 import scipy.sparse as sp
@@ -59,6 +60,11 @@ INSTALL = "pip install 'Orange3-Relief[dask]'"
 POLL = 0.2
 #: the shares of the progress of the passes: summary, search (or moments), sums
 PROGRESS = (0.05, 0.85, 1.0)
+#: seconds every worker may stay paused (its memory above Dask's pause fraction of its limit)
+#: or the cluster without a worker, before the call ends with an error
+STALL_LIMIT = 30.0
+#: seconds between two looks at the workers' state
+WATCH_EVERY = 0.5
 
 
 def _dask():
@@ -199,21 +205,37 @@ class _Run:
     def _run(self, function, args, lo, hi):
         """``function(block, y_block, *args(i))`` for every partition i, as distributed tasks;
         progress from ``lo`` to ``hi``; the results in partition order."""
-        distributed = _dask()[2]
         tasks = [self.delayed(function, pure=False)(x, yb, *args(i))
                  for i, (x, yb) in enumerate(zip(self.blocks, self.y_blocks))]
-        futures = self.client.compute(tasks)
+        return self._wait(self.client.compute(tasks), lo, hi)
+
+    def _wait(self, futures, lo, hi):
+        """The results of ``futures``, reporting progress from ``lo`` to ``hi``; watched by a
+        :class:`_Watch`, so that dead, lost or paused workers end the call with a clear error
+        (a ``RuntimeError`` naming the cause) instead of a hang."""
+        distributed = _dask()[2]
+        watch = _Watch(self.client)
         try:
-            while True:
-                pending = [f for f in futures if not f.done()]
-                if self.callback is not None:
-                    self.callback(lo + (hi - lo) * (1 - len(pending) / max(len(futures), 1)))
-                if not pending or any(f.status == "error" for f in futures):
-                    return self.client.gather(futures)      # raises a task's error
-                try:
-                    distributed.wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
-                except TimeoutError:
-                    pass
+            try:
+                while True:
+                    pending = [f for f in futures if not f.done()]
+                    if self.callback is not None:
+                        self.callback(lo + (hi - lo) * (1 - len(pending) / max(len(futures), 1)))
+                    if not pending or any(f.status in ("error", "cancelled") for f in futures):
+                        return self.client.gather(futures)      # raises a task's error
+                    try:
+                        distributed.wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
+                    except TimeoutError:
+                        pass
+                    watch.check()
+            except distributed.KilledWorker as error:
+                raise RuntimeError(
+                    f"the Dask workers died while running a task of the estimate "
+                    f"({watch.cause()}): {error}") from error
+            except CancelledError as error:
+                raise RuntimeError(
+                    "the Dask cluster lost the estimate's tasks (the workers holding them died "
+                    f"or the cluster was restarted; {watch.cause()})") from error
         except BaseException:
             distributed.Event(self.stop, client=self.client).set()
             self.client.cancel(futures)
@@ -227,10 +249,11 @@ class _Run:
         self.instances = instances
         order = np.argsort(instances)
         rows = np.empty((instances.size, self.a))
-        rows[order], target = self.client.compute(
-            (self.X[instances[order]], self.y[instances[order]]), sync=True)
+        rows[order], target = self._wait(self.client.compute(
+            [self.X[instances[order]], self.y[instances[order]]]), PROGRESS[0], PROGRESS[0])
         target = np.asarray(target, dtype=np.float64)[np.argsort(order)]
-        self.queries = self.client.scatter([(rows, target)], broadcast=True)[0]
+        # a part of the task graph (not scattered data): recomputed if a worker holding it dies
+        self.queries = self.delayed((rows, target), traverse=False)
         self.query_y = target
         if isinstance(est, SURF):
             return self._bands()
@@ -423,6 +446,70 @@ class _Run:
         result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
         result[reference.kind == _UNUSABLE] = np.nan            # no known value
         return result
+
+
+class _Watch:
+    """The workers' state while a pass waits for its tasks: :meth:`check` raises a
+    ``RuntimeError`` when every worker has been paused by Dask's memory manager (its process
+    memory above the pause fraction of its limit: it starts no task, and the call would wait
+    forever) or the scheduler has had no worker for ``STALL_LIMIT`` seconds; :meth:`cause`
+    tells why workers died."""
+
+    def __init__(self, client):
+        self.client = client
+        self.last = time.monotonic()
+        self.stalled_since = None
+        self.workers = {}
+        #: the workers seen paused (their memory nearly full) and their memory limits
+        self.full = {}
+
+    def check(self):
+        now = time.monotonic()
+        if now - self.last < WATCH_EVERY:
+            return
+        self.last = now
+        self.workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        paused = {address: w["memory_limit"] for address, w in self.workers.items()
+                  if w.get("status") == "paused"}
+        self.full.update(paused)
+        if self.workers and len(paused) < len(self.workers):
+            self.stalled_since = None
+            return
+        if self.stalled_since is None:
+            self.stalled_since = now
+        if now - self.stalled_since >= STALL_LIMIT:
+            if not self.workers:
+                raise RuntimeError(f"the Dask scheduler has had no worker for {STALL_LIMIT:.0f} s "
+                                   "(they died or were never started): the estimate cannot go on")
+            memory = ", ".join(f"{_mb(w['metrics'].get('memory'))} of {_mb(w['memory_limit'])}"
+                               for w in self.workers.values())
+            raise RuntimeError(f"every Dask worker has been paused for {STALL_LIMIT:.0f} s because "
+                               f"its memory is nearly full ({memory}), so the estimate cannot "
+                               "go on: give the workers more memory (memory_limit) or split the "
+                               "data into smaller partitions")
+
+    def cause(self):
+        """Why workers died: out of memory when their nannies restarted them for exceeding
+        their memory limit or they were seen paused before, else killed or crashed."""
+        limits = set(self.full.values())
+        try:                                # the nannies' logs, once a worker is back
+            self.client.wait_for_workers(1, timeout=10)
+            logs = self.client.get_worker_logs(nanny=True)
+            workers = self.client.scheduler_info(n_workers=-1)["workers"].values()
+        except Exception:                                   # noqa: BLE001 the cluster is gone
+            logs, workers = {}, ()
+        if any("memory budget" in str(record) for records in logs.values()
+               for record in records):
+            limits |= {w["memory_limit"] for w in workers}
+        if not limits:
+            return "killed or crashed"
+        return (f"out of memory: a worker exceeded its memory limit "
+                f"({', '.join(_mb(limit) for limit in sorted(limits))}); give the workers more "
+                "memory or split the data into smaller partitions")
+
+
+def _mb(n_bytes):
+    return f"{(n_bytes or 0) / 2 ** 20:.0f} MB"
 
 
 # -- the partitions' tasks (run on the workers) ----------------------------------------------
