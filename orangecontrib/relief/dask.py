@@ -36,22 +36,21 @@ calling :func:`estimate` fails. Without a ``client`` a ``distributed.LocalCluste
 import time
 import uuid
 from concurrent.futures import CancelledError
+from dataclasses import replace
 
 import numpy as np
 import scipy.sparse as sp
 
-from .estimators.base import BLOCK_BYTES, parallel_launch
+from .estimators.base import BLOCK_BYTES, check_summary
 from .estimators.cost_sampling import ReliefFsmp
-from .estimators.neighbourhood.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, class_tiles, \
-    target_diffs
-from .estimators.encoding import EncodedData
-from .estimators.neighbourhood.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
-    _chunks, _nearest_search
+from .estimators.neighbourhood import DiffModel, NeighbourContext, class_tiles, nearest_among, \
+    neighbour_weights, target_diffs
+from .estimators.neighbourhood.diffs import TILE_WIDTH
 from .estimators.relief_family import BestK, first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
 from .estimators.rrelieff import RReliefF
-from .estimators.surf import SURF, NEAR, FAR, _others_mean_std, band_coefficients, \
-    band_estimates
+from .estimators.surf import SURF, NEAR, FAR, band_coefficients, band_estimates, \
+    band_thresholds, others_mean_std
 
 __all__ = ["estimate"]
 
@@ -144,7 +143,7 @@ def _check_estimator(estimator):
     if m is None:
         raise ValueError("the Dask backend needs iterations=m, the number of sampled "
                          "instances (iterations=None would gather every instance)")
-    estimator._check_parameters()
+    estimator.check_parameters()
 
 
 def _as_arrays(da, X, y, discrete):
@@ -269,11 +268,7 @@ class _Run:
         else:
             classification = np.issubdtype(self.y.dtype, np.integer) \
                 or np.issubdtype(self.y.dtype, np.bool_)
-        if self.n == 0:
-            raise ValueError(f"{est.name} needs at least {est.min_instances} instances, "
-                             "the data have 0")
-        if self.a == 0:
-            raise ValueError(f"{est.name}: the data have no attributes")
+        check_summary(est, self.n, self.a)
         parts = self._run(_summary, lambda i: (self.discrete, classification),
                           0.0, PROGRESS[0])
         for key, message in (
@@ -299,12 +294,7 @@ class _Run:
         y_min = min(p["y_min"] for p in parts if p["n"])
         y_max = max(p["y_max"] for p in parts if p["n"])
         task = "classification" if classification else "regression"
-        if task not in est.tasks:
-            raise ValueError(f"{est.name} needs a {' or '.join(sorted(est.tasks))} target, "
-                             f"but the data have a {task} target")
-        if self.n < est.min_instances:
-            raise ValueError(f"{est.name} needs at least {est.min_instances} instances, "
-                             f"the data have {self.n}")
+        check_summary(est, self.n, self.a, task)
         if classification:
             n_classes = int(self.n_classes or y_max + 1)
             if y_max >= n_classes:
@@ -312,39 +302,24 @@ class _Run:
             counts = np.zeros(n_classes)
             for p in parts:
                 counts[:p["counts"].size] += p["counts"]
-            if (counts > 0).sum() < 2:
-                raise ValueError(f"{est.name} needs at least two classes, "
-                                 f"the data have {(counts > 0).sum()}")
+            check_summary(est, self.n, self.a, task, classes_present=int((counts > 0).sum()))
             y_span = 1.0
         else:
             n_classes, counts = 0, None
             with np.errstate(over="ignore"):
                 y_span = float(y_max - y_min)
-            if y_span <= 0:
-                raise ValueError(f"{est.name}: the target is constant")
-        minimum = np.where(self.discrete, 0.0, minimum)
-        with np.errstate(over="ignore", invalid="ignore"):
-            span = np.where(self.discrete, 1.0, maximum - minimum)
-        # a model of the extremes gives the diff model's scales (DiffModel reads the column's
-        # largest magnitude when a span is no finite float)
-        # (NaN: no known value, the column takes no part); its value bins, columns with missing
-        # values and probabilities P(value | class) are those of the whole data
-        extremes = EncodedData(X=np.where(known, np.vstack([minimum, np.where(
-                                   self.discrete, 0.0, maximum)]), np.nan),
-                               y=np.zeros(2), discrete=self.discrete, n_values=n_values,
-                               n_classes=n_classes, minimum=minimum, span=span, y_span=y_span)
-        options = est.diff_options()
-        reference = DiffModel(extremes, options)
-        reference.bins = _bins_for(self.n, options.numeric_bins)
-        reference.n_codes = np.where(self.discrete, np.maximum(n_values, 1),
-                                     reference.bins).astype(np.intp)
-        reference.has_missing = missing & known
-        spec = dict(reference=reference, n_values=n_values, n_classes=n_classes,
-                    minimum=minimum, span=span, y_span=y_span, counts=counts,
-                    discrete=self.discrete, stop=self.stop)
+            check_summary(est, self.n, self.a, task, y_span=y_span)
+        # the whole data's ranges, value bins, columns with missing values and (with any)
+        # probabilities P(value | class), from the partitions' value counts
+        summary = dict(minimum=minimum, maximum=maximum, has_missing=missing,
+                       discrete=self.discrete, n_values=n_values, n_classes=n_classes,
+                       n_instances=self.n, y_span=y_span, options=est.diff_options())
+        reference = DiffModel.from_summary(**summary)
+        spec = dict(reference=reference, counts=counts, stop=self.stop)
         if reference.has_missing.any():
-            counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
-            reference.prob = reference.probabilities(sum(counts))
+            value_counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
+            spec["reference"] = DiffModel.from_summary(**summary,
+                                                       value_counts=sum(value_counts))
         return spec
 
     # -- ReliefF and RReliefF ------------------------------------------------------------------
@@ -352,7 +327,7 @@ class _Run:
         est, spec, m = self.estimator, self.spec, self.instances.size
         groups = est.groups
         if groups == "per-class":
-            G, size = spec["n_classes"], int(spec["counts"].max())
+            G, size = spec["reference"].n_cls, int(spec["counts"].max())
         else:
             G, size = (2 if groups == "pooled" else 1), self.n
         K = max(0, min(est.k_, size))
@@ -370,7 +345,7 @@ class _Run:
         neighbours[q[keep], g[keep], rank[keep]] = idx[keep]
         distances[q[keep], g[keep], rank[keep]] = dist[keep]
         context = NeighbourContext(None, spec["reference"], self.instances, neighbours,
-                                   distances, groups)
+                                   distances, groups, search="dask")
         wk = first_k_weights(neighbour_weights(context, est.weighting_, est.sigma),
                              context.available, est.k_)
         ones = np.ones(m)
@@ -408,16 +383,10 @@ class _Run:
         mean = sum(p[0] * p[1] for p in moments) / np.where(count > 0, count, 1)
         m2 = sum(p[0] * p[2] ** 2 + p[0] * (p[1] - mean) ** 2 for p in moments)
         spread = np.sqrt(np.maximum(m2 / np.where(count > 0, count, 1), 0.0))
-        if est.per_instance:
-            near = mean - spread / 2
-            far = mean + spread / 2 if est.far_band else np.full(m, np.inf)
-        else:
-            threshold = (count * mean).sum() / count.sum()
-            near = np.full(m, threshold)
-            far = near if est.far_band else np.full(m, np.inf)
+        near, far = band_thresholds(mean, spread, count, est.per_instance, est.far_band)
         bands = (NEAR, FAR) if est.far_band else (NEAR,)
-        classification = spec["n_classes"] > 0
-        G = max(spec["n_classes"], 1)
+        classification = spec["reference"].data.is_classification
+        G = spec["reference"].n_cls
         parts = self._run(_band_sums, lambda i: (self.offsets[i], self.instances, self.queries,
                                                  spec, near, far, est.far_band),
                           0.4, 1.0)
@@ -444,7 +413,7 @@ class _Run:
         reference = spec["reference"]
         renorm = reference.options.missing == "C" and reference.has_missing.any()
         result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
-        result[reference.kind == _UNUSABLE] = np.nan            # no known value
+        result[~reference.usable] = np.nan                      # no known value
         return result
 
 
@@ -543,26 +512,22 @@ def _summary(x, y, discrete, classification):
 def _value_counts(x, y, spec):
     """The partition's counts of each value code per class (:meth:`.DiffModel.value_counts`)
     with the value bins of the whole data."""
-    a = spec["discrete"].size
+    a = spec["reference"].data.n_attributes
     return _model(x, y, (np.zeros((0, a)), np.zeros(0)), spec)[0].value_counts()
 
 
 def _model(x, y, queries, spec):
     """The diff model of the partition's rows followed by the sampled instances (rows n_p, ...),
     with the ranges, value bins, columns with missing values and probabilities P(value |
-    class) of the whole data (``spec``)."""
+    class) of the whole data (its summary's model, ``spec["reference"]``)."""
     rows, target = queries
+    reference = spec["reference"]
     n_p = x.shape[0]
     values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
     values[:n_p], values[n_p:] = x, rows
-    data = EncodedData(X=values,
-                       y=np.concatenate([np.asarray(y, dtype=np.float64).ravel(), target]),
-                       discrete=spec["discrete"], n_values=spec["n_values"],
-                       n_classes=spec["n_classes"], minimum=spec["minimum"], span=spec["span"],
-                       y_span=spec["y_span"])
-    model = DiffModel(data, spec["reference"].options, reference=spec["reference"])
-    model.has_missing = spec["reference"].has_missing   # the distances' order of columns
-    return model, n_p
+    data = replace(reference.data, X=values,
+                   y=np.concatenate([np.asarray(y, dtype=np.float64).ravel(), target]))
+    return DiffModel(data, reference.options, reference=reference), n_p
 
 
 def _query_blocks(m, n_rows):
@@ -604,10 +569,10 @@ def _stopper(name):
 def _search(x, y, offset, instances, queries, spec, groups, K):
     """The candidates for the k nearest of each sampled instance in each group: its K nearest
     by (distance, row) in each block of the partition's rows, found by the single-machine
-    search kernel (:func:`.neighbours._nearest_search`) with the block's rows as the only
-    candidates (each block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks
-    whether it is cancelled). Flat arrays of the instance's position, the group, the global
-    row index and the distance."""
+    search (:func:`.neighbours.nearest_among`) with the block's rows as the only candidates
+    (each block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks whether
+    it is cancelled). Flat arrays of the instance's position, the group, the global row index
+    and the distance."""
     model, n_p = _model(x, y, queries, spec)
     stopped = _stopper(spec["stop"])
     m = instances.size
@@ -616,8 +581,6 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
     rows = instances - offset
     rows = np.where((rows >= 0) & (rows < n_p), rows, n_p + np.arange(m)).astype(np.intp)
     order, ranges = _candidate_tiles(model.cls[:n_p])
-    tiles, planes = list(model.tiles), model.planes    # (packing launches a kernel itself)
-    G = spec["n_classes"] if groups == "per-class" else (2 if groups == "pooled" else 1)
     a = model.data.n_attributes
     step = max(1, SEARCH_QUERIES)
     width = max(TILE_WIDTH, SEARCH_WORK // max(min(m, step) * a, 1))    # rows per block
@@ -629,13 +592,8 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
         for part in np.split(np.arange(len(ranges)), np.unique(first)):
             if stopped():
                 raise RuntimeError("cancelled")
-            neighbours = np.full((blk.stop - lo, G, K), -1, dtype=np.intp)
-            distances = np.full((blk.stop - lo, G, K), np.inf)
-            tiles[2], tiles[3] = order, np.ascontiguousarray(ranges[part])
-            with parallel_launch():
-                _nearest_search(rows[blk], tuple(tiles), planes, _GROUP_MODES[groups],
-                                model.options.skip_zero_distance, _chunks(), neighbours,
-                                distances)
+            neighbours, distances = nearest_among(model, rows[blk], (order, ranges[part]), K,
+                                                  groups)
             q, g, j = np.nonzero(neighbours >= 0)
             out.append((q + lo, g, neighbours[q, g, j] + offset, distances[q, g, j]))
     if not out:
@@ -716,7 +674,7 @@ def _moments(x, y, offset, instances, queries, spec):
         d, own = _distances(model, n_p, instances, offset, blk, stopped)
         d = _surf_distances(model, np.hstack([d, np.zeros((d.shape[0], 1))]))
         own = np.where(own >= 0, own, n_p)          # an instance elsewhere: the zero column
-        mean[blk], spread[blk], count[blk] = _others_mean_std(d, own, np.append(weights, 0))
+        mean[blk], spread[blk], count[blk] = others_mean_std(d, own, np.append(weights, 0))
     return count, mean, spread
 
 
@@ -726,8 +684,8 @@ def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band):
     model, n_p = _model(x, y, queries, spec)
     stopped = _stopper(spec["stop"])
     m = instances.size
-    G = max(spec["n_classes"], 1)
-    classification = spec["n_classes"] > 0
+    G = model.n_cls
+    classification = model.data.is_classification
     B = 2 if far_band else 1
     F = 1 if classification else 2
     a = model.data.n_attributes

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-__all__ = ["Parameters", "Estimator", "check_data", "random_generator", "row_blocks",
+__all__ = ["Parameters", "Estimator", "check_data", "check_summary", "random_generator", "row_blocks",
            "available_memory", "check_memory", "parallel_launch", "progress_part"]
 
 #: bytes of the per-row arrays (such as rows x N distances) of one block of rows
@@ -96,26 +96,34 @@ def check_data(data, estimator):
     """Raise ``ValueError`` with a clear message when ``data`` does not suit ``estimator``:
     wrong target type, too few instances, fewer than two classes present, no attributes, sparse
     data for an estimator that does not read them."""
-    task = "classification" if data.is_classification else "regression"
-    if task not in estimator.tasks:
+    check_summary(estimator, data.n_instances, data.n_attributes,
+                  "classification" if data.is_classification else "regression",
+                  np.unique(data.y).size if data.is_classification else None,
+                  None if data.is_classification else data.y_span, data.is_sparse)
+
+
+def check_summary(estimator, n_instances, n_attributes, task=None, classes_present=None,
+                  y_span=None, sparse=False):
+    """:func:`check_data` on a summary of the data (as a pass over partitions gives it): the
+    numbers of instances and attributes, the ``task`` ("classification" or "regression"), the
+    number of classes present or the target's span (max - min); what is None is not checked."""
+    if task is not None and task not in estimator.tasks:
         wanted = " or ".join(sorted(estimator.tasks))
         raise ValueError(f"{estimator.name} needs a {wanted} target "
                          f"({'discrete' if wanted == 'classification' else 'numeric'} class), "
                          f"but the data have a {task} target")
-    if data.n_attributes == 0:
+    if n_attributes == 0:
         raise ValueError(f"{estimator.name}: the data have no attributes")
-    if data.is_sparse and not estimator.sparse_input:
+    if sparse and not estimator.sparse_input:
         raise ValueError(f"{estimator.name} does not support sparse data: use ReliefF, "
                          "RReliefF or Relief, or convert the data to a dense array")
-    if data.n_instances < estimator.min_instances:
+    if n_instances < estimator.min_instances:
         raise ValueError(f"{estimator.name} needs at least {estimator.min_instances} instances, "
-                         f"the data have {data.n_instances}")
-    if data.is_classification:
-        present = np.unique(data.y).size
-        if present < 2:
-            raise ValueError(f"{estimator.name} needs at least two classes, "
-                             f"the data have {present}")
-    elif data.y_span <= 0:
+                         f"the data have {n_instances}")
+    if classes_present is not None and classes_present < 2:
+        raise ValueError(f"{estimator.name} needs at least two classes, "
+                         f"the data have {classes_present}")
+    if y_span is not None and y_span <= 0:
         raise ValueError(f"{estimator.name}: the target is constant")
 
 

@@ -97,7 +97,7 @@ class ContextualMerit(PairwiseClassEstimator):
         self.t_different = t_different
         self.missing = missing
 
-    def _check_parameters(self):
+    def check_parameters(self):
         if self.neighbours not in NEIGHBOURS:
             raise ValueError(f"neighbours must be 'nearest' or 'all', got {self.neighbours!r}")
         K = self.K
@@ -119,7 +119,7 @@ class ContextualMerit(PairwiseClassEstimator):
         """The counter-example pairs (and, for "all", the estimates, which are the expensive
         part there)."""
         check_data(data, self)
-        self._check_parameters()
+        self.check_parameters()
         model = DiffModel(data, self.diff_options())
         ctx = MeritContext(data, model, self.neighbours)
         if self.neighbours == "nearest":

@@ -139,7 +139,7 @@ class ReliefFamily(Estimator):
     def diff_options(self):
         return self.diff.check()
 
-    def _check_parameters(self):
+    def check_parameters(self):
         k = self.k_
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
             raise ValueError(f"k must be an integer >= 1, got {k!r}")
@@ -169,7 +169,7 @@ class ReliefFamily(Estimator):
 
     def _search(self, data, k, groups, callback):
         check_data(data, self)
-        self._check_parameters()
+        self.check_parameters()
         model = diff_model(data, self.diff_options())
         return nearest_neighbours(model, self.sample_instances(data), k, groups=groups,
                                   callback=callback)

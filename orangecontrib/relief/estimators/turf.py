@@ -65,7 +65,7 @@ class TuRF(Estimator):
             raise ValueError(f"estimator must be an attribute estimator, got {self.estimator!r}")
         return self.estimator
 
-    def _check_parameters(self):
+    def check_parameters(self):
         if isinstance(self.remove, bool) or not isinstance(self.remove, (int, float)) \
                 or not 0 < self.remove < 1:
             raise ValueError(f"remove must be a share in (0, 1), got {self.remove!r}")
@@ -79,7 +79,7 @@ class TuRF(Estimator):
     def context(self, data, callback=None):
         """Run the rounds (the base estimator's context and estimate of each)."""
         check_data(data, self)
-        self._check_parameters()
+        self.check_parameters()
         base = self.estimator_
         check_data(data, base)
         rounds = int(round(1 / self.remove)) if self.rounds is None else self.rounds

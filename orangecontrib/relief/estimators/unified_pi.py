@@ -168,7 +168,7 @@ class UnifiedPi(PairwiseClassEstimator):
         self.t_different = t_different
         self.missing = missing
 
-    def _check_parameters(self):
+    def check_parameters(self):
         theta = np.asarray(self.theta, dtype=float) if np.ndim(self.theta) == 1 else None
         if theta is None or theta.shape != (4,) or not np.all((theta >= 0) & (theta <= 1)):
             raise ValueError(f"theta must be four numbers in [0, 1], got {self.theta!r}")
@@ -193,7 +193,7 @@ class UnifiedPi(PairwiseClassEstimator):
     def context(self, data, callback=None):
         """Fill the count matrices of every feature (the O(n t^2) part)."""
         check_data(data, self)
-        theta = self._check_parameters()
+        theta = self.check_parameters()
         n = data.n_instances
         if self.sample is None or self.sample >= n:
             rows = np.arange(n)
@@ -222,7 +222,7 @@ class UnifiedPi(PairwiseClassEstimator):
                                  f"context was built from {context.n_input}")
             columns = columns.subset(context.rows)
             counts, total, sizes = self._fill(context.diff_model, columns,
-                                              self._check_parameters())
+                                              self.check_parameters())
         scores = np.array([self._score(total, Rm, size) for Rm, size in zip(counts, sizes)])
         scores[np.isnan(columns.X).all(axis=0)] = np.nan
         return scores
