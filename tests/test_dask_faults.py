@@ -82,44 +82,44 @@ def test_worker_killed_mid_run_is_retried():
     np.testing.assert_allclose(result, single, rtol=0, atol=1e-9)
 
 
-def test_worker_dying_on_a_partition_ends_with_an_error():
-    """A partition whose reading kills every worker that tries it (after Dask's allowed
-    retries) ends the call with a RuntimeError saying the workers died, within the limit."""
+def failing_partition(fail, memory_limit="1GB"):
+    """The error of ReliefF on data whose second partition's reading runs ``fail()``, with one
+    retry allowed by Dask, and the seconds until the call ended."""
     X, y = table()
-    blocks = da.from_array(X, chunks=(CHUNK, -1))
-    deadly = blocks.map_blocks(lambda b: os._exit(1) if b[0, 0] == X[CHUNK, 0] else b,
-                               dtype=float)
+
+    def read(block):
+        if block[0, 0] == X[CHUNK, 0]:
+            fail()
+        return block
+    faulty = da.from_array(X, chunks=(CHUNK, -1)).map_blocks(read, dtype=float)
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
-        with cluster() as local, Client(local) as client:
+        with cluster(memory_limit) as local, Client(local) as client:
             _, error, seconds = bounded(lambda: estimate(
-                ReliefF(k=5, iterations=20, random_state=0), deadly,
+                ReliefF(k=5, iterations=20, random_state=0), faulty,
                 da.from_array(y, chunks=CHUNK), n_classes=2, client=client))
     assert isinstance(error, RuntimeError), repr(error)
-    assert "workers died" in str(error) and "(killed or crashed)" in str(error), str(error)
+    return str(error), seconds
+
+
+def test_worker_dying_on_a_partition_ends_with_an_error():
+    """A partition whose reading kills every worker that tries it (after Dask's allowed
+    retries) ends the call with a RuntimeError saying the workers died, within a minute."""
+    message, seconds = failing_partition(lambda: os._exit(1))
+    assert "workers died" in message and "(killed or crashed)" in message, message
     assert seconds < 60
 
 
 def test_worker_out_of_memory_ends_with_an_error():
-    """A partition whose task takes ever more memory (64 MB at a time) beyond the worker's
+    """A partition whose reading takes ever more memory (64 MB at a time) beyond the worker's
     limit: the nanny restarts the worker each time, and the call ends with a RuntimeError
-    naming the memory limit, within the limit."""
-    X, y = table()
-
-    def hog(block):
-        if block[0, 0] == X[CHUNK, 0]:
-            held = []
-            for _ in range(64):                                     # up to 4 GB
-                held.append(np.ones(2 ** 23))
-                time.sleep(0.05)
-        return block
-    hungry = da.from_array(X, chunks=(CHUNK, -1)).map_blocks(hog, dtype=float)
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
-        with cluster(memory_limit="800MB") as local, Client(local) as client:
-            _, error, seconds = bounded(lambda: estimate(
-                ReliefF(k=5, iterations=20, random_state=0), hungry,
-                da.from_array(y, chunks=CHUNK), n_classes=2, client=client))
-    assert isinstance(error, RuntimeError), repr(error)
-    assert "out of memory" in str(error) and "763 MB" in str(error), str(error)
+    naming the memory limit, within a minute."""
+    def hog():
+        held = []
+        for _ in range(64):                                         # up to 4 GB
+            held.append(np.ones(2 ** 23))
+            time.sleep(0.05)
+    message, seconds = failing_partition(hog, memory_limit="800MB")
+    assert "out of memory" in message and "763 MB" in message, message
     assert seconds < 60
 
 

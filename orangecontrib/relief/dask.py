@@ -25,6 +25,16 @@ family: two, and the band's diffs), spread over the workers; what travels is the
 once per pass from storage to the workers, the m sampled instances to every partition and
 m x k candidates (ReliefF: per class) back from each.
 
+Failing workers never make the call wait for ever: a worker that dies (killed, crashed or
+restarted by its nanny for exceeding its memory limit) has its tasks rerun by Dask, the sampled
+instances being part of the task graph rather than data held by one worker; a task that kills
+every worker it runs on (``distributed.scheduler.allowed-failures`` times) ends the call with a
+``RuntimeError`` naming the cause, and so do workers that all stay paused by Dask's memory
+manager (their memory above its pause fraction) or a scheduler left without workers for
+``STALL_LIMIT`` seconds. A worker holds about 225 MB before it reads any data (``distributed``,
+``dask.array``, numba and its compiled kernels): give workers room for a few copies of a
+partition above that.
+
 Missing values (NaN) are handled as on one machine (:mod:`.estimators.neighbourhood.diffs`): with any, an
 extra pass counts the value codes per class for the probabilities P(value | class) of the
 whole data. Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
@@ -115,6 +125,14 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
     -------
     numpy.ndarray
         The estimate of each column of ``X`` (the target excluded).
+
+    Raises
+    ------
+    ValueError
+        For data or an estimator the backend does not handle (the message says which).
+    RuntimeError
+        When the workers die running a task, lose it, or all stay paused because their memory
+        is nearly full (the message says which and gives their memory limit).
     """
     _check_estimator(estimator)
     dask, da, distributed = _dask()
