@@ -1,5 +1,5 @@
-"""The Dask backend when workers fail: a worker killed in the middle of a run (Dask retries
-its tasks and the estimates are those of one machine), a partition that kills every worker
+"""The Dask backend when workers fail: a worker killed in the middle of a run (its tasks are
+retried and the estimates are those of one machine), a partition that kills every worker
 reading it and one that runs out of memory (a clear error naming the cause), and workers
 paused because their memory is nearly full (a clear error, not a hang). Each case runs on
 its own ``LocalCluster`` of worker processes and is bounded in time, so that a regression
@@ -54,22 +54,29 @@ def bounded(call, seconds=LIMIT):
     return out.get("result"), out.get("error"), time.monotonic() - start
 
 
-def test_worker_killed_mid_run_is_retried():
-    """One of two workers is killed (SIGKILL, as the kernel's out-of-memory killer does) just after the neighbour search's tasks
-    are submitted: Dask restarts it and reruns the lost tasks (the sampled instances are part
-    of the task graph, not data held by one worker), and the estimates equal one machine's."""
+@pytest.mark.parametrize("n_workers", [2, 1])
+def test_worker_killed_mid_run_is_retried(n_workers, monkeypatch):
+    """A worker is killed (SIGKILL, as the kernel's out-of-memory killer does) just after the
+    neighbour search's tasks are submitted: Dask restarts it and reruns the lost tasks; with
+    one worker the sampled instances it held are lost too and sent again. The estimates equal
+    one machine's."""
     X, y = table()
     estimator = ReliefF(k=5, iterations=40, random_state=1)
     single = estimator(encode(X, y, n_classes=2))
-    with cluster() as local, Client(local) as client:
-        client.wait_for_workers(2)
+    sends, send = [], dask_backend._Run._send_queries
+
+    def counted(run):
+        sends.append(1)
+        send(run)
+    monkeypatch.setattr(dask_backend._Run, "_send_queries", counted)
+    with cluster(n_workers=n_workers) as local, Client(local) as client:
+        client.wait_for_workers(n_workers)
         victim = sorted(client.scheduler_info()["workers"])[0]
         pid = client.run(os.getpid, workers=[victim])[victim]
-        calls, killed = [], []
+        killed = []
 
-        def kill_once(fraction):          # the search's first report: its tasks are submitted
-            calls.append(fraction)
-            if len(calls) > 1 and fraction >= dask_backend.PROGRESS[0] and not killed:
+        def kill_once(fraction):    # the first report after the instances were sent: the
+            if sends and not killed:  # search's, its tasks submitted
                 killed.append(fraction)
                 os.kill(pid, signal.SIGKILL)
         result, error, _ = bounded(lambda: estimate(
@@ -80,6 +87,7 @@ def test_worker_killed_mid_run_is_retried():
             or client.run(os.getpid, workers=[victim])[victim] != pid
     assert error is None, repr(error)
     np.testing.assert_allclose(result, single, rtol=0, atol=1e-9)
+    assert len(sends) == (2 if n_workers == 1 else 1)      # sent again when all holders died
 
 
 def failing_partition(fail, memory_limit="1GB"):

@@ -26,11 +26,11 @@ once per pass from storage to the workers, the m sampled instances to every part
 m x k candidates (ReliefF: per class) back from each.
 
 Failing workers never make the call wait for ever: a worker that dies (killed, crashed or
-restarted by its nanny for exceeding its memory limit) has its tasks rerun by Dask, the sampled
-instances being part of the task graph rather than data held by one worker; a task that kills
-every worker it runs on (``distributed.scheduler.allowed-failures`` times) ends the call with a
-``RuntimeError`` naming the cause, and so do workers that all stay paused by Dask's memory
-manager (their memory above its pause fraction) or a scheduler left without workers for
+restarted by its nanny for exceeding its memory limit) has its tasks rerun by Dask, and when
+every worker holding the sampled instances died they are sent again and the pass rerun; a task
+that kills every worker it runs on (``distributed.scheduler.allowed-failures`` times) ends the
+call with a ``RuntimeError`` naming the cause, and so do workers that all stay paused by Dask's
+memory manager (their memory above its pause fraction) or a scheduler left without workers for
 ``STALL_LIMIT`` seconds. A worker holds about 225 MB before it reads any data (``distributed``,
 ``dask.array``, numba and its compiled kernels): give workers room for a few copies of a
 partition above that.
@@ -74,6 +74,8 @@ PROGRESS = (0.05, 0.85, 1.0)
 STALL_LIMIT = 30.0
 #: seconds between two looks at the workers' state
 WATCH_EVERY = 0.5
+#: how many times a pass is rerun after the workers holding the sampled instances died
+RESENDS = 2
 
 
 def _dask():
@@ -217,14 +219,27 @@ class _Run:
         self.discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (self.a,)).copy()
         self.n_values, self.n_classes = n_values, n_classes
         self.stop = f"relief-stop-{uuid.uuid4().hex}"
+        self.query_rows = None
 
     # -- running the tasks of a pass ---------------------------------------------------------
     def _run(self, function, args, lo, hi):
         """``function(block, y_block, *args(i))`` for every partition i, as distributed tasks;
-        progress from ``lo`` to ``hi``; the results in partition order."""
-        tasks = [self.delayed(function, pure=False)(x, yb, *args(i))
-                 for i, (x, yb) in enumerate(zip(self.blocks, self.y_blocks))]
-        return self._wait(self.client.compute(tasks), lo, hi)
+        progress from ``lo`` to ``hi``; the results in partition order. When the workers
+        holding the sampled instances all die (Dask reruns lost tasks, but not scattered
+        data), the instances are sent again and the pass rerun, up to ``RESENDS`` times."""
+        for resend in range(RESENDS + 1):
+            tasks = [self.delayed(function, pure=False)(x, yb, *args(i))
+                     for i, (x, yb) in enumerate(zip(self.blocks, self.y_blocks))]
+            try:
+                return self._wait(self.client.compute(tasks), lo, hi)
+            except _Lost:
+                if resend == RESENDS or self.query_rows is None:
+                    raise
+                self._send_queries()
+
+    def _send_queries(self):
+        """Scatter the sampled instances' rows and targets to every worker."""
+        self.queries = self.client.scatter([self.query_rows], broadcast=True)[0]
 
     def _wait(self, futures, lo, hi):
         """The results of ``futures``, reporting progress from ``lo`` to ``hi``; watched by a
@@ -250,11 +265,12 @@ class _Run:
                     f"the Dask workers died while running a task of the estimate "
                     f"({watch.cause()}): {error}") from error
             except CancelledError as error:
-                raise RuntimeError(
-                    "the Dask cluster lost the estimate's tasks (the workers holding them died "
-                    f"or the cluster was restarted; {watch.cause()})") from error
-        except BaseException:
-            distributed.Event(self.stop, client=self.client).set()
+                raise _Lost(
+                    "the Dask cluster lost the estimate's tasks or data (the workers holding "
+                    f"them died or the cluster was restarted; {watch.cause()})") from error
+        except BaseException as error:
+            if not isinstance(error, _Lost):        # the next pass's tasks may run
+                distributed.Event(self.stop, client=self.client).set()
             self.client.cancel(futures)
             raise
 
@@ -269,8 +285,8 @@ class _Run:
         rows[order], target = self._wait(self.client.compute(
             [self.X[instances[order]], self.y[instances[order]]]), PROGRESS[0], PROGRESS[0])
         target = np.asarray(target, dtype=np.float64)[np.argsort(order)]
-        # a part of the task graph (not scattered data): recomputed if a worker holding it dies
-        self.queries = self.delayed((rows, target), traverse=False)
+        self.query_rows = (rows, target)
+        self._send_queries()
         self.query_y = target
         if isinstance(est, SURF):
             return self._bands()
@@ -433,6 +449,10 @@ class _Run:
         result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
         result[~reference.usable] = np.nan                      # no known value
         return result
+
+
+class _Lost(RuntimeError):
+    """The cluster lost a pass's tasks or the data they read."""
 
 
 class _Watch:
