@@ -257,9 +257,9 @@ def nearest_among(diff_model, rows, candidates, k, groups="per-class", skip_zero
         skip_zero_distance = diff_model.options.skip_zero_distance
     order, ranges = candidates
     n_groups = {"per-class": diff_model.n_cls, "pooled": 2, "all": 1}[groups]
-    tiles = list(diff_model.tiles)
-    tiles[2], tiles[3] = np.ascontiguousarray(order), np.ascontiguousarray(ranges)
-    return _search_rows(diff_model, np.asarray(rows), tuple(tiles), groups, skip_zero_distance,
+    tiles = diff_model.tiles._replace(order=np.ascontiguousarray(order),
+                                      ranges=np.ascontiguousarray(ranges))
+    return _search_rows(diff_model, np.asarray(rows), tiles, groups, skip_zero_distance,
                         (n_groups, k))
 
 
@@ -270,10 +270,11 @@ def _corelearn_search(model, instances, groups, skip_zero, neighbours, distances
     columns = np.concatenate([np.flatnonzero(kind == 0), np.flatnonzero(kind == 1)])
     n = model.data.n_instances
     block = int(min(SEARCH_BLOCK, max(1, CORELEARN_BLOCK_DIFFS // max(n * columns.size, 1))))
+    tables = model._pair_args()._replace(leave_out=False)
     for start in range(0, instances.size, block):
         at = slice(start, min(start + block, instances.size))
         with parallel_launch():
-            _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
+            _corelearn_rows(instances[at], columns.astype(np.intp), tables,
                             _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
         if callback is not None:
             callback(at.stop / instances.size)
@@ -323,8 +324,7 @@ def _sort_k_smallest(keys, vals, edge, K):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
-                    slope, other, both, mode, skip_zero, out_idx, out_dist):
+def _corelearn_rows(rows, columns, tables, mode, skip_zero, out_idx, out_dist):
     """CORElearn's neighbours of each of ``rows``: the distance to every instance sums the diffs
     (:func:`.diffs._diff`) of ``columns`` (discrete first) in order; the candidates of a group,
     in index order, are partially heap sorted (:func:`_sort_k_smallest`). Per class (mode 0)
@@ -332,7 +332,8 @@ def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_code
     (ReliefF); of all instances (mode 2) the instance is sorted with the rest and then taken
     out, its place filled by the nearest (RReliefF); mode 1 takes the first nearest hit and
     miss in index order (Kira & Rendell's Relief) or, for K > 1, sorts each of the two groups."""
-    n = X.shape[0]
+    cls = tables.cls
+    n = cls.size
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     for q in prange(rows.size):
         r = rows[q]
@@ -341,8 +342,7 @@ def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_code
             if j != r:
                 s = 0.0
                 for u in range(columns.size):
-                    s += _diff(columns[u], r, j, X, cls, kind, shift, inv_span, factor, n_codes,
-                               lo, hi, slope, other, both, False)
+                    s += _diff(columns[u], r, j, tables)
                 dist[j] = s
         keys = np.empty(n)
         vals = np.empty(n, np.intp)
@@ -443,7 +443,7 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out
     keep the lowest indices among equal distances. The query itself is never its own
     neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
     chunks of the queries: few, since each chunk loads every tile once for all its queries."""
-    cls, order, ranges = tiles[1], tiles[2], tiles[3]
+    cls, order, ranges = tiles.cls, tiles.order, tiles.ranges
     b = rows.size
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     n_chunks = min(b, n_chunks)
