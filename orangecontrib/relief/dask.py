@@ -39,14 +39,13 @@ import uuid
 import numpy as np
 import scipy.sparse as sp
 
-from .estimators.base import BLOCK_BYTES, parallel_launch
-from .estimators.cost_sampling import ReliefFsmp
+from .estimators.base import BLOCK_BYTES, Estimator, parallel_launch
 from .estimators.neighbourhood.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, class_tiles, \
     target_diffs
 from .estimators.encoding import EncodedData
 from .estimators.neighbourhood.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
     _chunks, _nearest_search
-from .estimators.relief_family import BestK, first_k_weights
+from .estimators.relief_family import first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
 from .estimators.rrelieff import RReliefF
 from .estimators.surf import SURF, NEAR, FAR, _others_mean_std, band_coefficients, \
@@ -127,8 +126,7 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
 
 
 def _check_estimator(estimator):
-    if not isinstance(estimator, (ReliefF, RReliefF, SURF)) \
-            or isinstance(estimator, (BestK, ReliefFsmp)):
+    if not isinstance(estimator, Estimator) or not estimator.dask_backend:
         raise ValueError("the Dask backend computes ReliefF, RReliefF and the SURF family "
                          f"(SURF, SURF*, MultiSURF, MultiSURF*), not {type(estimator).__name__}")
     if estimator.preset == "corelearn" or estimator.diff_options().corelearn:
@@ -138,7 +136,7 @@ def _check_estimator(estimator):
     if m is None:
         raise ValueError("the Dask backend needs iterations=m, the number of sampled "
                          "instances (iterations=None would gather every instance)")
-    estimator._check_parameters()
+    estimator.check_parameters()
 
 
 def _as_arrays(da, X, y, discrete):

@@ -155,8 +155,9 @@ def stir_test(diff_model, pairs, callback=None):
 
 
 def supports_stir(estimator):
-    """Whether :func:`stir` can test ``estimator``'s estimates (it gives ``hit_miss_pairs``)."""
-    return callable(getattr(estimator, "hit_miss_pairs", None))
+    """Whether :func:`stir` can test ``estimator``'s estimates (its capability, see
+    :meth:`.base.Estimator.significance_tests`: it gives ``hit_miss_pairs``)."""
+    return "stir" in estimator.significance_tests()
 
 
 def stir(estimator, data, callback=None):
