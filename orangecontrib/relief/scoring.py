@@ -27,6 +27,7 @@ from Orange.preprocess.score import Scorer
 
 from .estimators import base
 from .estimators.catalogue import ESTIMATORS
+from .estimators.description import TARGETS
 from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table
 
@@ -64,11 +65,17 @@ class EstimatorScorer(Scorer):
     name = _Name()
 
     def _parameter_name(self):
-        """Column header in Rank: the estimator's name, the parameters always named (the
-        Relief family's k) and those that differ from their defaults, e.g. "ReliefF k=10" or
-        "ReliefF k=5 missing=B" (so ours differ from Rank's own ReliefF and RReliefF)."""
-        shown = dict(self.named_parameters(), **self.changed_parameters())
-        return " ".join([self.stem()] + [f"{key}={value}" for key, value in shown.items()])
+        """Column header in Rank: the estimator's short name, the parameters always named
+        (the Relief family's k, compactly) and those that differ from their defaults, e.g.
+        "ReliefF k10" or "ReliefF k5 missing=B": apart from Rank's own ReliefF and RReliefF,
+        and the default ones short enough for Rank's fixed 80-pixel columns."""
+        engine = self.engine()
+        named = self.named_parameters()
+        changed = {key: value for key, value in self.changed_parameters().items()
+                   if key not in named}
+        return " ".join([engine.short_name or self.stem()]
+                        + [f"{key}{value}" for key, value in named.items()]
+                        + [f"{key}={value}" for key, value in changed.items()])
 
     @property
     def friendly_name(self):
@@ -145,7 +152,9 @@ def scorer_class(engine):
     adapter = CaseCountsScorer if engine.counts_cases else EstimatorScorer
     return type(engine.__name__, (adapter, engine), {
         "__module__": __name__, "__qualname__": engine.__name__, "__doc__": engine.__doc__,
-        "supports_sparse_data": engine.sparse_input, "class_type": class_type(engine.tasks)})
+        "supports_sparse_data": engine.sparse_input, "class_type": class_type(engine.tasks),
+        "learner_adequacy_err_msg": "it estimates the attributes for a {} class only".format(
+            " or ".join(TARGETS[task] for task in sorted(engine.tasks)))})
 
 
 #: every scorer, in the order the widgets and the command line offer them

@@ -86,6 +86,9 @@ class Estimator(Parameters):
     name = "estimator"
     #: the name shown to users (None: ``name``)
     display_name = None
+    #: the name in narrow column headers such as those of Orange's Rank, at most about 11
+    #: characters (None: the display name)
+    short_name = None
     #: the paper that defines the estimator (authors, year, where)
     paper = ""
     #: the targets the estimator handles: a subset of {"classification", "regression"}
@@ -123,8 +126,8 @@ class Estimator(Parameters):
         return changed
 
     def named_parameters(self):
-        """{name: value} of the parameters always shown in its name (e.g. the number of
-        neighbours), whatever their value."""
+        """{name: value} of the parameters always shown in its short name (e.g. the number of
+        neighbours, "ReliefF k10"), whatever their value."""
         return {}
     #: the fewest instances the estimator needs
     min_instances = 2

@@ -409,6 +409,7 @@ class MyopicReliefF(ImpurityEstimator):
     """Myopic ReliefF (eq. 5 with Gini' of eq. 6): :func:`myopic_relieff`; numeric attributes
     binarised at their best split (by eq. 5 itself) first."""
     name = "MyopicReliefF"
+    short_name = "Myopic RF"
     paper = "Robnik-Šikonja & Kononenko 1999, eqs. 5-6"
 
     def criterion(self, table):
