@@ -292,7 +292,7 @@ def scorer_classes():
 def find_scorer(name, classes):
     """The scorer class called ``name`` (class name or its ``name``, any case)."""
     for cls_name, cls in classes.items():
-        if name.lower() in (cls_name.lower(), str(getattr(cls, "name", "")).lower()):
+        if name.lower() in (cls_name.lower(), cls.name.lower()):
             return cls
     raise CliError(f"unknown estimator {name!r}; choose one of: {', '.join(classes)}")
 
@@ -352,10 +352,9 @@ def run_rank(args, out):
     classes = scorer_classes()
     task = target_kind(table.domain)
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
-    tasks = getattr(cls, "tasks", None)
-    if tasks is not None and task not in tasks:
+    if task not in cls.tasks:
         target = "discrete" if task == "classification" else "numeric"
-        suitable = [name for name, c in classes.items() if task in getattr(c, "tasks", {task})]
+        suitable = [name for name, c in classes.items() if task in c.tasks]
         raise CliError(f"estimator {cls.__name__} does not suit the {target} class "
                        f"{table.domain.class_var.name!r} of {args.data!r}; estimators for "
                        f"{task}: {', '.join(suitable)}")
@@ -509,7 +508,7 @@ def run_tree(args, out):
                        f"(--folds 1 grows the tree without cross-validation)")
     classes = scorer_classes()
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
-    if task not in getattr(cls, "tasks", {task}):
+    if task not in cls.tasks:
         raise CliError(f"estimator {cls.__name__} does not suit the "
                        f"{'discrete' if task == 'classification' else 'numeric'} class of "
                        f"{args.data!r}")

@@ -7,10 +7,11 @@ maps the diff keywords to the fields of ``DiffOptions``.
 """
 from types import SimpleNamespace
 
-from .description import Param
+from .description import N_INSTANCES, Param
 
 __all__ = ["K", "ITERATIONS", "RANDOM_STATE", "WEIGHTING", "SIGMA", "PRESET", "DIFF_PARAMETERS",
-           "DIFF_KEYWORDS", "PAIRWISE_DIFF_PARAMETERS", "ramp_rule", "check_diff_options", "sampled", "equals"]
+           "DIFF_KEYWORDS", "PAIRWISE_DIFF_PARAMETERS", "ramp_rule", "check_diff_options",
+           "sampled", "equals"]
 
 
 def equals(name, *allowed):
@@ -34,7 +35,7 @@ K = Param(
             "instances (Robnik-Šikonja & Kononenko 1999). A larger k gives steadier but less "
             "local estimates.")
 ITERATIONS = Param(
-    "iterations", "int", None, "Sampled instances", low=1, high="n_instances",
+    "iterations", "int", None, "Sampled instances", low=1, high=N_INSTANCES,
     none="all instances",
     tooltip="m, the number of instances R sampled at random whose neighbours update the "
             "estimates; 'all instances' visits every instance once, in order (deterministic).")
