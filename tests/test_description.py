@@ -3,6 +3,7 @@ validation derives from the declaration with messages that name the parameter an
 every surface (Orange scorer, scikit-learn selector, command line, documentation table) derives
 from the catalogue and the descriptions, a new estimator included."""
 import importlib.util
+import re
 import inspect
 from pathlib import Path
 
@@ -152,3 +153,18 @@ def test_the_documentation_table_is_current():
     spec.loader.exec_module(module)
     assert (DOC / "estimators.md").read_text(encoding="utf-8") == module.page()
     assert "(estimators.md)" in (DOC / "index.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["rank", "iris", "--param", "sigma=-1"], "sigma must be a number > 0, got -1"),
+    (["rank", "iris", "-e", "UnifiedPi", "--param", "theta=(1, 2)"],
+     r"theta must be 4 numbers in \[0, 1\], got \(1, 2\)"),
+    (["rank", "iris", "-e", "TuRF", "--param", "estimator='ReliefF'"],
+     "estimator must be None or an attribute estimator"),
+    (["tree", "iris", "--param", "missing='E'"], "missing must be one of 'B', 'C', 'D'"),
+])
+def test_values_the_api_refuses_the_command_line_refuses(argv, message, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert re.search(message, err), err
