@@ -21,8 +21,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-__all__ = ["Param", "N_INSTANCES", "validate", "check_value", "parameter_defaults",
-           "parameter_names", "same_value", "estimator_rows", "markdown_table", "TARGETS"]
+__all__ = ["Param", "N_INSTANCES", "validate", "parameter_defaults", "same_value",
+           "estimator_rows", "markdown_table", "TARGETS"]
 
 #: an upper bound that stands for the number of instances of the data (known when it runs)
 N_INSTANCES = "n_instances"
@@ -166,8 +166,10 @@ class Param:
 
 
 def _equal(value, choice):
+    """``value`` is the choice (of its type: 1 is not the choice True, nor "1" the choice 1)."""
     try:
-        return type(value) is type(choice) and bool(value == choice)
+        return isinstance(value, type(choice)) \
+            and isinstance(value, bool) == isinstance(choice, bool) and bool(value == choice)
     except (TypeError, ValueError):
         return False
 
@@ -186,15 +188,6 @@ def same_value(value, default):
         return value is default
 
 
-def check_value(params, name, value, n_instances=None):
-    """Check ``value`` of the parameter ``name`` of ``params`` (a tuple of :class:`Param`)."""
-    for param in params:
-        if param.name == name:
-            param.check(value, n_instances)
-            return
-    raise KeyError(name)
-
-
 def validate(estimator, n_instances=None):
     """Check every declared parameter of ``estimator`` (its class's ``parameters``) and its
     class's ``rules`` (constraints between parameters: functions of the estimator that return a
@@ -207,11 +200,6 @@ def validate(estimator, n_instances=None):
         message = rule(estimator)
         if message:
             raise ValueError(message)
-
-
-def parameter_names(cls):
-    """The names of ``cls``'s declared parameters, in declaration order."""
-    return [param.name for param in cls.parameters]
 
 
 def parameter_defaults(cls):

@@ -102,14 +102,14 @@ class Collapsible(QWidget):
 
 
 class ParameterEditor(QWidget):
-    """A form with one control per editable keyword argument of an estimator class: the basic
+    """A form with one control per editable parameter an estimator class declares: the basic
     parameters, then the advanced ones in a :class:`Collapsible` section (``self.advanced``,
     None when the estimator has none).
 
     ``values`` (a dict) is edited in place, so a widget can keep it inside a ``Setting``;
-    missing entries are filled from the signature's defaults, entries of a different type
-    than the control's (e.g. from an older version) are replaced by the default, and entries
-    that are not parameters of ``cls`` (removed or renamed ones) are dropped.
+    missing entries are filled from the declared defaults, entries the declaration does not
+    accept (e.g. of another type, from an older version) are replaced by the default, and
+    entries that are not parameters of ``cls`` (removed or renamed ones) are dropped.
     ``changed`` is emitted after every edit.
     """
     changed = Signal()
