@@ -20,7 +20,8 @@ Every estimator of the add-on, as the widgets, Orange's Rank (through the scorer
 `orangecontrib.relief.scoring`), the scikit-learn selectors (`orangecontrib.relief.sklearn`) and
 the command line (`orange-relief estimators`, `orange-relief rank --estimator NAME --param
 NAME=VALUE`) offer it. *Target*: the class it estimates the attributes for (categorical:
-classification; numeric: regression). *Parameters*: the keyword arguments with their defaults;
+classification; numeric: regression). *In Rank*: the header of its column in Orange's Rank
+with the default parameters. *Parameters*: the keyword arguments with their defaults;
 the advanced ones are named after them. *Also*: what else it does — it samples instances with
 `random_state`, its estimates take STIR's significance test (every estimator takes the
 permutation test), its estimates for every k come from one neighbour search, it reads sparse

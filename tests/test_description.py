@@ -128,11 +128,12 @@ def test_a_new_estimator_appears_on_every_surface():
     with pytest.raises(cli.CliError, match="does not take --param k"):
         cli.scorer_parameters(Toy, {("--param k", "k"): 3})
     row, = estimator_rows([Toy])
-    assert row == {"class": "Toy", "name": "Toy measure", "targets": "numeric",
+    assert row == {"class": "Toy", "name": "Toy measure", "short": "Toy measure",
+                   "targets": "numeric",
                    "parameters": "power=1.0", "advanced": "", "capabilities": "",
                    "paper": "a test of the description"}
-    assert "| `Toy` | Toy measure | numeric | power=1.0 | — | — | a test of the description |" \
-        in markdown_table([Toy])
+    assert "| `Toy` | Toy measure | Toy measure | numeric | power=1.0 | — | — | a test of the " \
+        "description |" in markdown_table([Toy])
 
 
 def test_every_catalogued_estimator_is_a_scorer_and_a_selector_and_listed(capsys):

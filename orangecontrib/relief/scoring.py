@@ -27,7 +27,7 @@ from Orange.preprocess.score import Scorer
 
 from .estimators import base
 from .estimators.catalogue import ESTIMATORS
-from .estimators.description import TARGETS
+from .estimators.description import TARGETS, short_label
 from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table
 
@@ -65,17 +65,10 @@ class EstimatorScorer(Scorer):
     name = _Name()
 
     def _parameter_name(self):
-        """Column header in Rank: the estimator's short name, the parameters always named
-        (the Relief family's k, compactly) and those that differ from their defaults, e.g.
-        "ReliefF k10" or "ReliefF k5 missing=B": apart from Rank's own ReliefF and RReliefF,
-        and the default ones short enough for Rank's fixed 80-pixel columns."""
-        engine = self.engine()
-        named = self.named_parameters()
-        changed = {key: value for key, value in self.changed_parameters().items()
-                   if key not in named}
-        return " ".join([engine.short_name or self.stem()]
-                        + [f"{key}{value}" for key, value in named.items()]
-                        + [f"{key}={value}" for key, value in changed.items()])
+        """Column header in Rank: :func:`.description.short_label`, e.g. "ReliefF k10" or
+        "ReliefF k5 missing=B": apart from Rank's own ReliefF and RReliefF, and the default
+        ones short enough for Rank's fixed 80-pixel columns."""
+        return short_label(self)
 
     @property
     def friendly_name(self):

@@ -22,7 +22,7 @@ from typing import Callable, Optional
 import numpy as np
 
 __all__ = ["Param", "N_INSTANCES", "validate", "parameter_defaults", "same_value",
-           "estimator_rows", "markdown_table", "TARGETS"]
+           "short_label", "estimator_rows", "markdown_table", "TARGETS"]
 
 #: an upper bound that stands for the number of instances of the data (known when it runs)
 N_INSTANCES = "n_instances"
@@ -209,10 +209,23 @@ def parameter_defaults(cls):
             if param.default is None else param.default for param in cls.parameters}
 
 
+def short_label(estimator):
+    """The estimator's name in narrow column headers such as Orange's Rank: its short name,
+    the parameters it always names (the Relief family's k, compactly: "ReliefF k10") and those
+    that differ from their defaults ("ReliefF k5 missing=B")."""
+    cls = type(estimator)
+    named = estimator.named_parameters()
+    changed = {key: value for key, value in estimator.changed_parameters().items()
+               if key not in named}
+    return " ".join([cls.short_name or cls.display_name or cls.name]
+                    + [f"{key}{value}" for key, value in named.items()]
+                    + [f"{key}={value}" for key, value in changed.items()])
+
+
 def estimator_rows(classes):
     """One row per estimator class for listings (the command line, the documentation): its
-    class name, display name, targets, basic parameters with their defaults, advanced
-    parameters, capabilities and paper."""
+    class name, display name, name in Rank (:func:`short_label`), targets, basic parameters
+    with their defaults, advanced parameters, capabilities and paper."""
     rows = []
     for cls in classes:
         defaults = parameter_defaults(cls)
@@ -225,6 +238,7 @@ def estimator_rows(classes):
         rows.append({
             "class": cls.__name__,
             "name": cls.display_name or cls.name,
+            "short": short_label(cls()),
             "targets": " and ".join(TARGETS[t] for t in ("classification", "regression")
                                     if t in cls.tasks),
             "parameters": ", ".join(shown(p) for p in cls.parameters if not p.advanced),
@@ -243,9 +257,10 @@ def _text(value):
 
 def markdown_table(classes):
     """The estimator table of the documentation (Markdown) from :func:`estimator_rows`."""
-    header = ("Class", "Name", "Target", "Parameters (defaults)", "Advanced parameters", "Also",
-              "Paper")
-    keys = ("class", "name", "targets", "parameters", "advanced", "capabilities", "paper")
+    header = ("Class", "Name", "In Rank", "Target", "Parameters (defaults)",
+              "Advanced parameters", "Also", "Paper")
+    keys = ("class", "name", "short", "targets", "parameters", "advanced", "capabilities",
+            "paper")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in estimator_rows(classes):
         cells = [f"`{row['class']}`"] + [row[key].replace("|", "\\|") or "—"
