@@ -222,7 +222,7 @@ def test_bad_input(client):
         distributed(X, y, ReliefFbestK(iterations=10), client, 3)
     with pytest.raises(ValueError, match="CORElearn"):
         distributed(X, y, ReliefF.corelearn(iterations=10), client, 3)
-    with pytest.raises(ValueError, match="k must be an integer"):
+    with pytest.raises(ValueError, match="k must be None or an integer >= 1, got 0"):
         distributed(X, y, ReliefF(k=0, iterations=10), client, 3)
 
 

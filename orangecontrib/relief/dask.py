@@ -51,12 +51,11 @@ from dataclasses import replace
 import numpy as np
 import scipy.sparse as sp
 
-from .estimators.base import BLOCK_BYTES, check_summary
-from .estimators.cost_sampling import ReliefFsmp
+from .estimators.base import BLOCK_BYTES, Estimator, check_summary
 from .estimators.neighbourhood import DiffModel, NeighbourContext, class_tiles, nearest_among, \
     neighbour_weights, target_diffs
 from .estimators.neighbourhood.diffs import TILE_WIDTH
-from .estimators.relief_family import BestK, first_k_weights
+from .estimators.relief_family import first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
 from .estimators.rrelieff import RReliefF
 from .estimators.surf import SURF, NEAR, FAR, band_coefficients, band_estimates, \
@@ -152,8 +151,7 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
 
 
 def _check_estimator(estimator):
-    if not isinstance(estimator, (ReliefF, RReliefF, SURF)) \
-            or isinstance(estimator, (BestK, ReliefFsmp)):
+    if not isinstance(estimator, Estimator) or not estimator.dask_backend:
         raise ValueError("the Dask backend computes ReliefF, RReliefF and the SURF family "
                          f"(SURF, SURF*, MultiSURF, MultiSURF*), not {type(estimator).__name__}")
     if estimator.preset == "corelearn" or estimator.diff_options().corelearn:

@@ -49,6 +49,7 @@ from .base import (BLOCK_BYTES, available_memory, check_data, check_memory, para
                    progress_part)
 from .neighbourhood.diffs import DiffModel, _g, target_diffs
 from .neighbourhood.packed import band_mismatch_counts
+from .parameters import DIFF_PARAMETERS, ITERATIONS, PRESET, RANDOM_STATE
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
 
@@ -91,7 +92,11 @@ class SURF(ReliefFamily):
     is given by the distance threshold): ``iterations``, ``random_state``, ``preset`` and the
     diff options (``diff`` or its keywords, ``distance`` among them)."""
     name = "SURF"
+    paper = "Greene et al. 2009 (SURF); Urbanowicz et al. 2018, J Biomed Inform 85, §4.2"
+    parameters = (ITERATIONS, RANDOM_STATE, PRESET) + DIFF_PARAMETERS
     sparse_input = False
+    profiles_k = False
+    dask_backend = True
     #: the near and far thresholds are each instance's own (MultiSURF) or global (SURF)
     per_instance = False
     #: scores the far band with the opposite sign (the starred variants)
@@ -102,14 +107,14 @@ class SURF(ReliefFamily):
         super().__init__(iterations=iterations, random_state=random_state, preset=preset,
                          diff=diff, **diff_keywords)
 
-    def check_parameters(self):
-        self.diff_options()
+    def named_parameters(self):
+        """None: the bands have no k."""
+        return {}
 
     def context(self, data, callback=None):
         """The near (and far) band of every sampled instance, from the distances of one block of
         rows at a time."""
         check_data(data, self)
-        self.check_parameters()
         n = data.n_instances
         instances = self.sample(n)
         m = instances.size
@@ -434,6 +439,7 @@ class SURFstar(SURF):
     """SURF*: SURF with the instances farther than the mean distance scored with the opposite
     sign; see the module docstring."""
     name = "SURF*"
+    paper = "Greene et al. 2010 (SURF*); Urbanowicz et al. 2018, J Biomed Inform 85, §4.2"
     far_band = True
     #: not offered as a tree's split selector: candidate splits gain from the far band's
     #: opposite sign without separating the classes (a 1,000-valued attribute misleads it)
@@ -444,6 +450,7 @@ class MultiSURF(SURF):
     """MultiSURF: each instance's near band is the instances closer than its mean distance
     less half the standard deviation of its distances; see the module docstring."""
     name = "MultiSURF"
+    paper = "Urbanowicz, Olson, Schmitt, Meeker & Moore 2018, J Biomed Inform 85, §2.1"
     per_instance = True
 
 
@@ -452,5 +459,6 @@ class MultiSURFstar(MultiSURF):
     standard deviation scored with the opposite sign (a dead band between); see the module
     docstring."""
     name = "MultiSURF*"
+    paper = "Granizo-Mackenzie & Moore 2013, EvoBIO (MultiSURF*)"
     far_band = True
     split_selector = False          # as SURF*

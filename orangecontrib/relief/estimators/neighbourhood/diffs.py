@@ -61,7 +61,6 @@ from .packed import MAX_VALUES, pack_planes, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
-MISSING_VARIANTS = ("B", "C", "D")
 _DISCRETE, _NUMERIC, _UNUSABLE = 0, 1, 2
 
 
@@ -86,22 +85,10 @@ class DiffOptions:
     corelearn: bool = False
 
     def check(self):
-        """Raise ``ValueError`` naming the offending parameter and its allowed values."""
-        if self.numeric not in ("linear", "ramp"):
-            raise ValueError(f"numeric_diff must be 'linear' or 'ramp', got {self.numeric!r}")
-        if self.numeric == "ramp" and not 0 <= self.t_equal < self.t_different <= 1:
-            raise ValueError("ramp thresholds need 0 <= t_equal < t_different <= 1, got "
-                             f"t_equal={self.t_equal}, t_different={self.t_different}")
-        if self.missing not in MISSING_VARIANTS:
-            raise ValueError(f"missing must be one of 'B', 'C', 'D', got {self.missing!r}")
-        if self.both_missing not in ("both", "current"):
-            raise ValueError("both_missing must be 'both' or 'current', "
-                             f"got {self.both_missing!r}")
-        if int(self.numeric_bins) != self.numeric_bins or self.numeric_bins < 2:
-            raise ValueError(f"numeric_bins must be an integer >= 2, got {self.numeric_bins}")
-        if self.distance not in ("manhattan", "euclidean"):
-            raise ValueError("distance must be 'manhattan' or 'euclidean', "
-                             f"got {self.distance!r}")
+        """Raise ``ValueError`` naming the offending parameter and its allowed values (the
+        declarations of :mod:`..parameters`)."""
+        from ..parameters import check_diff_options
+        check_diff_options(self)
         return self
 
 
