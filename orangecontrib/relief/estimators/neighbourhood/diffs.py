@@ -56,12 +56,11 @@ import numpy as np
 from numba import njit, prange
 
 from ..base import check_memory, parallel_launch, row_blocks
-from ..encoding import power_of_two_scale, unit_scales
+from ..encoding import EncodedData, power_of_two_scale, unit_scales
 from .packed import MAX_VALUES, pack_planes, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
-MISSING_VARIANTS = ("B", "C", "D")
 _DISCRETE, _NUMERIC, _UNUSABLE = 0, 1, 2
 
 
@@ -86,22 +85,10 @@ class DiffOptions:
     corelearn: bool = False
 
     def check(self):
-        """Raise ``ValueError`` naming the offending parameter and its allowed values."""
-        if self.numeric not in ("linear", "ramp"):
-            raise ValueError(f"numeric_diff must be 'linear' or 'ramp', got {self.numeric!r}")
-        if self.numeric == "ramp" and not 0 <= self.t_equal < self.t_different <= 1:
-            raise ValueError("ramp thresholds need 0 <= t_equal < t_different <= 1, got "
-                             f"t_equal={self.t_equal}, t_different={self.t_different}")
-        if self.missing not in MISSING_VARIANTS:
-            raise ValueError(f"missing must be one of 'B', 'C', 'D', got {self.missing!r}")
-        if self.both_missing not in ("both", "current"):
-            raise ValueError("both_missing must be 'both' or 'current', "
-                             f"got {self.both_missing!r}")
-        if int(self.numeric_bins) != self.numeric_bins or self.numeric_bins < 2:
-            raise ValueError(f"numeric_bins must be an integer >= 2, got {self.numeric_bins}")
-        if self.distance not in ("manhattan", "euclidean"):
-            raise ValueError("distance must be 'manhattan' or 'euclidean', "
-                             f"got {self.distance!r}")
+        """Raise ``ValueError`` naming the offending parameter and its allowed values (the
+        declarations of :mod:`..parameters`)."""
+        from ..parameters import check_diff_options
+        check_diff_options(self)
         return self
 
 
@@ -187,7 +174,10 @@ class DiffModel:
         else:
             self.scale, self.shift, self.inv_span = unit_scales(
                 X, ~data.discrete & usable, data.minimum, data.span)
-        self.has_missing = any_missing & usable
+        # a model extending a reference has missing values where the reference has them too
+        # (a part of the data, see :meth:`from_summary`, orders its columns as the whole data)
+        self.has_missing = (any_missing if reference is None
+                            else any_missing | reference.has_missing) & usable
         self.bins = reference.bins if reference is not None else _bins_for(
             int(round(data.total_weight)), options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
@@ -195,6 +185,41 @@ class DiffModel:
         self.cls, self.n_cls = class_codes(data)
         # columns whose span or its reciprocal is no finite float are read scaled (exactly)
         self.values = np.ascontiguousarray(X if np.all(self.scale == 1) else X * self.scale)
+
+    @classmethod
+    def from_summary(cls, minimum, maximum, has_missing, discrete, n_values, n_classes,
+                     n_instances, y_span=1.0, options=DiffOptions(), value_counts=None):
+        """The model of data known only by a summary (as a pass over row partitions gives
+        it), to be the ``reference`` of models of their parts: each column's ``minimum`` and
+        ``maximum`` (NaN: no known value; the column takes no part), whether it has missing
+        values, the ``discrete`` mask with the columns' ``n_values``, ``n_classes`` (0: a
+        numeric target of span ``y_span``), the value bins of ``n_instances`` instances and,
+        with ``value_counts`` (:meth:`value_counts` summed over the parts), the probabilities
+        P(value | class) of the whole data. Its ranges and scales are those of a model of the
+        whole data."""
+        discrete = np.asarray(discrete, dtype=bool)
+        known = ~np.isnan(maximum)
+        minimum = np.where(discrete, 0.0, minimum)
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = np.where(discrete, 1.0, maximum - minimum)
+        # two rows, the extremes, give the scales (a span that is no finite float is read from
+        # the column's largest magnitude)
+        extremes = np.where(known, np.vstack([minimum, np.where(discrete, 0.0, maximum)]),
+                            np.nan)
+        model = cls(EncodedData(X=extremes, y=np.zeros(2), discrete=discrete,
+                                n_values=np.asarray(n_values, np.intp), n_classes=n_classes,
+                                minimum=minimum, span=span, y_span=y_span), options)
+        model.bins = _bins_for(n_instances, options.numeric_bins)
+        model.n_codes = np.where(discrete, np.maximum(n_values, 1), model.bins).astype(np.intp)
+        model.has_missing = np.asarray(has_missing, dtype=bool) & known
+        if value_counts is not None:
+            model.prob = model.probabilities(value_counts)
+        return model
+
+    @property
+    def usable(self):
+        """The columns that take part in distances (those with a known value)."""
+        return self.kind != _UNUSABLE
 
     @cached_property
     def _code_args(self):
