@@ -32,6 +32,7 @@ from orangecontrib.relief.estimators.turf import TuRF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
+from orangecontrib.relief.widgets.numbers import format_p, format_scores
 
 __all__ = ["OWAttributeEstimation", "estimate"]
 
@@ -105,33 +106,6 @@ def estimate_all(scorers, data, state, *, method=None, n_permutations=100):
             for i, scorer in enumerate(scorers)]
     runs[0].compared = runs[1:]
     return runs[0]
-
-
-def format_scores(values):
-    """A formatter for one column of estimates: three significant digits of the column's
-    largest magnitude, in plain notation (0.250, 12.3, 8541), or in scientific notation when
-    the whole column is tiny or huge (1.23e-07); never "-0.000"."""
-    finite = np.abs(np.asarray(values, dtype=float))
-    finite = finite[np.isfinite(finite) & (finite > 0)]
-    largest = finite.max() if finite.size else 1.0
-    decimals = 2 - int(np.floor(np.log10(largest)))
-    if decimals > 6 or largest >= 1e9:
-        return lambda v: "NA" if not np.isfinite(v) else f"{v:.3g}"
-    decimals = max(decimals, 0)
-
-    def text(v):
-        if not np.isfinite(v):
-            return "NA"
-        s = f"{v:.{decimals}f}"
-        return s[1:] if s.startswith("-") and not s.strip("-0.") else s
-    return text
-
-
-def format_p(value):
-    """A p- or q-value to two significant digits: 0.003, 0.25, 1.2e-05."""
-    if value is None or not np.isfinite(value):
-        return "NA"
-    return f"{value:.2g}"
 
 
 class ScoreDelegate(gui.ColoredBarItemDelegate):
