@@ -69,13 +69,13 @@ PARAMETERS = {
                 "k nearest instances. A larger k gives steadier but less local estimates."),
     "neighbours": Parameter(
         "Counter-examples:", "choice",
-        choices=(("nearest", "K nearest (Hong)"), ("all", "all (Prop. 2)")),
+        choices=(("nearest", "K nearest"), ("all", "all")),
         tooltip="Contextual Merit: the counter-examples (instances of another class) each "
                 "example is compared with — its K nearest (Hong 1997) or all of them."),
     "K": Parameter(
-        "Counter-examples K:", "int", 1, 10000, none_text="⌈log₂⌉",
-        tooltip="Contextual Merit: nearest counter-examples per example; ⌈log₂⌉ = the "
-                "logarithm of the number of counter-examples, rounded up (Hong 1997).",
+        "Counter-examples K:", "int", 1, 10000, none_text="automatic",
+        tooltip="Contextual Merit: nearest counter-examples per example; 'automatic' = ⌈log₂⌉ "
+                "of the number of counter-examples, rounded up (Hong 1997).",
         applies=_equals("neighbours", "nearest")),
     "k_max": Parameter(
         "Largest k:", "int", 1, 10000, none_text="100",
@@ -89,13 +89,13 @@ PARAMETERS = {
                 "(deterministic)."),
     "weighting": Parameter(
         "Neighbour weights:", "choice",
-        choices=(("equal", "equal"), ("exp-rank", "exp(-(rank/σ)²)"), ("1/d", "1/d"),
-                 ("1/d2", "1/d²")),
+        choices=(("equal", "equal"), ("exp-rank", "falling with rank"), ("1/d", "inverse distance"),
+                 ("1/d2", "inverse squared distance")),
         tooltip="Influence of each of the k neighbours: equal, decreasing exponentially with "
                 "its rank, exp(-(rank/σ)²) (Robnik-Šikonja & Kononenko 1999, eq. 14), or "
                 "inversely proportional to its distance (1/d, 1/d²)."),
     "sigma": Parameter(
-        "σ:", "float", 0.1, 1000.0, step=1.0, decimals=1,
+        "Rank scale σ:", "float", 0.1, 1000.0, step=1.0, decimals=1,
         tooltip="σ of the exp-rank weighting: the rank at which a neighbour's influence has "
                 "dropped to 1/e (used only with the exp-rank weights).",
         applies=_equals("weighting", "exp-rank")),
@@ -113,16 +113,16 @@ PARAMETERS = {
                 "Kira & Rendell 1992)."),
     "numeric_diff": Parameter(
         "Numeric diff:", "choice", advanced=True,
-        choices=(("linear", "linear |x−y|/range"), ("ramp", "ramp")),
-        tooltip="diff of two numeric values: |x − y| / (max − min) (eq. 2), or a ramp: 0 up "
+        choices=(("linear", "linear"), ("ramp", "ramp")),
+        tooltip="diff of two numeric values: linear, |x − y| / (max − min) (eq. 2), or a ramp: 0 up "
                 "to t_equal, 1 from t_different, linear in between (CORElearn)."),
     "t_equal": Parameter(
-        "Ramp t_equal:", "float", 0.0, 1.0, step=0.01, advanced=True,
+        "Ramp, equal up to:", "float", 0.0, 1.0, step=0.01, advanced=True,
         tooltip="Ramp diff: differences up to this fraction of the attribute's range count as "
                 "equal values (diff 0).",
         applies=_equals("numeric_diff", "ramp")),
     "t_different": Parameter(
-        "Ramp t_different:", "float", 0.0, 1.0, step=0.01, advanced=True,
+        "Ramp, different from:", "float", 0.0, 1.0, step=0.01, advanced=True,
         tooltip="Ramp diff: differences from this fraction of the attribute's range on count "
                 "as different values (diff 1); linear in between.",
         applies=_equals("numeric_diff", "ramp")),
@@ -154,29 +154,31 @@ PARAMETERS = {
                 "the relative frequency (CORElearn).",
         applies=_equals("missing", "D")),
     "theta": Parameter(
-        "θ1…θ4:", "floats", 0.0, 1.0, step=0.1, decimals=2,
+        "Case weights:", "floats", 0.0, 1.0, step=0.1, decimals=2,
         tooltip="Weights of the four cases of a pair of examples in the counts {R_m} "
                 "(Vilalta et al. 2001, eq. 10): same value/same class, same value/different "
                 "class, different value/same class, different value/different class."),
     "alpha": Parameter(
-        "α:", "float", 0.0, 100.0, step=0.1, decimals=3,
-        tooltip="α of the locality function f_α (eq. 11): how fast the weight of a pair of "
+        "Locality scale:", "float", 0.0, 100.0, step=0.1, decimals=3,
+        tooltip="α of the locality function f_α (Vilalta et al. 2001, eq. 11): how fast the weight of a pair of "
                 "examples falls with their distance; for 'threshold' the largest distance "
                 "counted.",
         applies=lambda values: values.get("f") != "zero"),
     "f": Parameter(
-        "f_α(x):", "choice",
-        choices=(("exp2", "1/2^(α·x)"), ("power", "1/x^α"),
-                 ("threshold", "1 if x < α (Prop. 2)"), ("zero", "1 if x = 0 (Prop. 1)")),
-        tooltip="Locality function of the distance x of two examples (eq. 11): the weight of "
-                "the pair in the case counts. 'threshold' makes Π Relief (Prop. 2), 'zero' a "
+        "Locality function:", "choice",
+        choices=(("exp2", "exponential"), ("power", "power"),
+                 ("threshold", "threshold (Relief)"), ("zero", "distance 0 only (myopic)")),
+        tooltip="Locality function f_α of the distance x of two examples (Vilalta et al. 2001, "
+                "eq. 11): the weight of the pair in the case counts — exponential 1/2^(α·x), power "
+                "1/x^α, threshold 1 if x < α, or 1 only if x = 0. 'threshold' makes Π Relief (Prop. 2), 'zero' a "
                 "myopic impurity measure (Prop. 1)."),
     "F": Parameter(
-        "F:", "choice",
-        choices=(("default", "eqs. 14–15"), ("infgain", "information gain"),
+        "Merit function:", "choice",
+        choices=(("default", "Π merit"), ("infgain", "information gain"),
                  ("gini", "Gini gain")),
         tooltip="The function that turns the case counts {R_m} into the attribute's merit "
-                "(eqs. 12–13): eqs. 14–15, information gain or Gini gain."),
+                "(Vilalta et al. 2001, eqs. 12–13): the Π merit (eqs. 14–15), information gain or "
+                "Gini gain."),
     "bins": Parameter(
         "Numeric intervals:", "int", 2, 100, advanced=True,
         tooltip="Numeric attributes are split into this many equal-width intervals, which are "
