@@ -658,6 +658,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                 item = QTableWidgetItem(text(x))
                 item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.counts_view.setItem(r, c, item)
+        view = self.counts_view     # every row in view, up to eight (then it scrolls)
+        view.resizeRowsToContents()
+        rows = sum(view.rowHeight(r) for r in range(min(len(flat), 8)))
+        view.setMinimumHeight(rows + view.horizontalHeader().sizeHint().height()
+                              + 2 * view.frameWidth()
+                              + view.horizontalScrollBar().sizeHint().height())
 
     # --- selection
     def _threshold(self):
@@ -826,7 +832,7 @@ class ScorePlot(pg.PlotWidget):
         self.legend = self.addLegend(offset=(-10, 10), labelTextColor="k")
 
     def clear(self):
-        super().clear()
+        self.getPlotItem().clear()
         self.legend.clear()
         self.setTitle(None)
 
