@@ -184,8 +184,10 @@ def show(app, state, widget):
     """Show ``widget`` at the size it opens with, in ``state``, with its computation done."""
     if state.before is not None:
         state.before(widget)
-    widget.resize(widget.sizeHint())
+    for _ in range(5):          # let the layouts follow the sections opened
+        app.processEvents()
     widget.show()
+    widget.resize(widget.sizeHint())
     widget.set_data(state.data())
     widget.handleNewSignals()
     settle(app, widget)

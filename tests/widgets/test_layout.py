@@ -4,8 +4,9 @@ open, estimators compared, data in): it fits a 1366 x 768 screen, its minimum he
 import importlib.util
 import os
 
-from AnyQt.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QHeaderView,
-                             QTableView)
+from AnyQt.QtCore import QPoint
+from AnyQt.QtWidgets import (QAbstractSpinBox, QApplication, QCheckBox, QComboBox, QHeaderView,
+                             QLabel, QScrollArea, QTableView, QWidget)
 from Orange.widgets.tests.base import WidgetTest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -84,6 +85,13 @@ class TestLayout(WidgetTest):
             if view.horizontalHeader().sectionResizeMode(0) != QHeaderView.ResizeMode.Stretch:
                 with self.subTest("every column in view"):
                     self.assertLessEqual(hidden_columns(view), 0)
+        for area in visible(widget, QScrollArea):
+            viewport = area.viewport()
+            for control in visible(area.widget(), QWidget):
+                if isinstance(control, (QAbstractSpinBox, QComboBox, QCheckBox, QLabel)):
+                    right = control.mapTo(viewport, QPoint(control.width(), 0)).x()
+                    with self.subTest("inside the scroll area", control=type(control).__name__):
+                        self.assertLessEqual(right, viewport.width())
         for spin in visible(widget, QAbstractSpinBox):
             edit = spin.lineEdit()
             needed = edit.fontMetrics().horizontalAdvance(spin.text())

@@ -1,7 +1,7 @@
 """Relief Tree: CORE decision and regression trees whose binary splits are chosen by any
 estimator of the add-on (Robnik-Šikonja & Kononenko 1999 §4), with the estimator
 switch, stopping rules, pruning, leaf models and pre-discretisation; fitted in the background."""
-from AnyQt.QtCore import QSize, Qt
+from AnyQt.QtCore import QEvent, QSize, Qt, QTimer
 from AnyQt.QtWidgets import QComboBox
 
 from Orange.data import Table
@@ -117,10 +117,11 @@ class OWReliefTree(BackgroundLearnerWidget):
     def add_main_layout(self):
         # the form scrolls when taller than the window (both Advanced sections open on a
         # laptop screen); Apply stays in view below it
-        scroll = gui.VerticalScrollArea(self.controlArea)
-        form = gui.vBox(None, margin=0)
+        scroll = self.form_scroll = gui.VerticalScrollArea(self.controlArea)
+        form = self.form = gui.vBox(None, margin=0)
         scroll.setWidget(form)
         self.controlArea.layout().addWidget(scroll)
+        form.installEventFilter(self)
 
         box = gui.vBox(form, "Split selection")
         self.estimator_combo = self._combo(
@@ -196,11 +197,27 @@ class OWReliefTree(BackgroundLearnerWidget):
         box.layout().addWidget(self.advanced)
         gui.rubber(form)
         self._update_enabled()
+        self._fit_form_width()
+
+    def eventFilter(self, obj, event):
+        if obj is getattr(self, "form", None) and event.type() == QEvent.Type.LayoutRequest:
+            QTimer.singleShot(0, self._fit_form_width)
+        return super().eventFilter(obj, event)
+
+    def _fit_form_width(self):
+        """The scroll area as wide as the form, so that opening a section never clips the
+        controls at the right (the form scrolls only vertically)."""
+        self.form_scroll.setMinimumWidth(
+            self.form.sizeHint().width()
+            + self.form_scroll.verticalScrollBar().sizeHint().width() + 6)
 
     def sizeHint(self):
         """As tall as the form, at most :data:`MAX_HEIGHT` (then the form scrolls)."""
         hint = super().sizeHint()
-        return QSize(hint.width(), min(hint.height(), MAX_HEIGHT))
+        # a scroll area hints at a few lines; the window would show the whole form
+        height = hint.height() - self.form_scroll.sizeHint().height() \
+            + self.form.sizeHint().height()
+        return QSize(hint.width(), min(height, MAX_HEIGHT))
 
     def _on_discretize_changed(self):
         self._update_enabled()
@@ -212,9 +229,11 @@ class OWReliefTree(BackgroundLearnerWidget):
         self.advanced_shown = shown
         self.class_stack.set_advanced_expanded(shown)
         self.regression_stack.set_advanced_expanded(shown)
+        self._fit_form_width()
 
     def _on_tree_advanced_toggled(self, shown):
         self.tree_advanced_shown = shown
+        self._fit_form_width()
 
     def _update_enabled(self):
         """Show the parameters of the estimator for the data's target (classification without
