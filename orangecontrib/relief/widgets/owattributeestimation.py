@@ -463,7 +463,6 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         name = self.estimator_combo.currentText()
         tasks = self.scorer_classes[name].tasks
         self.chosen_name = name
-        self.Information.switched.clear()
         if self.data is None and self.target_type not in tasks:
             self.target_type = next(iter(tasks))
         if "classification" in tasks:
@@ -499,22 +498,21 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.closeContext()
         self.selected_attrs = []
         self.accept_data(data)
-        self.Information.switched.clear()
         if self.data is not None:
             self.target_type = "regression" if self.data.domain.class_var.is_continuous \
                 else "classification"
         self.counts_attr_model[:] = self.data.domain.attributes if self.data else []
         self._show_estimator()
-        chosen = self.chosen_name
-        if self.data is not None and chosen is not None \
-                and self.target_type not in self.scorer_classes[chosen].tasks:
-            self.Information.switched(chosen, _TARGETS[self.target_type], self.current_name)
         self.openContext(self.data)
         self.select_buttons.button(self.selection_method).setChecked(True)
         self.restart(new_data=True)
 
     def restart(self, new_data=False):
         super().restart(new_data)
+        chosen = self.chosen_name
+        if self.data is not None and chosen is not None \
+                and self.target_type not in self.scorer_classes[chosen].tasks:
+            self.Information.switched(chosen, _TARGETS[self.target_type], self.current_name)
         if self.data is not None:
             left_out = [name for name in self.compared
                         if self.target_type not in self.scorer_classes[name].tasks]
