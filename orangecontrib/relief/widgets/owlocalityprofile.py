@@ -245,7 +245,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.accept_data(data)
         target = None if self.data is None else \
             "regression" if self.data.domain.class_var.is_continuous else "classification"
-        self.settings_box.setTitle(ESTIMATORS[target])
+        self.settings_box.setTitle(f" {ESTIMATORS[target]} ")   # padded as gui.vBox pads
         self._fill_list()
         self.openContext(self.data)
         self.restart(new_data=True)
