@@ -419,19 +419,8 @@ class TestSignificance(WidgetTest):
             self.widget.ranks_model.data(index), view.locale())
         self.assertIn("e-", text)
 
-
-class TestComparison(WidgetTest):
-    """Several estimators side by side: their columns, the selection by any column, the plot,
-    and the messages of the canvas review (several targets, a switch of estimator, TuRF's
-    removed attributes, τ with its count)."""
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.parity = parity(order=2, n_irrelevant=6, n_instances=150)
-
-    def setUp(self):
-        self.widget = self.create_widget(OWAttributeEstimation)
-
+    # --- several estimators side by side: their columns, the selection by any column, the
+    # plot, and the messages of the canvas review
     def compare(self, *names):
         model = self.widget.compare_model
         for row in range(model.rowCount()):

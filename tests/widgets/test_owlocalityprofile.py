@@ -166,24 +166,8 @@ class TestOWLocalityProfile(WidgetTest):
         self.assertTrue(self.widget.Warning.no_reference.is_shown())
         self.assertIn("MSE", self.widget.Warning.no_reference.formatted)
 
-
-class TestLocalityProfileLayout(WidgetTest):
-    """The canvas review's defects: legend over the curves, a pale curve, a list that could not
-    be searched or sorted, nothing drawn for k = 1, a settings box titled ReliefF on a numeric
-    target."""
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.parity = parity(order=2, n_irrelevant=10, n_instances=120)
-
-    def setUp(self):
-        self.widget = self.create_widget(OWLocalityProfile)
-
-    def run_on(self, data, k_max=20):
-        self.widget.k_max = k_max
-        self.send_signal(self.widget.Inputs.data, data)
-        self.wait_until_finished(timeout=60000)
-
+    # --- the canvas review's defects: legend over the curves, a pale curve, a list that
+    # could not be searched or sorted, nothing drawn for k = 1, a box titled ReliefF for RReliefF
     def test_legend_stands_beside_the_plot_not_over_it(self):
         w = self.widget
         self.run_on(self.parity)
