@@ -489,8 +489,7 @@ class TestSignificance(WidgetTest):
         w.fdr = 0.01
         w.set_selection_method(w.SelectFDR)
         scatter = [i for i in w.plot.getPlotItem().items if isinstance(i, pg.ScatterPlotItem)]
-        self.assertEqual(len(scatter), 1)
-        points = scatter[0].points()
+        points = [p for item in scatter for p in item.points()]
         self.assertEqual(len(points), len(self.parity.domain.attributes))
         q = w.result.qvalues
         filled = {p.data() for p in points if p.brush().color().red() > 200

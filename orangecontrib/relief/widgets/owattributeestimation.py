@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pyqtgraph as pg
-from AnyQt.QtCore import (QItemSelection, QItemSelectionModel, QItemSelectionRange, QSize,
-                          Qt)
+from AnyQt.QtCore import (QItemSelection, QItemSelectionModel, QItemSelectionRange,
+                          QModelIndex, QSize, Qt)
 from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
 from AnyQt.QtWidgets import (
     QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QListView, QRadioButton,
@@ -164,6 +164,11 @@ class EstimatesModel(RankTableModel):
                 if role == gui.BarRatioRole:
                     return None
         return super().data(index, role)
+
+    def columnCount(self, parent=QModelIndex()):
+        """The rows are equally long: the first one's length (the base class takes the
+        longest of all rows at every call, which the view makes for every cell)."""
+        return 0 if parent.isValid() or not self._table else len(self._table[0])
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if orientation == Qt.Horizontal:
@@ -595,13 +600,31 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.auto_select()
 
     def _fit_columns(self):
-        """Every column as wide as its widest cell and its header (with the sort arrow), so
-        that no number or name is elided."""
+        """Every column as wide as its widest text and its header (with the sort arrow), so
+        that no number or name is elided; measured on the texts (the view's own measure asks
+        the delegate for every row)."""
         view = self.ranks_view
         header = view.horizontalHeader()
-        for c in range(self.ranks_model.columnCount()):
-            width = max(view.sizeHintForColumn(c), header.sectionSizeHint(c))
-            view.setColumnWidth(c, width + (4 if c else 8))
+        metrics = view.fontMetrics()
+
+        def widest(texts):
+            longest = sorted(set(texts), key=len)[-8:]     # the widest is among the longest
+            return max((metrics.horizontalAdvance(t) for t in longest), default=0)
+
+        attrs = self.data.domain.attributes
+        icon = view.iconSize().width() if view.iconSize().isValid() else 16
+        # the names: measured, and by the view on its first thousand rows (icon and margins)
+        widths = [max(widest(a.name for a in attrs) + icon + 16, view.sizeHintForColumn(0)),
+                  widest(["99"]) + 12]
+        for c, (run, kind) in enumerate(self._columns(), 2):
+            values = np.sort(getattr(run, kind))       # the widest are among the extremes
+            text = self.formats[c] if kind == "scores" else format_p
+            texts = [text(v) for v in np.concatenate((values[:16], values[-16:]))]
+            if kind == "scores" and run.removed:
+                texts.append("removed")
+            widths.append(widest(texts) + 12)
+        for c, width in enumerate(widths):
+            view.setColumnWidth(c, max(width, header.sectionSizeHint(c)))
         view.setMinimumWidth(min(self._table_width(), 500))
 
     def _table_width(self):
@@ -722,13 +745,30 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             indices = np.flatnonzero(run.qvalues < self.fdr)
             self.Warning.fdr_nothing(run.name, self.fdr, shown=not len(indices))
         else:
-            indices = [attrs.index(a) for a in self.selected_attrs if a in attrs]
+            indices = self._attribute_indices(self.selected_attrs)
         selection = QItemSelection()
         last = model.columnCount() - 1
         for row in model.mapFromSourceRows(list(indices)):
             selection.append(QItemSelectionRange(model.index(row, 0), model.index(row, last)))
-        self.ranks_view.selectionModel().select(selection, QItemSelectionModel.ClearAndSelect)
-        self._update_plot()
+        selection_model = self.ranks_view.selectionModel()
+        blocked = selection_model.blockSignals(True)     # one update of the plot and outputs
+        selection_model.select(selection, QItemSelectionModel.ClearAndSelect)
+        selection_model.blockSignals(blocked)
+        self.ranks_view.viewport().update()
+        self._on_select()
+
+    def _attribute_indices(self, variables):
+        """The indices of ``variables`` among the data's attributes (those that are)."""
+        domain, n = self.data.domain, len(self.data.domain.attributes)
+        indices = []
+        for var in variables:
+            try:
+                index = domain.index(var)
+            except ValueError:
+                continue
+            if 0 <= index < n:
+                indices.append(index)
+        return indices
 
     def _on_select(self):
         rows = [i.row() for i in self.ranks_view.selectionModel().selectedRows(0)]
@@ -743,7 +783,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             return
         run = self._selection_run()
         attrs = self.data.domain.attributes
-        selected = {attrs.index(a) for a in self.selected_attrs if a in attrs}
+        selected = set(self._attribute_indices(self.selected_attrs))
         if run.qvalues is not None:
             marked, mark = run.qvalues < self.fdr, f"q &lt; {self.fdr:g}"
         elif self._threshold() is not None:
@@ -812,11 +852,15 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
 _TARGETS = {"classification": "categorical", "regression": "numeric"}
 
 
+#: the plot draws the attributes beyond this rank that are neither marked nor selected as a line
+MAX_DOTS = 500
+
+
 class ScorePlot(pg.PlotWidget):
     """The estimates of one estimator as dots, attributes ordered from the best: filled where
     the attribute is significant (q below the level, or above Relief's τ), ringed in the
     selection's colour where it is selected; τ as a dashed line. Hovering a dot names its
-    attribute."""
+    attribute. Beyond the best :data:`MAX_DOTS`, the plain attributes are a line."""
     def __init__(self, parent=None):
         super().__init__(parent, background="w")
         self.setMinimumHeight(160)
@@ -849,15 +893,24 @@ class ScorePlot(pg.PlotWidget):
         significant = np.zeros(len(order), bool) if marked is None \
             else np.asarray(marked)[order]
         chosen = np.array([i in selected for i in order])
-        spots = [dict(pos=(xi, yi), data=names[i],
-                      brush=pg.mkBrush(red if sig else QColor(255, 255, 255)),
-                      pen=pg.mkPen(blue if sel else (red if sig else grey),
-                                   width=2.5 if sel else 1),
-                      size=10 if sel else 7)
-                 for xi, yi, i, sig, sel in zip(x, y, order, significant, chosen)]
-        scatter = pg.ScatterPlotItem(spots=spots, hoverable=True,
-                                     tip=lambda x, y, data: f"{data}: {y:.4g}")
-        self.addItem(scatter)
+        labels = np.array([names[i] for i in order], dtype=object)
+        # beyond the best MAX_DOTS, attributes neither marked nor selected are a grey line
+        plain = ~(significant | chosen) & (x > MAX_DOTS)
+        if plain.any():
+            self.addItem(pg.PlotDataItem(x[plain], y[plain], pen=pg.mkPen(grey, width=2)))
+        # one item per look (significant or not, selected or not): pyqtgraph draws a look
+        # once, not once per attribute
+        for sig in (False, True):
+            for sel in (False, True):
+                mask = (significant == sig) & (chosen == sel) & ~plain
+                if not mask.any():
+                    continue
+                self.addItem(pg.ScatterPlotItem(
+                    x=x[mask], y=y[mask], data=labels[mask], size=10 if sel else 7,
+                    pen=pg.mkPen(blue if sel else (red if sig else grey),
+                                 width=2.5 if sel else 1),
+                    brush=pg.mkBrush(red if sig else QColor(255, 255, 255)),
+                    hoverable=True, tip=lambda x, y, data: f"{data}: {y:.4g}"))
         if tau is not None:
             self.addItem(pg.InfiniteLine(tau, angle=0,
                                          pen=pg.mkPen(grey, style=Qt.DashLine)))
