@@ -205,9 +205,9 @@ class TestOWLocalityProfile(WidgetTest):
         w = self.widget
         self.run_on(self.parity, k_max=1)
         self.assertEqual(list(w.result.ks), [1])
-        self.assertTrue(all(curve.opts["symbol"] == "o" for curve in w.curves))
+        self.assertTrue(all(curve.opts.get("symbol") == "o" for curve in w.curves))
         self.run_on(self.parity, k_max=5)
-        self.assertTrue(all(curve.opts["symbol"] is None for curve in w.curves))
+        self.assertTrue(all(curve.opts.get("symbol") is None for curve in w.curves))
 
     def test_settings_box_is_named_after_the_estimator_it_runs(self):
         w = self.widget

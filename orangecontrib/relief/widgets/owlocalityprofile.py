@@ -270,6 +270,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self._select_in_list()
 
     def _plot_result(self):
+        view = self.profile_plot.vb
+        for curve in self.curves:
+            view.removeItem(curve)
         self.profile_plot.clear()
         self.correlation_plot.clear()
         self.correlation_legend.clear()
@@ -283,12 +286,18 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.colors = curve_colours(n)
         # with a single k (the smallest class has two instances) a line has no length: dots
         dots = dict(symbol="o", symbolSize=7) if len(ks) < 2 else {}
+        # plain curves (a data item only for dots), added to the view box directly: the plot
+        # item's own bookkeeping costs time quadratic in the number of curves
         for i, attr in enumerate(self.data.domain.attributes):
-            curve = pg.PlotDataItem(ks, self.result.profile[:, i], **dots)
-            curve.setCurveClickable(True, width=6)
+            if dots:
+                curve = pg.PlotDataItem(ks, self.result.profile[:, i], **dots)
+                curve.setCurveClickable(True, width=6)
+            else:
+                curve = pg.PlotCurveItem(ks, self.result.profile[:, i], clickable=True)
+                curve.setClickable(True, width=6)
             curve.sigClicked.connect(self._on_curve_clicked)
             curve.setToolTip(attr.name)
-            self.profile_plot.addItem(curve)
+            view.addItem(curve)
             self.curves.append(curve)
         styles = (Qt.SolidLine, Qt.DotLine, Qt.DashLine)
         for (label, values), style in zip(self.result.correlations.items(), styles):
@@ -302,18 +311,22 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         legend names the coloured curves: the selected ones, or without a selection the
         :data:`LEGEND_SIZE` attributes with the highest estimates."""
         attrs = self.data.domain.attributes
-        selected = {attrs.index(a) for a in self.selected_attrs}
+        positions = {attr: i for i, attr in enumerate(attrs)}
+        selected = {positions[a] for a in self.selected_attrs if a in positions}
+        grey = QColor(190, 190, 190)
+        grey_pen = pg.mkPen(grey, width=1)
         for i, curve in enumerate(self.curves):
             if i in selected or not selected:
                 colour = self.colors[i]
                 curve.setPen(pg.mkPen(colour, width=3 if selected else 1.5))
                 curve.setZValue(2)
             else:
-                colour = QColor(190, 190, 190)
-                curve.setPen(pg.mkPen(colour, width=1))
+                colour = grey
+                curve.setPen(grey_pen)
                 curve.setZValue(1)
-            curve.setSymbolPen(colour)
-            curve.setSymbolBrush(colour)
+            if isinstance(curve, pg.PlotDataItem):
+                curve.setSymbolPen(colour)
+                curve.setSymbolBrush(colour)
         self.profile_legend.clear()
         if selected:
             shown = sorted(selected)
