@@ -10,7 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSize, QSortFilterProxyModel, Qt
 from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QHeaderView, QLineEdit, QSplitter, QTableView
+from AnyQt.QtWidgets import QHeaderView, QLineEdit, QSizePolicy, QSplitter, QTableView
 
 from Orange.data import Domain, Table
 from Orange.widgets import gui
@@ -234,6 +234,8 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         column.addItem(legend, row=0, col=0)
         column.addLabel("", row=1, col=0)
         column.layout.setRowStretchFactor(1, 1)
+        # the legend's column as wide as its names, the plot takes the rest
+        column.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         view.ci.layout.setColumnStretchFactor(0, 1)
         return view, plot, legend
 
