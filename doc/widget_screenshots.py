@@ -181,7 +181,8 @@ def settle(app, widget, timeout=300):
 
 
 def show(app, state, widget):
-    """Show ``widget`` at the size it opens with, in ``state``, with its computation done."""
+    """Show ``widget`` in ``state``, with its computation done, at the size it opens with then
+    (its size hint with the data in)."""
     if state.before is not None:
         state.before(widget)
     for _ in range(5):          # let the layouts follow the sections opened
@@ -190,6 +191,8 @@ def show(app, state, widget):
     widget.resize(widget.sizeHint())
     widget.set_data(state.data())
     widget.handleNewSignals()
+    settle(app, widget)
+    widget.resize(widget.sizeHint())    # as a widget opened on a canvas whose data are in
     settle(app, widget)
     if state.after is not None:
         state.after(widget)

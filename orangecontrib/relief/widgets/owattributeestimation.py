@@ -390,10 +390,15 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
 
         self.select_buttons.button(self.selection_method).setChecked(True)
         self._show_estimator()
-        self.resize(1200, 700)
+        self.resize(1300, 700)
 
     def sizeHint(self):
-        return QSize(1200, 700)
+        """Wide enough for the controls and every column of the table (several estimators
+        with their p and q), at most a 1366 px screen's width; 700 px tall."""
+        width = 1300
+        if self.result is not None:
+            width = max(width, self.controlArea.sizeHint().width() + self._table_width() + 60)
+        return QSize(min(width, 1366), 700)
 
     @classmethod
     def migrate_settings(cls, settings, version):

@@ -206,10 +206,10 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.correlation_plot.setYRange(-1, 1)
         plots.layout().addWidget(self.profile_view, 3)
         plots.layout().addWidget(self.correlation_view, 2)
-        self.resize(1200, 680)
+        self.resize(1300, 680)
 
     def sizeHint(self):
-        return QSize(1200, 680)
+        return QSize(1300, 680)
 
     def _on_iterations_changed(self):
         self.seed_spin.setEnabled(bool(self.iterations))
@@ -378,7 +378,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         width = sum(max(view.sizeHintForColumn(c), view.horizontalHeader().sectionSizeHint(c))
                     for c in range(2))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
-                                 + view.verticalScrollBar().sizeHint().width() + 4, 440))
+                                 + view.verticalScrollBar().sizeHint().width() + 4, 520))
 
     def _select_in_list(self):
         attrs = self.data.domain.attributes if self.data is not None else []
