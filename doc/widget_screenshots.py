@@ -73,8 +73,8 @@ def many_long_names():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (200, 500)).astype(float)
     y = (X[:, 0] != X[:, 1]).astype(float)
-    attributes = [DiscreteVariable(f"expression_of_gene_{i:03d}_in_tissue_sample", values=("0", "1"))
-                  for i in range(500)]
+    attributes = [DiscreteVariable(f"expression_of_gene_{i:03d}_in_tissue_sample",
+                                   values=("0", "1")) for i in range(500)]
     return Table.from_numpy(Domain(attributes, DiscreteVariable("y", values=("0", "1"))), X, y)
 
 

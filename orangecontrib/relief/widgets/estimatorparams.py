@@ -74,8 +74,8 @@ PARAMETERS = {
                 "example is compared with — its K nearest (Hong 1997) or all of them."),
     "K": Parameter(
         "Counter-examples K:", "int", 1, 10000, none_text="automatic",
-        tooltip="Contextual Merit: nearest counter-examples per example; 'automatic' = ⌈log₂⌉ "
-                "of the number of counter-examples, rounded up (Hong 1997).",
+        tooltip="Contextual Merit: nearest counter-examples per example; 'automatic' = "
+                "⌈log₂⌉ of the number of counter-examples, rounded up (Hong 1997).",
         applies=_equals("neighbours", "nearest")),
     "k_max": Parameter(
         "Largest k:", "int", 1, 10000, none_text="100",
@@ -114,8 +114,8 @@ PARAMETERS = {
     "numeric_diff": Parameter(
         "Numeric diff:", "choice", advanced=True,
         choices=(("linear", "linear"), ("ramp", "ramp")),
-        tooltip="diff of two numeric values: linear, |x − y| / (max − min) (eq. 2), or a ramp: 0 up "
-                "to t_equal, 1 from t_different, linear in between (CORElearn)."),
+        tooltip="diff of two numeric values: linear, |x − y| / (max − min) (eq. 2), or a "
+                "ramp: 0 up to t_equal, 1 from t_different, linear in between (CORElearn)."),
     "t_equal": Parameter(
         "Ramp, equal up to:", "float", 0.0, 1.0, step=0.01, advanced=True,
         tooltip="Ramp diff: differences up to this fraction of the attribute's range count as "
@@ -160,25 +160,26 @@ PARAMETERS = {
                 "class, different value/same class, different value/different class."),
     "alpha": Parameter(
         "Locality scale:", "float", 0.0, 100.0, step=0.1, decimals=3,
-        tooltip="α of the locality function f_α (Vilalta et al. 2001, eq. 11): how fast the weight of a pair of "
-                "examples falls with their distance; for 'threshold' the largest distance "
-                "counted.",
+        tooltip="α of the locality function f_α (Vilalta et al. 2001, eq. 11): how fast the "
+                "weight of a pair of examples falls with their distance; for 'threshold' the "
+                "largest distance counted.",
         applies=lambda values: values.get("f") != "zero"),
     "f": Parameter(
         "Locality function:", "choice",
         choices=(("exp2", "exponential"), ("power", "power"),
                  ("threshold", "threshold (Relief)"), ("zero", "distance 0 only (myopic)")),
-        tooltip="Locality function f_α of the distance x of two examples (Vilalta et al. 2001, "
-                "eq. 11): the weight of the pair in the case counts — exponential 1/2^(α·x), power "
-                "1/x^α, threshold 1 if x < α, or 1 only if x = 0. 'threshold' makes Π Relief (Prop. 2), 'zero' a "
-                "myopic impurity measure (Prop. 1)."),
+        tooltip="Locality function f_α of the distance x of two examples (Vilalta et al. "
+                "2001, eq. 11): the weight of the pair in the case counts — exponential "
+                "1/2^(α·x), power 1/x^α, threshold 1 if x < α, or 1 only if x = 0. "
+                "'threshold' makes Π Relief (Prop. 2), 'distance 0 only' a myopic impurity "
+                "measure (Prop. 1)."),
     "F": Parameter(
         "Merit function:", "choice",
         choices=(("default", "Π merit"), ("infgain", "information gain"),
                  ("gini", "Gini gain")),
         tooltip="The function that turns the case counts {R_m} into the attribute's merit "
-                "(Vilalta et al. 2001, eqs. 12–13): the Π merit (eqs. 14–15), information gain or "
-                "Gini gain."),
+                "(Vilalta et al. 2001, eqs. 12–13): the Π merit (eqs. 14–15), information "
+                "gain or Gini gain."),
     "bins": Parameter(
         "Numeric intervals:", "int", 2, 100, advanced=True,
         tooltip="Numeric attributes are split into this many equal-width intervals, which are "

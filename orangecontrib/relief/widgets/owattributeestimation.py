@@ -581,8 +581,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                    "attributes that outlived that round.")
             else:
                 headers.append(kind[0])
-                tips.append(f"{'p-values' if kind == 'pvalues' else 'q-values (Benjamini-Hochberg)'}"
-                            f" of {run.name}'s estimates")
+                what = "p-values" if kind == "pvalues" else "q-values (Benjamini-Hochberg)"
+                tips.append(f"{what} of {run.name}'s estimates")
                 self.ranks_model.ascending.add(c)
                 view.setItemDelegateForColumn(c, self.pvalue_delegate)
         rows = [[a, nv, *map(float, values)] for a, nv, values in

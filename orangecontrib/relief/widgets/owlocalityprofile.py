@@ -166,7 +166,8 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         box = gui.vBox(None, "Attributes")
         splitter.addWidget(box)
         splitter.setStretchFactor(0, 1)
-        self.filter_edit = QLineEdit(placeholderText="Filter attributes ...", clearButtonEnabled=True,
+        self.filter_edit = QLineEdit(placeholderText="Filter attributes ...",
+                                     clearButtonEnabled=True,
                                      toolTip="Show the attributes whose names contain this")
         box.layout().addWidget(self.filter_edit)
         self.attr_model = QStandardItemModel(0, 2, self)
