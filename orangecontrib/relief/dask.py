@@ -44,8 +44,8 @@ from .estimators.cost_sampling import ReliefFsmp
 from .estimators.neighbourhood.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, class_tiles, \
     target_diffs
 from .estimators.encoding import EncodedData
-from .estimators.neighbourhood.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
-    _chunks, _nearest_search
+from .estimators.neighbourhood.neighbours import NeighbourContext, neighbour_places, \
+    neighbour_weights, _GROUP_MODES, _chunks, _nearest_search
 from .estimators.relief_family import BestK, first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
 from .estimators.rrelieff import RReliefF
@@ -349,7 +349,7 @@ class _Run:
         context = NeighbourContext(None, spec["reference"], self.instances, neighbours,
                                    distances, groups)
         wk = first_k_weights(neighbour_weights(context, est.weighting_, est.sigma),
-                             context.available, est.k_)
+                             neighbour_places(context), est.k_)
         ones = np.ones(m)
         if isinstance(est, ReliefF):
             prior = spec["counts"] / spec["counts"].sum()

@@ -25,7 +25,8 @@ import numpy as np
 from .base import Estimator, check_data, check_memory, progress_part, random_generator
 from .neighbourhood.diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
 from .neighbourhood.diffs import _UNUSABLE, DiffOptions
-from .neighbourhood.neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
+from .neighbourhood.neighbours import first_k_weights, nearest_neighbours, neighbour_places, \
+    neighbour_weights, WEIGHTINGS
 from .neighbourhood.sparse import diff_model
 
 __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
@@ -232,7 +233,7 @@ class BestK:
         return np.iinfo(np.int32).max if self.preset == "corelearn" else DEFAULT_K_MAX
 
     def estimate(self, context, columns=None, callback=None):
-        K = context.neighbours.shape[2]
+        K = min(self.k_, context.neighbours.shape[2])     # (more with neighbours tied at k_max)
         if context.mass is not None:     # the places the neighbours fill, at most k_max
             K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
         ks = np.arange(1, K + 1)
@@ -266,7 +267,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         factors = np.ones((1, m, G, K))
     S, F, n_k = coef.shape[0], factors.shape[0], ks.size
     weights = neighbour_weights(context, weighting, sigma)
-    available = context.available
+    places = neighbour_places(context)
     # running sums per pair: one per factor set, or with neighbour places one per output
     per_pair = 8 * max(G * K, 1) * (F + 2 + (0 if context.mass is None else S * F * n_k))
     check_memory(8 * n_k * a * (S * F + S) * (1 + numba.get_num_threads())
@@ -286,9 +287,8 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         if callback is not None:
             callback(start / m)
         blk = slice(start, min(start + block, m))
-        mass = None if context.mass is None else context.mass[blk]
-        plan = sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk], factors[:, blk],
-                        first_k_weights)
+        block_places = places.rows(blk)
+        plan = sum_plan(ks, block_places, weights[blk], coef[:, blk], factors[:, blk])
         rows, nb = context.instances[blk], neighbours[blk]
         if model.sparse:        # the pairs' diffs summed over their non-zeros, all known
             sums += model.weighted_pair_sums(plan_matrix(plan), np.repeat(rows, G * K),
@@ -298,8 +298,8 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         block_totals = plan_totals(plan).reshape(S, F, n_k)
         totals += block_totals
         # the known diffs: factor 1 (the plan itself without factors)
-        count = plan if ones else sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk],
-                                           np.ones((1,) + nb.shape), first_k_weights)
+        count = plan if ones else sum_plan(ks, block_places, weights[blk], coef[:, blk],
+                                           np.ones((1,) + nb.shape))
         plain = block_totals[:, 0] if ones else plan_totals(count).reshape(S, n_k)
         block_known = plain[..., None] * usable
         if partial.size:
@@ -308,18 +308,3 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
                 block_known[..., c0:c1] = counted[..., c0:c1]
         known += block_known
     return sums, known, totals
-
-
-def first_k_weights(weights, available, k, mass=None, before=None):
-    """The influences ``weights`` (..., G, K) of the first k' = min(k, ``available``) neighbours
-    of each group normalised to sum 1 (eq. 13), 0 beyond k' and in a group without neighbours.
-    With neighbour places ``mass`` (instance weights; ``before``: the places the nearer ones
-    fill, computed when not given) each counts for the places among the first k it fills."""
-    if mass is None:
-        first = np.arange(weights.shape[-1]) < np.minimum(k, available)[..., None]
-    else:
-        before = np.cumsum(mass, axis=-1) - mass if before is None else before
-        first = np.clip(k - before, 0.0, mass)
-    wk = weights * first
-    total = wk.sum(axis=-1, keepdims=True)
-    return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)

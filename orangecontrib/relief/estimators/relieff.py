@@ -18,7 +18,7 @@ whose hit (or miss) diffs is known then gets NaN.
 import numpy as np
 
 from .base import row_blocks
-from .neighbourhood.neighbours import neighbour_weights, regroup
+from .neighbourhood.neighbours import neighbour_places, neighbour_weights, regroup
 from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
 
@@ -80,7 +80,7 @@ class ReliefF(ReliefFamily):
         weight)."""
         coef = self.coefficients(context)
         w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma),
-                            context.available, self.k_, context.mass)
+                            neighbour_places(context), self.k_)
         miss, hit = coef[0][..., None] * w, coef[1][..., None] * w
         nb = context.neighbours
         keep = (nb >= 0) & (miss + hit > 0)

@@ -12,6 +12,15 @@ sorted by distance, ties by instance index (Robnik-Šikonja & Kononenko 1999, Fi
 R_i itself is never its own neighbour; with ``skip_zero_distance`` no instance at distance 0 is
 (CORElearn). K is capped by the group size; a missing neighbour has index -1 and distance inf.
 
+Ties: which of several instances at the k-th distance are "the k nearest" would depend on the
+order of the rows. Unless the diff model follows CORElearn (which keeps its own order), the
+context keeps every instance tied with the K-th (``shared_ties``), so a group may hold more
+than K neighbours, and the neighbours at equal distance share their places: for k places, the
+instances of the run of equal distances that reaches past the k-th place each fill the
+remaining places times their share of the run (:func:`first_k_weights`), the expected value
+of the estimate over all orders of the tied instances. The search finds K plus a margin and
+searches the rows whose run of the K-th distance reaches the margin again with twice as many.
+
 Instance weights: an instance of weight w stands for w copies of it, so it fills w of the k
 neighbour places (``mass``; fractional weights fill fractions), and R_i's own other copies
 (w_i - 1 of them, none when w_i <= 1) are its neighbours at distance D(R_i, R_i) (0 unless
@@ -32,6 +41,7 @@ give the same neighbours, ties broken by index.
 them), 1/d or 1/d^2. Estimators normalise them over the first k (eq. 13).
 """
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -45,7 +55,8 @@ from ..encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
 from .heaps import _group, _heap_sort, _offer
 
-__all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS"]
+__all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS",
+           "NeighbourPlaces", "neighbour_places", "first_k_places", "first_k_weights", "tie_margin"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
 
@@ -60,6 +71,7 @@ class NeighbourContext:
     distances: np.ndarray    # (m, G, K) their distances, inf = none
     groups: str
     mass: np.ndarray = None  # (m, G, K) neighbour places each fills; None = one each
+    shared_ties: bool = False    # neighbours at equal distance share their places
 
     @property
     def available(self):
@@ -81,11 +93,14 @@ KD_TREE_MAX_ATTRIBUTES = 6
 
 
 def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_distance=None,
-                       callback=None):
+                       callback=None, shared_ties=None):
     """Find the context (see the module docstring) for the sampled ``instances``;
-    ``skip_zero_distance`` None = the diff model's option."""
+    ``skip_zero_distance`` None = the diff model's option; ``shared_ties`` None = unless the
+    diff model follows CORElearn."""
     if skip_zero_distance is None:
         skip_zero_distance = diff_model.options.skip_zero_distance
+    if shared_ties is None:
+        shared_ties = not diff_model.options.corelearn
     data = diff_model.data
     n = data.n_instances
     instances = np.asarray(instances, dtype=np.intp)
@@ -100,6 +115,34 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if data.weights is not None:      # enough neighbours to fill k places
         k = int(np.ceil(k / data.weights.min()))
     K = max(0, min(k, size))
+    wanted = min(K + tie_margin(K), size) if shared_ties and K else K
+    search = (diff_model, groups, skip_zero_distance, cls, n_groups)
+    neighbours, distances = _search(search, instances, wanted,
+                                    progress_part(callback, 0.0, 0.95 if shared_ties else 1.0))
+    if shared_ties and K:
+        neighbours, distances = _tied_with_kth(search, instances, K, size, neighbours,
+                                               distances, progress_part(callback, 0.95, 1.0))
+    mass = None
+    if data.weights is not None and K:
+        neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
+                                                   skip_zero_distance, neighbours, distances)
+    if callback is not None:
+        callback(1.0)
+    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass,
+                            bool(shared_ties))
+
+
+def tie_margin(K):
+    """Neighbours searched beyond the K-th, so that most runs of equal distances through the
+    K-th end within one search."""
+    return max(K // 2, 8)
+
+
+def _search(search, instances, K, callback):
+    """(neighbours, distances) (m, G, K): the K nearest of each group by (distance, index), by
+    the search that suits the data (see the module docstring)."""
+    diff_model, groups, skip_zero_distance, cls, n_groups = search
+    m = instances.size
     check_memory(16 * n_groups * K * (m + min(m, SEARCH_BLOCK)),
                  f"the nearest neighbours ({K} in each of {n_groups} group(s) of {m} instances)",
                  "use a smaller k or fewer iterations")
@@ -125,13 +168,30 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done)
-    mass = None
-    if data.weights is not None and K:
-        neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
-                                                   skip_zero_distance, neighbours, distances)
-    if callback is not None:
-        callback(1.0)
-    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass)
+    return neighbours, distances
+
+
+def _tied_with_kth(search, instances, K, size, neighbours, distances, callback):
+    """The context of the K nearest and every instance tied with the K-th (each group sorted
+    by (distance, index); others beyond the K-th left out): the rows whose run of the K-th
+    distance reaches the last one found are searched again with twice as many."""
+    while True:
+        found = neighbours.shape[2]
+        kth = distances[:, :, K - 1]
+        open_run = (neighbours[:, :, -1] >= 0) & (distances[:, :, -1] == kth)
+        rows = np.flatnonzero(open_run.any(axis=1))
+        if not rows.size or found >= size:
+            break
+        wider = min(2 * found, size)
+        pad = ((0, 0), (0, 0), (0, wider - found))
+        neighbours = np.pad(neighbours, pad, constant_values=-1)
+        distances = np.pad(distances, pad, constant_values=np.inf)
+        neighbours[rows], distances[rows] = _search(search, instances[rows], wider, callback)
+    keep = (neighbours >= 0) & ((np.arange(neighbours.shape[2]) < K)
+                                | (distances == distances[:, :, K - 1:K]))
+    width = int(keep.sum(axis=2).max(initial=K))
+    return (np.where(keep, neighbours, -1)[:, :, :width],
+            np.where(keep, distances, np.inf)[:, :, :width])
 
 
 def _self_distances(model, instances):
@@ -179,8 +239,9 @@ def regroup(ordered, data, k, groups):
     """The context of ``data`` (the instances of ``ordered.data`` with other class values, e.g.
     permuted) for ``k`` neighbours per group, without a new search: ``ordered`` holds every
     other instance of each sampled one sorted by (distance, index) (a ``groups="all"`` context
-    with k = n - 1), and the first k of each group in that order are the group's nearest. Only
-    valid when distances do not depend on the class (no RELIEF-D missing values)."""
+    with k = n - 1), and the first k of each group in that order are the group's nearest (with
+    ``ordered.shared_ties`` and every one tied with the k-th). Only valid when distances do not
+    depend on the class (no RELIEF-D missing values)."""
     nb, dist = ordered.neighbours[:, 0], ordered.distances[:, 0]
     n, m = data.n_instances, nb.shape[0]
     cls = data.y.astype(np.intp)
@@ -193,15 +254,24 @@ def regroup(ordered, data, k, groups):
         members = [same, (nb >= 0) & ~same]
         size = n
     K = max(0, min(k, size))
-    neighbours = np.full((m, len(members), K), -1, dtype=np.intp)
-    distances = np.full((m, len(members), K), np.inf)
-    for g, member in enumerate(members):
+    chosen = []
+    for member in members:
         rank = np.cumsum(member, axis=1, dtype=np.int32)
-        rows, at = np.nonzero(member & (rank <= K))
+        take = member & (rank <= K)
+        if ordered.shared_ties and K:      # and every one tied with the K-th
+            at_k = member & (rank == K)
+            kth = np.where(at_k.any(axis=1), dist[np.arange(m), at_k.argmax(axis=1)], np.nan)
+            take |= member & (dist == kth[:, None])
+        chosen.append((take, rank))
+    width = max([K] + [int(take.sum(axis=1).max(initial=0)) for take, _ in chosen])
+    neighbours = np.full((m, len(members), width), -1, dtype=np.intp)
+    distances = np.full((m, len(members), width), np.inf)
+    for g, (take, rank) in enumerate(chosen):
+        rows, at = np.nonzero(take)
         neighbours[rows, g, rank[rows, at] - 1] = nb[rows, at]
         distances[rows, g, rank[rows, at] - 1] = dist[rows, at]
     return NeighbourContext(data, ordered.diff_model, ordered.instances, neighbours, distances,
-                            groups)
+                            groups, shared_ties=ordered.shared_ties)
 
 
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
@@ -442,23 +512,21 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out
 def neighbour_weights(context, weighting="equal", sigma=20.0):
     """Unnormalised influence of each neighbour in the context, shape (m, G, K), per neighbour
     place it fills; 0 where there is no neighbour. ``exp-rank`` is eq. 14 (rank 0-based: the
-    places before the neighbour; equal distances share the rank of the first of them); ``1/d`` and ``1/d2`` use the distance, and where a group has neighbours at
-    distance 0 those share all of its influence (the limit of 1/d as d -> 0)."""
+    places before the neighbour; equal distances share the rank of the first of them, so tied
+    neighbours have equal influence); ``1/d`` and ``1/d2`` use the distance, and where a group
+    has neighbours at distance 0 those share all of its influence (the limit of 1/d as
+    d -> 0)."""
     d = context.distances
     found = context.neighbours >= 0
     if weighting == "equal":
         w = np.ones_like(d)
     elif weighting == "exp-rank":
-        K = d.shape[2]
         if context.mass is None:
-            rank = np.broadcast_to(np.arange(K), d.shape).copy()
+            before = np.broadcast_to(np.arange(d.shape[2], dtype=float), d.shape)
         else:       # the places before a neighbour, filled by the masses of the nearer ones
-            rank = np.cumsum(context.mass, axis=2) - context.mass
-        if K > 1:
-            same = np.zeros(d.shape, bool)
-            same[..., 1:] = d[..., 1:] == d[..., :-1]
-            # the rank of the first neighbour of each run of equal distances
-            rank = np.maximum.accumulate(np.where(same, 0, rank), axis=2)
+            before = np.cumsum(context.mass, axis=2) - context.mass
+        # the rank of the first neighbour of each run of equal distances
+        rank = np.take_along_axis(before, _equal_runs(d)[0], axis=2)
         w = np.exp(-(rank / sigma) ** 2)
     elif weighting in ("1/d", "1/d2"):
         if context.diff_model.options.distance == "euclidean":
@@ -478,3 +546,76 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
     else:
         raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
     return np.where(found, w, 0.0)
+
+
+def _equal_runs(d):
+    """(start, stop) (..., K): the positions of the first and after the last neighbour of each
+    neighbour's run of equal distances along the last axis (sorted)."""
+    K = d.shape[-1]
+    j = np.broadcast_to(np.arange(K), d.shape)
+    same = np.zeros(d.shape, bool)
+    same[..., 1:] = d[..., 1:] == d[..., :-1]
+    start = np.maximum.accumulate(np.where(same, 0, j), axis=-1)
+    ends = np.zeros(d.shape, bool)     # a run ends where the next differs
+    ends[..., :-1] = ~same[..., 1:]
+    ends[..., -1] = True
+    stop = np.minimum.accumulate(np.where(ends, j, K - 1)[..., ::-1], axis=-1)[..., ::-1] + 1
+    return start, stop
+
+
+class NeighbourPlaces(NamedTuple):
+    """The neighbour places of a context (see the module docstring): each neighbour's
+    ``mass`` (places it fills; 0 = no neighbour), the places ``before`` it, and of the run it
+    shares its places with (itself, or with ``shared_ties`` its run of equal distances) the
+    places before the run (``run_before``), the run's places (``run_mass``) and the position
+    after its last neighbour (``run_stop``), all (m, G, K); ``available`` (m, G) the
+    neighbours found; ``prefix``: the places are one per neighbour (no instance weights)."""
+    mass: np.ndarray
+    before: np.ndarray
+    run_before: np.ndarray
+    run_mass: np.ndarray
+    run_stop: np.ndarray
+    available: np.ndarray
+    prefix: bool
+
+    def rows(self, block):
+        """The places of a block of the sampled instances."""
+        return NeighbourPlaces(*(a if isinstance(a, bool) else a[block] for a in self))
+
+
+def neighbour_places(context):
+    """The :class:`NeighbourPlaces` of ``context``."""
+    found = context.neighbours >= 0
+    prefix = context.mass is None
+    mass = found.astype(float) if prefix else context.mass
+    before = np.cumsum(mass, axis=2) - mass
+    K = found.shape[2]
+    if context.shared_ties:
+        start, stop = _equal_runs(np.where(found, context.distances, np.nan))
+        run_before = np.take_along_axis(before, start, axis=2)
+        after = before + mass
+        run_mass = np.take_along_axis(after, stop - 1, axis=2) - run_before
+    else:
+        run_before, run_mass = before, mass
+        stop = np.broadcast_to(np.arange(1, K + 1), found.shape)
+    return NeighbourPlaces(mass, before, run_before, run_mass, stop, found.sum(axis=2), prefix)
+
+
+def first_k_places(places, k):
+    """(m, G, K): the places among the first ``k`` (broadcast against (m, G, 1)) each neighbour
+    fills: all of its own before the k-th place; in the run that reaches past it, its share
+    (its mass over the run's) of the run's places before it, the expected number over all
+    orders of the run."""
+    filled = np.clip(k - places.run_before, 0.0, places.run_mass)
+    share = np.divide(places.mass, places.run_mass, out=np.zeros_like(places.mass),
+                      where=places.run_mass > 0)
+    return filled * share
+
+
+def first_k_weights(weights, places, k):
+    """The influences ``weights`` (..., G, K) of the neighbours among the first k places
+    (:func:`first_k_places`) of each group, counted once per place, normalised to sum 1
+    (eq. 13); 0 beyond and in a group without neighbours."""
+    wk = weights * first_k_places(places, k)
+    total = wk.sum(axis=-1, keepdims=True)
+    return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)
