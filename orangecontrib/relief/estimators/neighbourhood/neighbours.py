@@ -56,7 +56,8 @@ from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _
 from .heaps import _group, _heap_sort, _offer
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS",
-           "NeighbourPlaces", "neighbour_places", "first_k_places", "first_k_weights", "tie_margin"]
+           "NeighbourPlaces", "neighbour_places", "first_k_places", "first_k_weights", "tie_margin",
+           "tied_with_kth"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
 
@@ -120,8 +121,10 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     neighbours, distances = _search(search, instances, wanted,
                                     progress_part(callback, 0.0, 0.95 if shared_ties else 1.0))
     if shared_ties and K:
-        neighbours, distances = _tied_with_kth(search, instances, K, size, neighbours,
-                                               distances, progress_part(callback, 0.95, 1.0))
+        again = progress_part(callback, 0.95, 1.0)
+        neighbours, distances = tied_with_kth(
+            lambda rows, wider: _search(search, instances[rows], wider, again), K, size,
+            neighbours, distances)
     mass = None
     if data.weights is not None and K:
         neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
@@ -172,11 +175,13 @@ def _search(search, instances, K, callback):
     return neighbours, distances
 
 
-def _tied_with_kth(search, instances, K, size, neighbours, distances, callback):
-    """The context of the K nearest and every instance tied with the K-th (each group sorted
-    by (distance, index); others beyond the K-th left out): the rows whose run of the K-th
-    distance reaches the last one found are searched again with four times as many (such
-    runs tend to be long)."""
+def tied_with_kth(find, K, size, neighbours, distances):
+    """The K nearest and every instance tied with the K-th, from ``neighbours`` and
+    ``distances`` (b, G, K' >= K, each group sorted by (distance, index)) as found by ``find``
+    (positions of rows, K'') -> their K'' nearest (b', G, K''), for groups of at most ``size``
+    candidates; others beyond the K-th are left out. The rows whose run of the K-th distance
+    reaches the last one found are searched again with four times as many (such runs tend to
+    be long)."""
     while True:
         found = neighbours.shape[2]
         kth = distances[:, :, K - 1]
@@ -188,7 +193,7 @@ def _tied_with_kth(search, instances, K, size, neighbours, distances, callback):
         pad = ((0, 0), (0, 0), (0, wider - found))
         neighbours = np.pad(neighbours, pad, constant_values=-1)
         distances = np.pad(distances, pad, constant_values=np.inf)
-        neighbours[rows], distances[rows] = _search(search, instances[rows], wider, callback)
+        neighbours[rows], distances[rows] = find(rows, wider)
     keep = (neighbours >= 0) & ((np.arange(neighbours.shape[2]) < K)
                                 | (distances == distances[:, :, K - 1:K]))
     width = int(keep.sum(axis=2).max(initial=K))
