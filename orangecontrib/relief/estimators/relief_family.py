@@ -7,7 +7,9 @@ Every update of Relief, ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3) and R
     coef[i, g] * sum_{j < k'} w^(k)_igj * factor_igj * diff(A, R_i, N_igj),
 
 with k' = min(k, neighbours found) and w^(k) the neighbour influences normalised over the first k'
-(eq. 13). With instance weights, the neighbours fill places by their weights
+(eq. 13). Neighbours tied at the k-th distance share the remaining places (:mod:`.neighbours`:
+the expected sums over all orders of the tied instances, so the estimates do not depend on the
+order of the rows). With instance weights, the neighbours fill places by their weights
 (:mod:`.neighbours`): w^(k) then counts each neighbour's influence once per place it fills among
 the first k (fractions at the k-th), and the estimators weight R_i's update by its weight and
 divide by the sum of the weights instead of m; with integer weights the estimates are those of
@@ -60,7 +62,9 @@ class ReliefFamily(Estimator):
     k
         Neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
         group's size (CORElearn). None = the estimator's default (with ``preset="corelearn"``
-        CORElearn's: 10 for equal weights, 70 otherwise).
+        CORElearn's: 10 for equal weights, 70 otherwise). Instances tied at the k-th distance
+        share the remaining places equally, so the estimates do not depend on the order of
+        the rows (with ``preset="corelearn"``: CORElearn's order decides).
     iterations
         None = every instance once, in data order (deterministic; CORElearn's default); an int
         m < N = m instances sampled without replacement with ``random_state``.

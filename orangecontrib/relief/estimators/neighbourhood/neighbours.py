@@ -1,7 +1,8 @@
 """The Relief family's context: the nearest neighbours of the sampled instances, found once.
 
 For each sampled instance R_i the context keeps its K nearest instances in each of G groups,
-sorted by distance, ties by instance index (Robnik-Šikonja & Kononenko 1999, Fig. 3 lines 4-6, Fig. 4 line 4):
+sorted by (distance, instance index) (Robnik-Šikonja & Kononenko 1999, Fig. 3 lines 4-6, Fig. 4
+line 4), and by default every other instance tied with the K-th (see Ties below):
 
 * ``groups="per-class"``: one group per class (RELIEF-F: hits are the group of R_i's class,
   misses the others);
@@ -15,11 +16,17 @@ R_i itself is never its own neighbour; with ``skip_zero_distance`` no instance a
 Ties: which of several instances at the k-th distance are "the k nearest" would depend on the
 order of the rows. Unless the diff model follows CORElearn (which keeps its own order), the
 context keeps every instance tied with the K-th (``shared_ties``), so a group may hold more
-than K neighbours, and the neighbours at equal distance share their places: for k places, the
-instances of the run of equal distances that reaches past the k-th place each fill the
-remaining places times their share of the run (:func:`first_k_weights`), the expected value
-of the estimate over all orders of the tied instances. The search finds K plus a margin and
-searches the rows whose run of the K-th distance reaches the margin again with more.
+than K neighbours, and neighbours at equal distance share their places: of k places, the run
+of equal distances that reaches past the k-th place fills the places left by the nearer ones,
+each of its instances the share of them its own places are of the run's
+(:func:`first_k_places`). That is the expected number of places each fills over all orders of
+the tied instances; since tied neighbours have equal influence under every weighting (exp-rank
+gives them the rank of the first of them, 1/d the same distance), the influences normalised
+over the first k (:func:`first_k_weights`), and so every sum of the Relief family, are their
+expected values over those orders. The search finds K plus a margin (:func:`tie_margin`) and
+searches the rows whose run of the K-th distance reaches the margin again with more
+(:func:`tied_with_kth`); a search on any path (tiles, bit planes, single precision, k-d tree,
+sparse) gives the K' nearest by (distance, index) exactly, so they all give the same context.
 
 Instance weights: an instance of weight w stands for w copies of it, so it fills w of the k
 neighbour places (``mass``; fractional weights fill fractions), and R_i's own other copies
@@ -34,7 +41,7 @@ double-precision kernel (:mod:`.single_precision`: the same context to the last 
 for many instances with few numeric attributes, no missing values and the linear diff, k-d trees
 (``scipy.spatial.cKDTree``, Robnik-Sikonja 1998 in the papers' §3.3); a row whose k-th and
 (k+1)-th candidates are (nearly) equally far is searched by brute force again, so both searches
-give the same neighbours, ties broken by index.
+give the same neighbours in the same order.
 
 :func:`neighbour_weights` gives the unnormalised influence of each neighbour: equal, exp-rank
 (eq. 14: exp(-(rank/sigma)^2), neighbours at equal distance sharing the rank of the first of
