@@ -334,3 +334,18 @@ def test_bit_planes_and_tiles_give_the_same_estimates():
         tiles = encode(binary, target, n_classes=n_classes)
         assert DiffModel(planes).planes.shape[2] and not DiffModel(tiles).planes.shape[2]
         np.testing.assert_allclose(est(planes), est(tiles), rtol=0, atol=1e-12)
+
+
+def test_permutation_test_contexts_keep_the_ties():
+    # a permutation test reads each permuted class's groups off one sorted search (regroup):
+    # the same context as a search of the permuted data, ties at the k-th included
+    X, y = snps(n=150, seed=12)
+    est = ReliefF(k=10)
+    contexts = est.target_contexts(encoded(X, y))
+    permuted = np.random.default_rng(2).permutation(y)
+    target = encoded(X, permuted)
+    read_off, searched = contexts(target), est.context(target)
+    assert read_off.shared_ties and searched.neighbours.shape[2] > 10
+    np.testing.assert_array_equal(read_off.neighbours, searched.neighbours)
+    np.testing.assert_array_equal(read_off.distances, searched.distances)
+    np.testing.assert_allclose(est.estimate(read_off), est(target), rtol=0, atol=1e-15)
