@@ -566,15 +566,15 @@ def _equal_runs(d):
     """(start, stop) (..., K): the positions of the first and after the last neighbour of each
     neighbour's run of equal distances along the last axis (sorted)."""
     K = d.shape[-1]
-    j = np.broadcast_to(np.arange(K), d.shape)
-    same = np.zeros(d.shape, bool)
-    same[..., 1:] = d[..., 1:] == d[..., :-1]
-    start = np.maximum.accumulate(np.where(same, 0, j), axis=-1)
-    ends = np.zeros(d.shape, bool)     # a run ends where the next differs
-    ends[..., :-1] = ~same[..., 1:]
-    ends[..., -1] = True
-    stop = np.minimum.accumulate(np.where(ends, j, K - 1)[..., ::-1], axis=-1)[..., ::-1] + 1
-    return start, stop
+    first = np.ones(d.shape, bool)
+    first[..., 1:] = d[..., 1:] != d[..., :-1]
+    first = first.ravel()            # every row starts a run: runs never cross rows
+    starts = np.flatnonzero(first)
+    run = np.cumsum(first) - 1
+    at = np.arange(first.size)
+    row = at - at % K
+    return ((starts[run] - row).reshape(d.shape),
+            (np.append(starts[1:], first.size)[run] - row).reshape(d.shape))
 
 
 class NeighbourPlaces(NamedTuple):
