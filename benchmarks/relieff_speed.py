@@ -467,15 +467,11 @@ def ties_section(plan, snp_path, ties_path, with_peer=True):
     if with_peer:
         run_fast_select(*make_snp(200, 20))
     cases = []
-    for n, a, k in plan["snp"]:
-        if snp_path and plan is not QUICK:
-            cases.append((f"ReBATE SNPs {n:,} × {a:,}, k = {k}", lambda: load_snp(snp_path), k))
-        else:
-            cases.append((f"SNPs {n:,} × {a:,} (generated), k = {k}",
-                          lambda n=n, a=a: make_snp(n, a), k))
-    for n, a, k in plan["ties_snp"]:
-        if ties_path and plan is not QUICK:
-            cases.append((f"ReBATE SNPs {n:,} × {a:,}, k = {k}", lambda: load_snp(ties_path), k))
+    for (n, a, k), path in [(case, snp_path) for case in plan["snp"]] + \
+            [(case, ties_path) for case in plan["ties_snp"]]:
+        if path and plan is not QUICK:
+            cases.append((f"ReBATE SNPs {n:,} × {a:,}, k = {k}",
+                          lambda path=path: load_snp(path), k))
         else:
             cases.append((f"SNPs {n:,} × {a:,} (generated), k = {k}",
                           lambda n=n, a=a: make_snp(n, a), k))

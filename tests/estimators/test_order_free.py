@@ -285,30 +285,24 @@ def numeric_ties(n):
     return X, y
 
 
-def test_single_precision_search_gives_the_same_tied_context(monkeypatch):
+@pytest.mark.parametrize("path", ["single precision", "k-d tree"])
+def test_search_paths_give_the_same_tied_context(path, monkeypatch):
+    # the double-precision brute-force search against the single-precision one (certified,
+    # exact ties at the k-th included) or the k-d tree (near-ties searched again)
     X, y = numeric_ties(900)
     data = encode(X, y, n_classes=2)
-    monkeypatch.setattr(single_precision, "MIN_WORK", 10 ** 30)
-    double = ReliefF(k=10).context(data)
-    monkeypatch.setattr(single_precision, "MIN_WORK", 0)
-    assert single_precision.suits(DiffModel(data), 900, False)
-    single = ReliefF(k=10).context(data)
-    assert double.neighbours.shape[2] > 10         # ties beyond the 10th
-    np.testing.assert_array_equal(single.neighbours, double.neighbours)
-    np.testing.assert_array_equal(single.distances, double.distances)
-
-
-def test_kd_tree_search_gives_the_same_tied_context(monkeypatch):
-    X, y = numeric_ties(600)
-    data = encode(X, y, n_classes=2)
-    monkeypatch.setattr(search_module, "KD_TREE_MIN_INSTANCES", 10 ** 9)
+    module, name, off, on = {
+        "single precision": (single_precision, "MIN_WORK", 10 ** 30, 0),
+        "k-d tree": (search_module, "KD_TREE_MIN_INSTANCES", 10 ** 9, 100)}[path]
+    monkeypatch.setattr(module, name, off)
     brute = ReliefF(k=10).context(data)
-    monkeypatch.setattr(search_module, "KD_TREE_MIN_INSTANCES", 100)
-    assert search_module._kd_tree_suits(DiffModel(data))
-    tree = ReliefF(k=10).context(data)
-    assert brute.neighbours.shape[2] > 10
-    np.testing.assert_array_equal(tree.neighbours, brute.neighbours)
-    np.testing.assert_array_equal(tree.distances, brute.distances)
+    monkeypatch.setattr(module, name, on)
+    assert (single_precision.suits(DiffModel(data), 900, False) if module is single_precision
+            else search_module._kd_tree_suits(DiffModel(data)))
+    other = ReliefF(k=10).context(data)
+    assert brute.neighbours.shape[2] > 10         # ties beyond the 10th
+    np.testing.assert_array_equal(other.neighbours, brute.neighbours)
+    np.testing.assert_array_equal(other.distances, brute.distances)
 
 
 def test_sparse_search_gives_the_same_estimates():
