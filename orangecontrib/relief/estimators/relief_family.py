@@ -285,7 +285,9 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     sums = np.zeros((S, F, n_k, a))
     known = np.zeros((S, n_k, a))
     totals = np.zeros((S, F, n_k))
-    block = int(max(1, min(BLOCK_BYTES // per_pair, PAIR_DIFFS // max(G * K * a, 1),
+    # the pairs a sampled instance's sums read (the groups hold more than k with ties)
+    pairs = int(np.ceil(places.available.sum() / max(m, 1)))
+    block = int(max(1, min(BLOCK_BYTES // per_pair, PAIR_DIFFS // max(pairs * a, 1),
                            PLAN_READOUTS // max(S * F * n_k * G, 1))))
     for start in range(0, m, block):
         if callback is not None:
