@@ -343,3 +343,18 @@ def test_permutation_test_contexts_keep_the_ties():
     np.testing.assert_array_equal(read_off.neighbours, searched.neighbours)
     np.testing.assert_array_equal(read_off.distances, searched.distances)
     np.testing.assert_allclose(est.estimate(read_off), est(target), rtol=0, atol=1e-15)
+
+
+def test_stir_does_not_depend_on_the_row_order():
+    # STIR's hit and miss pairs: tied neighbours enter by their shares of the places, and
+    # count as that many pairs (so ties do not inflate the number of pairs)
+    from orangecontrib.relief.estimators.significance import stir
+    X, y = snps(n=200, seed=13)
+    base = stir(ReliefF(k=10), encoded(X, y))
+    rows = np.random.default_rng(3).permutation(200)
+    again = stir(ReliefF(k=10), encoded(X, y, rows))
+    np.testing.assert_allclose(again.statistics, base.statistics, rtol=1e-10)
+    pairs = ReliefF(k=10).hit_miss_pairs(ReliefF(k=10).context(encoded(X, y)))
+    # every sampled instance fills exactly k places in its hit group and each miss group
+    per_row = np.bincount(pairs.rows, weights=pairs.places, minlength=200)
+    np.testing.assert_allclose(per_row, 20.0)
