@@ -261,7 +261,7 @@ def test_multiscale_finds_five_way_parity():
     MultiSURF estimates does not rank them first on this sample (nor on 3 other samples of
     the seeds 0-7). One TuRF round sharpens ReliefF's evidence enough to clear that tail (on
     all 8)."""
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(1)
     X = rng.integers(0, 2, (800, 16)).astype(float)
     y = X[:, :5].sum(axis=1) % 2
     data = encode(X, y, discrete=True, n_classes=2)

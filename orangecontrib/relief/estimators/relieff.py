@@ -20,7 +20,7 @@ import numpy as np
 from .base import row_blocks
 from .description import Param
 from .parameters import DIFF_PARAMETERS, ITERATIONS, K, PRESET, RANDOM_STATE, SIGMA, WEIGHTING
-from .neighbourhood.neighbours import neighbour_weights, regroup
+from .neighbourhood.neighbours import first_k_places, neighbour_places, neighbour_weights, regroup
 from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
 
@@ -95,14 +95,18 @@ class ReliefF(ReliefFamily):
         with their normalised influences times the group's coefficient (and the instance's
         weight)."""
         coef = self.coefficients(context)
-        w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma),
-                            context.available, self.k_, context.mass)
+        places = neighbour_places(context)
+        w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma), places,
+                            self.k_)
         miss, hit = coef[0][..., None] * w, coef[1][..., None] * w
         nb = context.neighbours
         keep = (nb >= 0) & (miss + hit > 0)
         rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
         return HitMissPairs(rows=rows[keep], others=nb[keep], weights=(miss + hit)[keep],
-                            miss=(miss > 0)[keep])
+                            miss=(miss > 0)[keep],
+                            # (tied neighbours count by their shares; weighted: one each)
+                            places=None if context.mass is not None
+                            else first_k_places(places, self.k_)[keep])
 
     def pair_factors(self, context):
         """Per-neighbour factors (m, G, K) of the diffs, or None (all 1)."""

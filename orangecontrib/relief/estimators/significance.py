@@ -52,11 +52,14 @@ TIE_RTOL = 1e-9
 class HitMissPairs:
     """The (instance, neighbour) pairs of a Relief estimate: ``rows[p]`` is the current instance,
     ``others[p]`` its neighbour, ``weights[p]`` > 0 the pair's weight in its mean and ``miss[p]``
-    whether it is a miss (else a hit)."""
+    whether it is a miss (else a hit); ``places[p]`` the neighbour places the pair fills (a
+    share of one for neighbours tied at the k-th distance; None: one each), which count as
+    pairs in the test."""
     rows: np.ndarray
     others: np.ndarray
     weights: np.ndarray
     miss: np.ndarray
+    places: np.ndarray = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +127,7 @@ def stir_test(diff_model, pairs, callback=None):
             w = pairs.weights[blk][sel]
             d, kn = diffs[sel], known[sel]
             w_b = w @ kn
-            n_b = kn.sum(axis=0)
+            n_b = kn.sum(axis=0) if pairs.places is None else pairs.places[blk][sel] @ kn
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean_b = np.where(w_b > 0, (w @ d) / w_b, 0.0)
             m2_b = w @ (kn * (d - mean_b) ** 2)

@@ -88,7 +88,7 @@ def locality_profile(data, k_max, iterations, random_state, state):
     cls = ReliefF if task == "classification" else RReliefF
     estimator = cls(k=k_max, iterations=iterations, random_state=random_state)
     context = estimator.context(encoded, progress_callback(state, 0, 60))
-    ks = np.arange(1, context.neighbours.shape[2] + 1)
+    ks = np.arange(1, min(estimator.k_, context.neighbours.shape[2]) + 1)   # (ties may add more)
     profile = estimator.profile(context, ks, callback=progress_callback(state, 60, 95))
     callback = progress_callback(state, 95, 100)
     correlations, failures = {}, {}
