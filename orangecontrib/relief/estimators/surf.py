@@ -414,7 +414,15 @@ def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_eq
 
 class SURFstar(SURF):
     """SURF*: SURF with the instances farther than the mean distance scored with the opposite
-    sign; see the module docstring."""
+    sign; see the module docstring.
+
+    Blind to main effects by its definition: an attribute that on its own decides the class
+    differs from the far misses as much as from the near ones and from the far hits as little
+    as from the near ones, so the far band cancels the near band and it scores about 0, which
+    noise attributes can exceed (an attribute equal to the class: 0.0, second of ten, where
+    MultiSURF gives it 1.0; scikit-rebate's SURF* and MultiSURF* agree). Meant for pure
+    interactions; to find main effects and interactions alike use MultiScaleRelief
+    (:mod:`.multiscale`)."""
     name = "SURF*"
     far_band = True
     #: not offered as a tree's split selector: candidate splits gain from the far band's
@@ -432,7 +440,15 @@ class MultiSURF(SURF):
 class MultiSURFstar(MultiSURF):
     """MultiSURF*: MultiSURF with the instances farther than the mean distance plus half the
     standard deviation scored with the opposite sign (a dead band between); see the module
-    docstring."""
+    docstring.
+
+    Blind to main effects by its definition: an attribute that on its own decides the class
+    differs from the far misses as much as from the near ones and from the far hits as little
+    as from the near ones, so the far band cancels the near band and it scores about 0, which
+    noise attributes can exceed (an attribute equal to the class: 0.0, second of ten, where
+    MultiSURF gives it 1.0; scikit-rebate's SURF* and MultiSURF* agree). Meant for pure
+    interactions; to find main effects and interactions alike use MultiScaleRelief
+    (:mod:`.multiscale`)."""
     name = "MultiSURF*"
     far_band = True
     split_selector = False          # as SURF*
