@@ -51,6 +51,7 @@ from .neighbourhood.diffs import DiffModel, _UNUSABLE, _g, target_diffs
 from .neighbourhood.packed import band_mismatch_counts
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
+from .significance import HitMissPairs
 
 __all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext"]
 
@@ -158,6 +159,29 @@ class SURF(ReliefFamily):
     def __call__(self, data, callback=None):
         return self.estimate(self.context(data, progress_part(callback, 0.0, 0.6)),
                              callback=progress_part(callback, 0.6, 1.0))
+
+    def hit_miss_pairs(self, context):
+        """The (instance, band member) pairs of the estimate with their weights in the hit and
+        the miss mean (STIR, :mod:`.significance`; a discrete class): every member of each
+        sampled instance's near band, weighted as in the update (1/size of its class in the
+        band, times P(C)/(1 - P(y_i)) for a miss, times the instance weights)."""
+        data = context.data
+        y = data.y.astype(np.intp)
+        m, n = context.bands.shape
+        parts = []
+        for blk in _row_blocks(m, n, context.diff_model):
+            rows = context.instances[blk]
+            member = context.bands[blk] == NEAR
+            mass = _member_mass(data, rows, member)
+            coef = _class_coefficients(data, rows, member, mass)
+            q, j = np.nonzero(member)
+            weight = coef[q, 0, y[j]] + coef[q, 1, y[j]]
+            if mass is not None:
+                weight = weight * mass[q, j]
+            keep = weight > 0
+            parts.append((rows[q[keep]], j[keep], weight[keep], (y[j] != y[rows[q]])[keep]))
+        rows, others, weights, miss = (np.concatenate(column) for column in zip(*parts))
+        return HitMissPairs(rows=rows, others=others, weights=weights, miss=miss)
 
     def estimate(self, context, columns=None, callback=None):
         """W_near - W_far of ``columns`` (default: the context's data) over the bands;
@@ -425,6 +449,8 @@ class SURFstar(SURF):
     (:mod:`.multiscale`)."""
     name = "SURF*"
     far_band = True
+    #: STIR tests the hits against the misses of one band; the far band's opposite sign is not
+    hit_miss_pairs = None
     #: not offered as a tree's split selector: candidate splits gain from the far band's
     #: opposite sign without separating the classes (a 1,000-valued attribute misleads it)
     split_selector = False
@@ -451,4 +477,5 @@ class MultiSURFstar(MultiSURF):
     (:mod:`.multiscale`)."""
     name = "MultiSURF*"
     far_band = True
+    hit_miss_pairs = None           # as SURF*
     split_selector = False          # as SURF*
