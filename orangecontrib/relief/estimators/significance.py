@@ -40,8 +40,10 @@ values' scores, of all attributes together, at least z_A. Were t_A's permutation
 normal, every score would be standard normal; it is an average over many pairs and nearly so,
 but skewed (skewness about 0.2 for ReliefF on uniform attributes, which doubles the share
 beyond 3 standard deviations), and pooling the scores of all attributes' permuted values
-carries that skewness into the p-values, with a resolution of 1/(R a + 1) for a attributes
-(so R >= 20 lets q reach 0.05 whatever a). It is an approximation, measured by
+carries that skewness into the p-values. Beyond the pool's largest score e, where it cannot
+count, p is the normal tail P(Z >= z_A) scaled by 2/(N + 1) over P(Z >= e), where that is
+below 1/(N + 1) (so a strong attribute gets a p-value far below 1/(N + 1)). It is an
+approximation, measured by
 ``benchmarks/significance_fdr.py``, not an exact test: it assumes the attributes' permuted
 statistics have one shape. An attribute whose permuted statistics do not vary (or are not
 finite) is left out of the pool and gets the permutation p-value (b + 1)/(R + 1) of its own.
@@ -72,6 +74,9 @@ __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_t
 METHODS = ("stir", "permutation")
 #: permutations that calibrate STIR's statistic by default (module docstring)
 STIR_CALIBRATION = 30
+#: the calibration's normal tail takes over beyond the pool's this many largest scores (1:
+#: beyond them all, where the pool cannot count)
+TAIL_DRAWS = 1
 #: relative tolerance by which a permuted estimate still counts as reaching the observed one
 #: (the same number summed in another order)
 TIE_RTOL = 1e-9
@@ -202,9 +207,10 @@ def calibrated_pvalues(observed, null):
     null distribution, ``null`` (R, a) (module docstring). Each attribute's observed statistic
     gets its normal score against its own draws, and so does each draw against the other draws
     of its attribute (:func:`_normal_scores`); p = (b + 1) / (N + 1), b the number of the N
-    draws' scores of all attributes at least as large. Normal draws make every score standard
-    normal; pooling the draws' scores carries their common skewness into the p-values. An
-    attribute whose draws do not vary or are not finite is left out of the pool and gets the
+    draws' scores of all attributes at least as large, or beyond the ``TAIL_DRAWS``-th largest
+    of them, e, the normal tail P(Z >= z) (TAIL_DRAWS + 1) / ((N + 1) P(Z >= e)) where it is
+    smaller. Normal draws make every score standard normal; pooling the draws' scores carries
+    their common skewness into the p-values. An attribute whose draws do not vary or are not finite is left out of the pool and gets the
     permutation p-value of its own draws. NaN observed statistics give NaN."""
     observed = np.asarray(observed, dtype=float)
     null = np.asarray(null, dtype=float)
@@ -227,7 +233,15 @@ def calibrated_pvalues(observed, null):
             pool = pool[~np.isnan(pool)]
             z = _normal_scores(observed[usable], m, v, r)
             b = pool.size - np.searchsorted(pool, z - TIE_RTOL * np.abs(z), side="left")
-            p[usable] = (b + 1) / (pool.size + 1)
+            pooled = (b + 1) / (pool.size + 1)
+            if pool.size > TAIL_DRAWS:
+                # beyond the TAIL_DRAWS-th largest score: the normal tail, scaled to meet the
+                # pool's share there
+                edge = pool[-TAIL_DRAWS]
+                scale = (TAIL_DRAWS + 1) / (pool.size + 1) / stats.norm.sf(edge)
+                pooled = np.where(z > edge, np.minimum(pooled, scale * stats.norm.sf(z)),
+                                  pooled)
+            p[usable] = pooled
     return np.where(np.isnan(observed), np.nan, p)
 
 
