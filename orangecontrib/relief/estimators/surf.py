@@ -468,13 +468,10 @@ class MultiSURFstar(MultiSURF):
     standard deviation scored with the opposite sign (a dead band between); see the module
     docstring.
 
-    Blind to main effects by its definition: an attribute that on its own decides the class
-    differs from the far misses as much as from the near ones and from the far hits as little
-    as from the near ones, so the far band cancels the near band and it scores about 0, which
-    noise attributes can exceed (an attribute equal to the class: 0.0, second of ten, where
-    MultiSURF gives it 1.0; scikit-rebate's SURF* and MultiSURF* agree). Meant for pure
-    interactions; to find main effects and interactions alike use MultiScaleRelief
-    (:mod:`.multiscale`)."""
+    Blind to main effects by its definition, as SURF* (:class:`SURFstar`): an attribute that
+    decides the class on its own scores about 0 (0.0 for an attribute equal to the class, third
+    of ten), below some noise attributes. Meant for pure interactions; MultiScaleRelief
+    (:mod:`.multiscale`) finds main effects and interactions alike."""
     name = "MultiSURF*"
     far_band = True
     hit_miss_pairs = None           # as SURF*
