@@ -304,3 +304,23 @@ def test_starred_variants_are_blind_to_main_effects():
         w = cls()(data)
         assert w[0] == pytest.approx(0.0, abs=1e-12)
         assert (w[1:] > w[0]).any()
+
+
+@pytest.mark.parametrize("cls", [SURF, MultiSURF, MultiSURFstar])
+def test_permuted_targets_share_the_bands(cls):
+    """The bands do not depend on the target: the shared context of a permuted class (or
+    numeric target) estimates as a fresh one; with missing values under RELIEF-D (class-
+    dependent diffs) there is no shared context."""
+    rng = np.random.default_rng(1)
+    X = rng.random((60, 5))
+    for y, n_classes in ((rng.integers(0, 3, 60), 3), (X[:, 0] + rng.random(60), None)):
+        data = encode(X, y, n_classes=n_classes)
+        shared = cls().target_contexts(data)
+        for _ in range(2):
+            permuted = encode(X, y[rng.permutation(60)], n_classes=n_classes)
+            np.testing.assert_allclose(cls().estimate(shared(permuted)), cls()(permuted),
+                                       rtol=1e-12, atol=1e-15)
+    X[0, 0] = np.nan
+    assert cls().target_contexts(encode(X, rng.integers(0, 2, 60), n_classes=2)) is None
+    assert cls(missing="C").target_contexts(encode(X, rng.integers(0, 2, 60),
+                                                   n_classes=2)) is not None

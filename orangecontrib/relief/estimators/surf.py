@@ -40,7 +40,7 @@ available memory are refused, with the largest ``iterations`` that fits). The up
 missing values over each row's band in one compiled pass (no list of pairs), those of the
 others from :meth:`.DiffModel.pair_diffs` of the band's pairs.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numba import njit, prange
@@ -159,6 +159,18 @@ class SURF(ReliefFamily):
     def __call__(self, data, callback=None):
         return self.estimate(self.context(data, progress_part(callback, 0.0, 0.6)),
                              callback=progress_part(callback, 0.6, 1.0))
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test (and STIR's calibration): a function from ``data`` with
+        another target (the same instances and attributes) to its context. The bands depend on
+        the distances only, so they are found once; None (find them again for each target)
+        when RELIEF-D's diffs of missing values depend on the class."""
+        options = self.diff_options()
+        if options.missing == "D" and np.isnan(data.X).any():
+            return None
+        context = self.context(data, callback)
+        return lambda target: replace(context, data=target,
+                                      diff_model=DiffModel(target, options))
 
     def hit_miss_pairs(self, context):
         """The (instance, band member) pairs of the estimate with their weights in the hit and
