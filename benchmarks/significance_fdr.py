@@ -24,7 +24,7 @@ ReliefF. Per setting and method, over the repetitions:
 * ``power``: the share of relevant attributes with q < 0.05;
 * the time per repetition in seconds.
 
-    python benchmarks/significance_fdr.py            # 400 STIR / 40 permutation repetitions
+    python benchmarks/significance_fdr.py            # 200 STIR / 40 permutation repetitions
     python benchmarks/significance_fdr.py --quick    # a smoke run (about a minute)
 """
 import argparse
@@ -94,7 +94,9 @@ def run(setting, method, reps, n, a):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=400, help="repetitions of the STIR methods")
+    parser.add_argument("--reps", type=int, default=200, help="repetitions of the STIR methods")
+    parser.add_argument("--multisurf-reps", type=int, default=None,
+                        help="repetitions of STIR on MultiSURF (default: --reps)")
     parser.add_argument("--perm-reps", type=int, default=40,
                         help="repetitions of the permutation method")
     parser.add_argument("--permutations", type=int, default=499)
@@ -103,7 +105,7 @@ def main():
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     if args.quick:
-        args.reps, args.perm_reps, args.permutations = 20, 3, 99
+        args.reps, args.multisurf_reps, args.perm_reps, args.permutations = 20, 20, 3, 99
     load = os.getloadavg()
     print(f"{args.n} instances x {args.a} attributes; load average "
           f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
@@ -112,7 +114,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|")
     for setting in SETTINGS:
         for name, method in methods(args.permutations).items():
-            reps = args.perm_reps if name.startswith("perm") else args.reps
+            reps = args.perm_reps if name.startswith("perm") else \
+                (args.multisurf_reps or args.reps) if "MultiSURF" in name else args.reps
             ks, p05, q05, any_fd, fdr, power, seconds = run(setting, method, reps, args.n,
                                                             args.a)
             power = "—" if np.isnan(power) else f"{power:.1%}"

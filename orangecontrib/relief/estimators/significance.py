@@ -47,7 +47,7 @@ approximation, measured by
 ``benchmarks/significance_fdr.py``, not an exact test: it assumes the attributes' permuted
 statistics have one shape. An attribute whose permuted statistics do not vary (or are not
 finite) is left out of the pool and gets the permutation p-value (b + 1)/(R + 1) of its own.
-``calibration=0`` gives the authors' t distribution with |M| + |H| - 2 degrees of freedom.
+``calibration=0`` gives the authors' t distribution with ``|M| + |H| - 2`` degrees of freedom.
 
 **Permutation p-values** (any estimator, any target): the estimates of R copies of the data with
 the target randomly permuted; p = (b + 1) / (R + 1), b being the number of permuted estimates at
