@@ -25,7 +25,7 @@ estimated and as a neighbour, so S_p understates the spread of t_A; and with cla
 size t_A is not centred on 0 when no attribute is relevant (the instances of the smaller class
 find their hits among fewer candidates, farther away, than their misses, and the larger class
 the other way round). On data with no relevant attribute (200 instances, 30 attributes, ReliefF
-k = 10) the t distribution gives 10 % of p < 0.05 with equal classes and 31 % with 30 % / 70 %.
+k = 10) the t distribution gives 9.5 % of p < 0.05 with equal classes and 28 % with 30 % / 70 %.
 So by default (``calibration`` R > 0) STIR's statistic is referred to its own null
 distribution: t_A is computed again for R copies of the data with the class permuted (the same
 class sizes, every dependence between pairs kept). Each attribute's t_A gets a normal score
