@@ -224,8 +224,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                 "with m = {} instances τ needs estimates this large; "
                                 "a larger α lowers it.")
         fdr_nothing = Msg("No attribute of {} has q < {:g}.")
-        no_stir = Msg("STIR tests Relief and ReliefF of a categorical target; choose "
-                      "permutations for {}.")
+        no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
+                      "target; choose permutations for {}.")
 
     class Information(BackgroundEstimationWidget.Information):
         no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
@@ -296,9 +296,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         gui.comboBox(box, self, "significance_method", items=[s[0] for s in SIGNIFICANCE],
                      callback=self._on_significance_changed,
                      tooltip="p-values and Benjamini-Hochberg q-values of the estimates: STIR "
-                             "(Le et al.'s pseudo t-test of hit against miss diffs; Relief and "
-                             "ReliefF) or the estimates of the data with the class permuted "
-                             "(any estimator; exact, slower)")
+                             "(Le et al.'s test of hit against miss diffs, calibrated by 30 "
+                             "permutations of the class; Relief, ReliefF, SURF and MultiSURF; "
+                             "approximate, fast) or the estimates of the data with the class "
+                             "permuted (any estimator; exact, slower)")
         self.permutations_spin = gui.spin(
             box, self, "n_permutations", 9, 100000, step=10, label="runs:",
             callback=self._on_significance_changed,
