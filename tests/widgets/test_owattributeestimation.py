@@ -444,19 +444,20 @@ class TestSignificance(WidgetTest):
         table = self.get_output(w.Outputs.scores)
         names = [v.name for v in table.domain.attributes]
         gini = scoring.Gini.stem()
-        # STIR applies to Relief and ReliefF, not to MultiSURF or the impurity measure
+        # STIR applies to Relief, ReliefF and MultiSURF, not to the impurity measure
         self.assertEqual(names, ["ReliefF", "p", "q", "Relief", "p (Relief)", "q (Relief)",
-                                 "MultiSURF", gini])
+                                 "MultiSURF", "p (MultiSURF)", "q (MultiSURF)", gini])
         encoded = encode_table(self.parity)[0]
         np.testing.assert_allclose(table.X[:, 0], ReliefF()(encoded))
-        expected = stir(Relief(), encoded)
-        np.testing.assert_allclose(table.X[:, 3], expected.scores)
-        np.testing.assert_allclose(table.X[:, 4], expected.pvalues)
-        np.testing.assert_allclose(table.X[:, 5], expected.qvalues)
-        np.testing.assert_allclose(table.X[:, names.index("MultiSURF")], MultiSURF()(encoded))
+        for estimator, at in ((Relief(), 3), (MultiSURF(), 6)):
+            expected = stir(estimator, encoded, random_state=0)   # the widget's seed
+            np.testing.assert_allclose(table.X[:, at], expected.scores)
+            np.testing.assert_allclose(table.X[:, at + 1], expected.pvalues)
+            np.testing.assert_allclose(table.X[:, at + 2], expected.qvalues)
         np.testing.assert_allclose(table.X[:, names.index(gini)], Gini()(encoded))
         self.assertTrue(w.Warning.no_stir.is_shown())
-        self.assertIn(f"MultiSURF, {gini}", w.Warning.no_stir.formatted)
+        self.assertIn(gini, w.Warning.no_stir.formatted)
+        self.assertTrue(w.Warning.no_stir.formatted.endswith(f"permutations for {gini}."))
         # the table has the same columns after the attribute and #, each header in full
         model = w.ranks_model
         headers = [model.headerData(c, Qt.Horizontal) for c in range(2, model.columnCount())]

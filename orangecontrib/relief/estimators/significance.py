@@ -203,6 +203,7 @@ def _normal_scores(values, mean, sd, r):
     """Normal scores of ``values`` against R = ``r`` draws of mean ``mean`` and standard
     deviation ``sd``: Φ⁻¹(F_{R-1}((v - mean) / (sd sqrt(1 + 1/R)))), F the t distribution (the
     prediction-interval t-test of one new value, standard normal for normal draws)."""
+    from scipy import stats           # (imported only when significance runs)
     score = (values - mean) / (sd * np.sqrt(1 + 1 / r))
     return stats.norm.isf(stats.t.sf(score, r - 1))
 
@@ -217,6 +218,7 @@ def calibrated_pvalues(observed, null):
     smaller. Normal draws make every score standard normal; pooling the draws' scores carries
     their common skewness into the p-values. An attribute whose draws do not vary or are not finite is left out of the pool and gets the
     permutation p-value of its own draws. NaN observed statistics give NaN."""
+    from scipy import stats           # (imported only when significance runs)
     observed = np.asarray(observed, dtype=float)
     null = np.asarray(null, dtype=float)
     r = null.shape[0]
