@@ -19,20 +19,45 @@ writable.
 
     with compile_notices(lambda name: print(f"compiling {name} ...", file=sys.stderr)):
         scores = ReliefF()(data)
+
+:func:`kernel` gives a kernel a numpy equivalent (``@kernel(fallback)`` over ``@njit``): while
+the kernel is neither compiled in this process nor in the disk cache for the types of a call,
+the numpy function computes the same numbers (to the last bit: the same floating-point
+operations in the same order) on data small enough for it, and a separate low-priority process
+compiles the kernel for those types into the disk cache. The first result thus takes no compile
+time, no compile holds the interpreter lock in this process (a widget's canvas keeps
+responding), and the next call or session loads the compiled kernel. :func:`kernel_mode` or
+the ``ORANGE_RELIEF_KERNELS`` environment variable chooses ``"auto"`` (the default),
+``"compiled"`` (always the compiled kernel) or ``"numpy"`` (the numpy equivalent wherever it
+applies, nothing compiled in the background).
 """
+import functools
+import importlib
 import os
+import pickle
 import stat
+import subprocess
+import sys
 import tempfile
 import threading
 from contextlib import contextmanager
 
-__all__ = ["configure_cache", "cache_dir", "compile_notices"]
+__all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
+           "KERNEL_MODES", "compile_in_background"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 #: the directory numba caches our kernels in: None for numba's own choice (next to the
 #: sources), "" when caching is off; set by :func:`configure_cache`
 _cache_dir = None
+_configured = False
+
+
+def ensure_cache():
+    """:func:`configure_cache` once per process (the modules that define kernels call it
+    before their first ``@njit``; importing the package alone imports no numba)."""
+    if not _configured:
+        configure_cache()
 
 
 def cache_dir():
@@ -94,7 +119,8 @@ def configure_cache(sources=None, fallbacks=None):
     """Make sure numba can define the package's cached kernels (see the module docstring);
     return :func:`cache_dir`. ``sources`` (files whose directories must be cachable) and
     ``fallbacks`` (candidate directories) default to the package's and the user's."""
-    global _cache_dir
+    global _cache_dir, _configured
+    _configured = True
     from numba.core import config
     sources = _sources() if sources is None else sources
     if all(map(_can_cache, sources)):
@@ -156,7 +182,8 @@ class _Notices:
                 self.event.unregister("numba:compile", self.listener)
 
 
-_notices = _Notices()
+_notices = None
+_notices_lock = threading.Lock()
 
 
 @contextmanager
@@ -166,8 +193,172 @@ def compile_notices(callback):
     The callback runs in the thread that compiles (a widget's worker thread: use a
     thread-safe way to show it, e.g. ``TaskState.set_status``) and must not raise. Compiling
     is global to the process: a notice may come from a call made in another thread."""
+    global _notices
+    with _notices_lock:
+        if _notices is None:        # numba imported on the first use only
+            _notices = _Notices()
     _notices.add(callback)
     try:
         yield
     finally:
         _notices.remove(callback)
+
+
+# ---------------------------------------------------------------------------------------------
+# kernels with a numpy equivalent, compiled in the background
+
+#: "auto": the numpy equivalent while a kernel is not compiled (see the module docstring);
+#: "compiled": always the compiled kernel; "numpy": the numpy equivalent wherever it applies
+KERNEL_MODES = ("auto", "compiled", "numpy")
+_mode = None
+#: (module, kernel name, signature) already handed to a background compile by this process
+_requested = set()
+_requested_lock = threading.Lock()
+
+
+def _current_mode():
+    mode = _mode or os.environ.get("ORANGE_RELIEF_KERNELS", "auto")
+    return mode if mode in KERNEL_MODES else "auto"
+
+
+@contextmanager
+def kernel_mode(mode):
+    """Within the block, run the kernels in ``mode`` (one of :data:`KERNEL_MODES`), in every
+    thread of the process."""
+    global _mode
+    if mode not in KERNEL_MODES:
+        raise ValueError(f"kernel mode must be one of {', '.join(KERNEL_MODES)}, got {mode!r}")
+    previous, _mode = _mode, mode
+    try:
+        yield
+    finally:
+        _mode = previous
+
+
+class Kernel:
+    """A numba dispatcher with a numpy equivalent; see :func:`kernel`. Attributes it does not
+    have are the dispatcher's (``py_func``, ``signatures``, ...)."""
+
+    def __init__(self, dispatcher, fallback):
+        self.dispatcher = dispatcher
+        self.fallback = fallback
+        functools.update_wrapper(self, dispatcher.py_func)
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["dispatcher"], name)
+
+    def __reduce__(self):           # pickled by name (a Dask worker imports the module)
+        return _kernel_by_name, (self.__module__, self.__qualname__)
+
+    def __call__(self, *args):
+        mode = _current_mode()
+        if mode != "compiled":
+            signature = None if mode == "numpy" else self._signature_to_compile(args)
+            if mode == "numpy" or signature is not None:
+                result = self.fallback(*args)
+                if result is not NotImplemented:
+                    if signature is not None:
+                        compile_in_background(self, signature)
+                    return result
+        return self.dispatcher(*args)
+
+    def _signature_to_compile(self, args):
+        """The argument types of a call when the kernel is compiled for them neither in this
+        process nor in the disk cache (a call would compile it), else None."""
+        dispatcher = self.dispatcher
+        try:
+            signature = tuple(dispatcher.typeof_pyval(a) for a in args)
+        except Exception:            # let numba report what it cannot type
+            return None
+        if signature in dispatcher.overloads:
+            return None
+        cache = dispatcher._cache
+        if not hasattr(cache, "_index_key"):     # caching is off (NullCache): compile here
+            return None
+        try:
+            key = cache._index_key(signature, dispatcher.targetctx.codegen())
+            if key in cache._cache_file._load_index():
+                return None
+        except Exception:
+            return None
+        return signature
+
+
+def _kernel_by_name(module, name):
+    return getattr(importlib.import_module(module), name)
+
+
+def kernel(fallback):
+    """Decorator over ``@njit(cache=True, ...)``: the kernel with the numpy function
+    ``fallback`` as its equivalent (see the module docstring). ``fallback`` takes the kernel's
+    arguments and computes what the kernel computes, the same floating-point operations in the
+    same order, or returns ``NotImplemented`` (before changing anything) where it does not
+    apply (e.g. data too large for it); the kernel then runs."""
+    def wrap(dispatcher):
+        return Kernel(dispatcher, fallback)
+    return wrap
+
+
+def compile_in_background(kernel, signature):
+    """Start a separate low-priority process that compiles ``kernel`` (a :class:`Kernel` or a
+    numba dispatcher of an importable module) for the argument types ``signature`` into the
+    disk cache, once per process; the processes of one user run one at a time. Return
+    whether one was started."""
+    key = (kernel.__module__, kernel.__qualname__, signature)
+    with _requested_lock:
+        if key in _requested:
+            return False
+        _requested.add(key)
+    env = dict(os.environ)
+    if _cache_dir:
+        env["NUMBA_CACHE_DIR"] = _cache_dir
+    env.pop("ORANGE_RELIEF_KERNELS", None)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", __name__, kernel.__module__, kernel.__qualname__],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, start_new_session=True)
+        process.stdin.write(pickle.dumps(signature))
+        process.stdin.close()
+    except (OSError, pickle.PicklingError):
+        return False
+    _children.append(process)
+    return True
+
+
+#: the background compiles started by this process (polled so that none is left a zombie)
+_children = []
+
+
+def background_compiles():
+    """The number of background compiles of this process still running."""
+    _children[:] = [p for p in _children if p.poll() is None]
+    return len(_children)
+
+
+def _compile_signature(module, name, signature):
+    """Compile kernel ``module.name`` for ``signature`` into the disk cache (the background
+    process's work), after any other background compile of this user has finished."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):
+        pass
+    lock = None
+    try:
+        import fcntl
+        lock = open(os.path.join(tempfile.gettempdir(),
+                                 f"orange3-relief-compile-{os.getuid()}.lock"), "a")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    except (ImportError, OSError, AttributeError):
+        pass
+    try:
+        target = _kernel_by_name(module, name)
+        dispatcher = getattr(target, "dispatcher", target)
+        dispatcher.compile(signature)
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+if __name__ == "__main__":
+    _compile_signature(sys.argv[1], sys.argv[2], pickle.loads(sys.stdin.buffer.read()))
