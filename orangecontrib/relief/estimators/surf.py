@@ -45,9 +45,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+from ..compilation import kernel
 from .base import (BLOCK_BYTES, available_memory, check_data, check_memory, parallel_launch,
                    progress_part)
 from .neighbourhood.diffs import DiffModel, _UNUSABLE, _g, target_diffs
+from .neighbourhood import vectorised
 from .neighbourhood.packed import band_mismatch_counts
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
@@ -382,6 +384,7 @@ class _BandUpdate:
         return sums, known, totals
 
 
+@kernel(vectorised.band_sums)
 @njit(cache=True, nogil=True, parallel=True)
 def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_equal, inv_w,
                out):

@@ -29,7 +29,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ...compilation import kernel
 from ..base import parallel_launch
+from . import vectorised
 from .diffs import _DISCRETE, _UNUSABLE, _diff, _threads_for
 
 __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]
@@ -154,6 +156,7 @@ def fused_sums(model, rows, neighbours, plan, runs, known=False):
     return out.sum(axis=0) if chunks > 1 else out[0]
 
 
+@kernel(vectorised.fused_sums)
 @njit(cache=True, parallel=True, nogil=True)
 def _fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, known, X, cls,
                 kind, shift, inv_span, factor, n_codes, lo, hi, slope, other, both, leave_out,

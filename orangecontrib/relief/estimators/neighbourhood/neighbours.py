@@ -39,7 +39,8 @@ from numba import njit, prange
 
 from scipy.spatial import cKDTree
 
-from . import single_precision
+from ...compilation import kernel
+from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
 from ..encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
@@ -395,6 +396,7 @@ def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callba
     return np.flatnonzero(uncertain)
 
 
+@kernel(vectorised.nearest_search)
 @njit(cache=True, parallel=True, nogil=True)
 def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_dist):
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
