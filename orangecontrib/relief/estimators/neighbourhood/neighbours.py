@@ -37,8 +37,6 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from scipy.spatial import cKDTree
-
 from ...compilation import kernel
 from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
@@ -357,6 +355,7 @@ def _kd_tree_suits(model):
 def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callback):
     """Fill the context by k-d tree searches; return the positions (into ``instances``) of the
     rows whose k nearest are not certain (a near-tie at the k-th), for the brute-force search."""
+    from scipy.spatial import cKDTree      # imported when used: it adds to every import
     euclid = model.options.distance == "euclidean"
     points = (model.values - model.shift) * model.inv_span
     K = neighbours.shape[2]
