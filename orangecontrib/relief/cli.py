@@ -467,6 +467,27 @@ def run_estimators(args, out):
     return 0
 
 
+@command("compile", "compile the numeric kernels ahead of their first use (into the cache)")
+def compile_command(parser):
+    parser.add_argument("-j", "--jobs", type=positive_int, metavar="N",
+                        help="processes compiling at once (default: one per core)")
+    return run_compile
+
+
+def run_compile(args, out):
+    from .compilation import WORKLOADS, cache_dir, compile_ahead, ensure_cache
+    ensure_cache()
+    where = {None: "next to the installed package", "": "nowhere: no writable cache directory"}
+    print(f"compiling the kernels of {len(WORKLOADS)} kinds of data into the cache "
+          f"({where.get(cache_dir(), cache_dir())}) ...", file=out, flush=True)
+    try:
+        compile_ahead(jobs=args.jobs, callback=lambda name, seconds: print(
+            f"  {name}: {WORKLOADS[name]} ({seconds:.0f} s)", file=out, flush=True))
+    except RuntimeError as error:
+        raise CliError(str(error)) from None
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # tree (owned by the trees engineer)
 

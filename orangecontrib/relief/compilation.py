@@ -29,7 +29,8 @@ time, no compile holds the interpreter lock in this process (a widget's canvas k
 responding), and the next call or session loads the compiled kernel. :func:`kernel_mode` or
 the ``ORANGE_RELIEF_KERNELS`` environment variable chooses ``"auto"`` (the default),
 ``"compiled"`` (always the compiled kernel) or ``"numpy"`` (the numpy equivalent wherever it
-applies, nothing compiled in the background).
+applies, nothing compiled in the background). :func:`compile_ahead` (``orange-relief compile``)
+compiles the kernels of every kind of data into the cache at once, a process per core.
 """
 import functools
 import importlib
@@ -43,7 +44,7 @@ import threading
 from contextlib import contextmanager
 
 __all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
-           "KERNEL_MODES", "compile_in_background"]
+           "KERNEL_MODES", "compile_in_background", "compile_ahead", "WORKLOADS"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -305,6 +306,7 @@ def compile_in_background(kernel, signature):
     disk cache, once per process; the processes of one user run one at a time. Return
     whether one was started."""
     key = (kernel.__module__, kernel.__qualname__, signature)
+    background_compiles()           # (collects those that ended)
     with _requested_lock:
         if key in _requested:
             return False
@@ -360,5 +362,101 @@ def _compile_signature(module, name, signature):
             lock.close()
 
 
+def _workload(name):
+    """Run the estimates of workload ``name`` of :data:`WORKLOADS` with the compiled kernels
+    (compiling those not in the cache): small data of each kind that selects the kernels (and
+    argument types) that kind of data uses."""
+    import numpy as np
+    from .estimators import encode
+    from .estimators.contextual_merit import ContextualMerit
+    from .estimators.multiscale import MultiScaleRelief
+    from .estimators.relieff import ReliefF
+    from .estimators.rrelieff import RReliefF
+    from .estimators.surf import MultiSURFstar, SURF
+    rng = np.random.default_rng(0)
+
+    def numeric(n, a, missing=0.0):
+        X = rng.random((n, a))
+        if missing:
+            X[rng.random(X.shape) < missing] = np.nan
+        return X, (X[:, 0] > 0.5).astype(float)
+
+    def mixed(n):
+        X = np.column_stack([rng.integers(0, 3, n), rng.random(n), rng.random(n)])
+        X[rng.random(X.shape) < 0.1] = np.nan
+        return encode(X, rng.integers(0, 2, n).astype(float), discrete=[True, False, False],
+                      n_classes=2)
+
+    with kernel_mode("compiled"):
+        if name == "small":
+            data = mixed(100)
+            for estimator in (ReliefF(), ReliefF(numeric_diff="ramp"), SURF(),
+                              MultiSURFstar(), MultiScaleRelief(), ContextualMerit()):
+                estimator(data)
+            RReliefF()(encode(data.X, rng.random(100), discrete=data.discrete))
+        elif name == "numeric":
+            for missing in (0.0, 0.1):
+                data = encode(*numeric(2000, 100, missing), n_classes=2)
+                for diff in ("linear", "ramp"):
+                    ReliefF(numeric_diff=diff)(data)
+        elif name == "snp":
+            X = (rng.random((300, 100)) > 0.6).astype(float) + (rng.random((300, 100)) > 0.9)
+            ReliefF()(encode(X, (X[:, 0] > 0).astype(float), discrete=True, n_classes=2))
+        elif name == "sparse":
+            import scipy.sparse as sp
+            X = sp.random(300, 50, density=0.1, random_state=0, format="csr")
+            ReliefF()(encode(X, rng.integers(0, 2, 300).astype(float), n_classes=2))
+        else:
+            raise ValueError(f"unknown workload {name!r}")
+
+
+#: the workloads of :func:`compile_ahead`: small data of a kind, with the paths it takes
+WORKLOADS = {
+    "small": "few instances, numeric and discrete with missing values: every estimator's "
+             "double-precision search and sums",
+    "numeric": "many numeric instances with and without missing values: the single-precision "
+               "search",
+    "snp": "discrete values 0/1/2 (SNPs): the bit-plane search",
+    "sparse": "a scipy.sparse matrix: the sparse search",
+}
+
+
+def compile_ahead(workloads=None, jobs=None, callback=None):
+    """Compile the kernels ahead of their first use into the disk cache: the workloads of
+    :data:`WORKLOADS` (default: all), each in its own process, ``jobs`` at a time (default:
+    the number of cores). ``callback(name, seconds)`` is called as each finishes. Raise
+    ``RuntimeError`` naming a workload that failed."""
+    import time
+    workloads = list(WORKLOADS) if workloads is None else list(workloads)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    env = dict(os.environ)
+    if _cache_dir:
+        env["NUMBA_CACHE_DIR"] = _cache_dir
+    running, failed = {}, []
+    while workloads or running:
+        while workloads and len(running) < jobs:
+            name = workloads.pop(0)
+            running[name] = (time.perf_counter(), subprocess.Popen(
+                [sys.executable, "-m", __name__, "--workload", name], env=env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        for name, (start, process) in list(running.items()):
+            if process.poll() is not None:
+                del running[name]
+                if process.returncode:
+                    failed.append(f"{name}: {process.stderr.read().decode().strip()[-500:]}")
+                elif callback is not None:
+                    callback(name, time.perf_counter() - start)
+                process.stderr.close()
+        time.sleep(0.05)
+    if failed:
+        raise RuntimeError("compiling failed for " + "; ".join(failed))
+
+
 if __name__ == "__main__":
-    _compile_signature(sys.argv[1], sys.argv[2], pickle.loads(sys.stdin.buffer.read()))
+    # the package's own copy of this module (the kernels read its mode), not this __main__ one
+    from orangecontrib.relief import compilation
+    if sys.argv[1] == "--workload":
+        compilation._workload(sys.argv[2])
+    else:
+        compilation._compile_signature(sys.argv[1], sys.argv[2],
+                                       pickle.loads(sys.stdin.buffer.read()))
