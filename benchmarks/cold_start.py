@@ -1,7 +1,7 @@
 """Cold start: how long the first result of a session takes with an empty numba cache (cold), and
 with the cache the first session filled (warm), against fast-select in the same run.
 
-    python benchmarks/cold_start.py                     # every case, 3 runs each (~15 min idle)
+    python benchmarks/cold_start.py                     # every case, 3 runs each
     python benchmarks/cold_start.py --quick             # ReliefF and MultiScaleRelief, 1 run
     python benchmarks/cold_start.py --snp PATH          # a ReBATE SNP table (.txt.gz, 'Class')
 
@@ -10,7 +10,8 @@ Every measurement is a whole new Python process with ``NUMBA_CACHE_DIR`` a new e
 reading the data, the estimate). A cold small-data run computes with the kernels' numpy
 equivalents while separate low-priority processes compile the kernels into the cache; the
 table says how long after the run's start the cache was complete ("cache filled after"), and
-the warm runs start only then. Cases:
+the warm runs start only then (in a case without warm runs the background compiles are ended
+after the cold run, so that they do not slow down the next case). Cases:
 
 * ``orange-relief rank`` (the README's first command: ReliefF on Orange's heart_disease) and
   ``orange-relief rank --estimator NAME`` for every name ``orange-relief estimators`` lists;
@@ -141,6 +142,19 @@ def wait_for_cache(cache, start, limit=900):
     return time.perf_counter() - start
 
 
+def stop_compiles(cache):
+    """End the background compiles a cold run started into ``cache`` (a case without a warm
+    run: the next case's cold run is measured without them)."""
+    import signal
+    for pid in background_compiles(cache):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    while background_compiles(cache):
+        time.sleep(0.1)
+
+
 def summary(values):
     values = [v for v in values if v is not None]
     if not values:
@@ -160,9 +174,11 @@ def cli_case(estimator, repeat, warm):
         with tempfile.TemporaryDirectory(prefix="relief-cold-") as cache:
             start = time.perf_counter()
             cold.append(run(args, cache, start)[0])
-            filled.append(wait_for_cache(cache, start))
             if warm:
+                filled.append(wait_for_cache(cache, start))
                 hot.append(run(args, cache)[0])
+            else:
+                stop_compiles(cache)
     return cold, filled, hot
 
 
@@ -186,7 +202,7 @@ def engine_case(which, source, repeat):
             start = time.perf_counter()
             elapsed, (data_seconds,) = run(["-c", ENGINE, which, source], cache, start)
             times.append(elapsed - data_seconds)
-            wait_for_cache(cache, start)
+            stop_compiles(cache)
     return times
 
 
