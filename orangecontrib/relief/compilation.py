@@ -41,10 +41,11 @@ import subprocess
 import sys
 import tempfile
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 __all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
-           "KERNEL_MODES", "compile_in_background", "compile_ahead", "WORKLOADS"]
+           "KERNEL_MODES", "compile_in_background", "compile_workload_in_background",
+           "compiled_somewhere", "compile_ahead", "WORKLOADS", "current_mode"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -217,6 +218,11 @@ _requested = set()
 _requested_lock = threading.Lock()
 
 
+def current_mode():
+    """The kernel mode in force (see :func:`kernel_mode`)."""
+    return _current_mode()
+
+
 def _current_mode():
     mode = _mode or os.environ.get("ORANGE_RELIEF_KERNELS", "auto")
     return mode if mode in KERNEL_MODES else "auto"
@@ -311,20 +317,54 @@ def compile_in_background(kernel, signature):
         if key in _requested:
             return False
         _requested.add(key)
+    try:
+        data = pickle.dumps(signature)
+    except pickle.PicklingError:
+        return False
+    return _start_background([kernel.__module__, kernel.__qualname__], data)
+
+
+def compile_workload_in_background(name):
+    """Start a separate low-priority process that runs workload ``name`` of :data:`WORKLOADS`
+    with the compiled kernels (compiling those not yet in the disk cache), once per process;
+    return whether one was started."""
+    with _requested_lock:
+        if name in _requested:
+            return False
+        _requested.add(name)
+    return _start_background(["--workload", name], b"")
+
+
+def _start_background(arguments, data):
     env = dict(os.environ)
     if _cache_dir:
         env["NUMBA_CACHE_DIR"] = _cache_dir
     env.pop("ORANGE_RELIEF_KERNELS", None)
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", __name__, kernel.__module__, kernel.__qualname__],
+            [sys.executable, "-m", __name__, *arguments, "--background"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env=env, start_new_session=True)
-        process.stdin.write(pickle.dumps(signature))
+        process.stdin.write(data)
         process.stdin.close()
-    except (OSError, pickle.PicklingError):
+    except OSError:
         return False
     _children.append(process)
+    return True
+
+
+def compiled_somewhere(*kernels):
+    """Whether each of the numba dispatchers ``kernels`` has a compiled version in this process
+    or in the disk cache (for any argument types)."""
+    for dispatcher in kernels:
+        if dispatcher.signatures:
+            continue
+        cache = dispatcher._cache
+        try:
+            if not cache._cache_file._load_index():
+                return False
+        except Exception:          # caching is off (NullCache) or unreadable
+            return False
     return True
 
 
@@ -338,9 +378,10 @@ def background_compiles():
     return len(_children)
 
 
-def _compile_signature(module, name, signature):
-    """Compile kernel ``module.name`` for ``signature`` into the disk cache (the background
-    process's work), after any other background compile of this user has finished."""
+@contextmanager
+def _in_background():
+    """Run the block at a low priority, after any other background compile of this user has
+    finished (a lock file in the temporary directory)."""
     try:
         os.nice(10)
     except (AttributeError, OSError):
@@ -354,12 +395,18 @@ def _compile_signature(module, name, signature):
     except (ImportError, OSError, AttributeError):
         pass
     try:
-        target = _kernel_by_name(module, name)
-        dispatcher = getattr(target, "dispatcher", target)
-        dispatcher.compile(signature)
+        yield
     finally:
         if lock is not None:
             lock.close()
+
+
+def _compile_signature(module, name, signature):
+    """Compile kernel ``module.name`` for ``signature`` into the disk cache (the background
+    process's work)."""
+    target = _kernel_by_name(module, name)
+    dispatcher = getattr(target, "dispatcher", target)
+    dispatcher.compile(signature)
 
 
 def _workload(name):
@@ -455,8 +502,10 @@ def compile_ahead(workloads=None, jobs=None, callback=None):
 if __name__ == "__main__":
     # the package's own copy of this module (the kernels read its mode), not this __main__ one
     from orangecontrib.relief import compilation
-    if sys.argv[1] == "--workload":
-        compilation._workload(sys.argv[2])
-    else:
-        compilation._compile_signature(sys.argv[1], sys.argv[2],
-                                       pickle.loads(sys.stdin.buffer.read()))
+    background = sys.argv[-1] == "--background"
+    with compilation._in_background() if background else nullcontext():
+        if sys.argv[1] == "--workload":
+            compilation._workload(sys.argv[2])
+        else:
+            compilation._compile_signature(sys.argv[1], sys.argv[2],
+                                           pickle.loads(sys.stdin.buffer.read()))

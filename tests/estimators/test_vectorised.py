@@ -170,3 +170,23 @@ def test_a_cold_start_computes_in_numpy_and_fills_the_cache_in_the_background(tm
     second = run_cold(tmp_path, "auto")          # a new session loads them
     assert second["compiled"] == [] and second["started"] == 0
     assert second["scores"] == first["scores"]
+
+
+def test_until_the_single_precision_search_is_compiled_the_double_precision_one_serves(
+        monkeypatch):
+    # the same context either way: the single-precision search is certified against it
+    rng = np.random.default_rng(4)
+    X = rng.random((1500, 100))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    data = encode(X, (X[:, 0] > 0.5).astype(float), n_classes=2)
+    with kernel_mode("compiled"):
+        assert neighbours.single_precision.suits(diffs.DiffModel(data), 1500, False, 2, 10)
+        expected = ReliefF()(data)
+    started = []
+    monkeypatch.setattr(neighbours, "compiled_somewhere", lambda *kernels: False)
+    monkeypatch.setattr(neighbours, "compile_workload_in_background", started.append)
+    monkeypatch.setattr(neighbours.single_precision, "search",
+                        lambda *args, **kw: pytest.fail("the single-precision search ran"))
+    with kernel_mode("auto"):
+        assert np.array_equal(ReliefF()(data), expected)
+    assert started == ["numeric"]

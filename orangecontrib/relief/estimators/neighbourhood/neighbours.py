@@ -37,7 +37,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...compilation import kernel
+from ...compilation import (compile_workload_in_background, compiled_somewhere, current_mode,
+                            kernel)
 from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
 from ..encoding import EncodedData
@@ -104,7 +105,7 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
                  "use a smaller k or fewer iterations")
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
-    todo, done = np.arange(m), 0.0
+    todo, done, deferred = np.arange(m), 0.0, False
     if K and diff_model.options.corelearn:
         _corelearn_search(diff_model, instances, groups, skip_zero_distance, neighbours,
                           distances, callback)
@@ -118,12 +119,18 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
                                callback)
         done = 0.9
     elif K and single_precision.suits(diff_model, m, skip_zero_distance, n_groups, K):
-        todo = single_precision.search(diff_model, instances, _GROUP_MODES[groups], K,
-                                       neighbours, distances, progress_part(callback, 0.0, 0.9))
-        done = 0.9
+        if _single_precision_compiled():
+            todo = single_precision.search(diff_model, instances, _GROUP_MODES[groups], K,
+                                           neighbours, distances,
+                                           progress_part(callback, 0.0, 0.9))
+            done = 0.9
+        else:
+            deferred = True
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done)
+    if deferred:
+        compile_workload_in_background("numeric")
     mass = None
     if data.weights is not None and K:
         neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
@@ -131,6 +138,17 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if callback is not None:
         callback(1.0)
     return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass)
+
+
+def _single_precision_compiled():
+    """Whether the single-precision search is to run: its kernels are compiled (in this process
+    or in the disk cache) or the kernels are to run compiled (``kernel_mode("compiled")``).
+    Until then the double-precision search serves, which gives the same context (the
+    single-precision one is certified against it) and compiles in half the time; once the
+    search is done, a background process compiles the single-precision kernels (see
+    :mod:`orangecontrib.relief.compilation`)."""
+    return current_mode() == "compiled" or compiled_somewhere(single_precision._search_pairs,
+                                                              single_precision._certify)
 
 
 def _self_distances(model, instances):
