@@ -24,7 +24,8 @@ writable.
 the kernel is neither compiled in this process nor in the disk cache for the types of a call,
 the numpy function computes the same numbers (to the last bit: the same floating-point
 operations in the same order) on data small enough for it, and a separate low-priority process
-compiles the kernel for those types into the disk cache. The first result thus takes no compile
+compiles the kernel for those types into the disk cache. On very small data the numpy function
+serves also when the kernel is in the disk cache, since loading it takes longer. The first result thus takes no compile
 time, no compile holds the interpreter lock in this process (a widget's canvas keeps
 responding), and the next call or session loads the compiled kernel. :func:`kernel_mode` or
 the ``ORANGE_RELIEF_KERNELS`` environment variable chooses ``"auto"`` (the default),
@@ -45,7 +46,8 @@ from contextlib import contextmanager, nullcontext
 
 __all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
            "KERNEL_MODES", "compile_in_background", "compile_workload_in_background",
-           "compiled_somewhere", "compile_ahead", "WORKLOADS", "current_mode"]
+           "compiled_somewhere", "compile_ahead", "WORKLOADS", "current_mode",
+           "small_data_only"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -223,6 +225,17 @@ def current_mode():
     return _current_mode()
 
 
+#: ``value``: whether a numpy equivalent is to serve small data only (the kernel is in the
+#: disk cache: loading it takes longer than computing small data in numpy)
+_small = threading.local()
+
+
+def small_data_only():
+    """Whether the numpy equivalent called in this thread is to serve small data only (it
+    stands in for a kernel in the disk cache, not for a compile)."""
+    return getattr(_small, "value", False)
+
+
 def _current_mode():
     mode = _mode or os.environ.get("ORANGE_RELIEF_KERNELS", "auto")
     return mode if mode in KERNEL_MODES else "auto"
@@ -259,36 +272,46 @@ class Kernel:
 
     def __call__(self, *args):
         mode = _current_mode()
-        if mode != "compiled":
-            signature = None if mode == "numpy" else self._signature_to_compile(args)
-            if mode == "numpy" or signature is not None:
+        if mode == "numpy":
+            result = self.fallback(*args)
+        elif mode == "auto":
+            where, signature = self._compiled_where(args)
+            result = NotImplemented
+            if where == "cache":        # small data: numpy answers before the kernel loads
+                _small.value = True
+                try:
+                    result = self.fallback(*args)
+                finally:
+                    _small.value = False
+            elif where is None:
                 result = self.fallback(*args)
                 if result is not NotImplemented:
-                    if signature is not None:
-                        compile_in_background(self, signature)
-                    return result
-        return self.dispatcher(*args)
+                    compile_in_background(self, signature)
+        else:
+            result = NotImplemented
+        return self.dispatcher(*args) if result is NotImplemented else result
 
-    def _signature_to_compile(self, args):
-        """The argument types of a call when the kernel is compiled for them neither in this
-        process nor in the disk cache (a call would compile it), else None."""
+    def _compiled_where(self, args):
+        """(where the kernel is compiled for the argument types of a call: "memory" (this
+        process), "cache" (the disk cache), "here" (a call compiles it in this process: no disk
+        cache, or types numba reports on), or None (nowhere yet); the types)."""
         dispatcher = self.dispatcher
         try:
             signature = tuple(dispatcher.typeof_pyval(a) for a in args)
         except Exception:            # let numba report what it cannot type
-            return None
+            return "here", None
         if signature in dispatcher.overloads:
-            return None
+            return "memory", signature
         cache = dispatcher._cache
-        if not hasattr(cache, "_index_key"):     # caching is off (NullCache): compile here
-            return None
+        if not hasattr(cache, "_index_key"):     # caching is off (NullCache)
+            return "here", signature
         try:
             key = cache._index_key(signature, dispatcher.targetctx.codegen())
             if key in cache._cache_file._load_index():
-                return None
+                return "cache", signature
         except Exception:
-            return None
-        return signature
+            return "here", signature
+        return None, signature
 
 
 def _kernel_by_name(module, name):

@@ -8,21 +8,31 @@ the same order, vectorised over the pairs instead of looped. Sums keep the kerne
 addition (over the columns for a distance, over the neighbours or the band members for a
 sum of diffs); where a kernel skips a term, the term added here is an exact zero, which
 changes no sum. Each returns ``NotImplemented`` (having written nothing) where it does not
-apply: data larger than :data:`MAX_WORK` diff terms, or inputs the kernel treats in a way not
+apply: data larger than :data:`MAX_WORK` diff terms (:data:`SMALL_WORK` where the kernel is
+in the disk cache), or inputs the kernel treats in a way not
 reproduced here (bit planes); the compiled kernel then runs.
 """
 import numpy as np
 
-__all__ = ["MAX_WORK", "fill_codes", "pair_diffs", "distances", "nearest_search",
+from ...compilation import small_data_only
+
+__all__ = ["MAX_WORK", "SMALL_WORK", "fill_codes", "pair_diffs", "distances", "nearest_search",
            "fused_sums", "band_sums"]
 
 #: the most diff terms (instances x instances x attributes of the data) a numpy equivalent
 #: takes on: a few tenths of a second, well under the compile it stands in for
 MAX_WORK = 2 * 10 ** 7
+#: the most diff terms a numpy equivalent takes on where the kernel is compiled in the disk
+#: cache: a tenth of a second or less, under the time loading the kernel takes
+SMALL_WORK = 4 * 10 ** 6
+
+
+def _limit():
+    return SMALL_WORK if small_data_only() else MAX_WORK
 
 
 def _too_large(n, a):
-    return n * n * max(a, 1) > MAX_WORK
+    return n * n * max(a, 1) > _limit()
 
 
 def _codes(x, t, shift, inv_span, factor, n_codes):
@@ -65,7 +75,7 @@ def _diffs(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slop
 def pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope,
                other, both, leave_out, out):
     """:func:`.diffs._pair_diffs`."""
-    if rows.size * X.shape[1] > MAX_WORK:
+    if rows.size * X.shape[1] > _limit():
         return NotImplemented
     t = np.arange(X.shape[1])[None, :]
     out[...] = _diffs(t, rows[:, None], others[:, None], X, cls, kind, shift, inv_span, factor,
@@ -153,7 +163,7 @@ def fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, kno
     the read-outs' order into the outputs of the instance's chunk."""
     from .diff_sums import DISCRETE_PLAIN, NUMERIC_PLAIN
     b, G, K = nb.shape
-    if pair.shape[0] * nb.size * X.shape[1] > MAX_WORK or _too_large(X.shape[0], X.shape[1]):
+    if pair.shape[0] * nb.size * X.shape[1] > _limit() or _too_large(X.shape[0], X.shape[1]):
         return NotImplemented
     found = nb >= 0
     o = np.where(found, nb, 0)
