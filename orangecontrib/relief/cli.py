@@ -7,6 +7,8 @@ Subcommands:
   write them to a file (``--output scores.csv`` or ``scores.json``);
 * ``estimators``: list the estimator names ``rank --estimator`` accepts;
 * ``tree [DATA]``: grow a CORE tree and print it with its cross-validated accuracy.
+* ``compile``: compile the numeric kernels for every kind of data into the cache now, rather
+  than on their first use.
 
 DATA is a file Orange reads (.tab, .csv, .tsv, .xlsx, ...) or the name of a data set Orange ships
 (``iris``, ``zoo``, ``housing``, ...); without DATA, Orange's ``heart_disease`` (numeric and
