@@ -21,6 +21,10 @@ after the cold run, so that they do not slow down the next case). Cases:
   (``--snp``: a ReBATE replicate, e.g. from the ReBATE benchmark data sets of Urbanowicz et al.
   2018; else generated SNPs of that size), ours and fast-select's ``ReliefF(backend="cpu")``.
 
+Two reference rows: a process that only reads heart_disease with Orange (the floor of any
+``rank``), and ``rank`` compiling its kernels in the process as before the numpy equivalents
+(``ORANGE_RELIEF_KERNELS=compiled``).
+
 Targets: cold <= 5 s on heart_disease (every estimator, CLI and widget), <= 15 s and at most
 fast-select's cold time on 5,000 x 100 and the SNP table; warm <= 2 s on heart_disease.
 Each case runs ``--repeat`` times (3): min / median / max. The load average is printed.
@@ -120,11 +124,14 @@ def background_compiles(cache):
     return found
 
 
-def run(args, cache, start=None):
-    """(seconds from start to exit, the RESULT line's numbers or None, stderr) of one process."""
+def run(args, cache, start=None, mode=None):
+    """(seconds from start to exit, the RESULT line's numbers or None) of one process;
+    ``mode``: ORANGE_RELIEF_KERNELS (default: auto)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, QT_QPA_PLATFORM="offscreen",
                PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
     env.pop("ORANGE_RELIEF_KERNELS", None)
+    if mode:
+        env["ORANGE_RELIEF_KERNELS"] = mode
     start = time.perf_counter() if start is None else start
     result = subprocess.run([sys.executable] + args, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
@@ -230,6 +237,20 @@ def main(argv=None):
     print("| heart_disease, `orange-relief rank` | cold (s) | cache filled after (s) "
           "| warm (s) | target |")
     print("|---|---|---|---|---|")
+    floor = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="relief-cold-") as cache:
+            floor.append(run(["-c", "from Orange.data import Table; Table('heart_disease')"],
+                             cache)[0])
+    print(f"| floor: a process that only reads heart_disease with Orange | {summary(floor)} "
+          "| — | — | — |", flush=True)
+    before = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="relief-cold-") as cache:
+            before.append(run(["-m", "orangecontrib.relief.cli", "rank", "-q"], cache,
+                              mode="compiled")[0])
+    print(f"| `rank` compiling its kernels in the process (ORANGE_RELIEF_KERNELS=compiled, "
+          f"as before) | {summary(before)} | — | — | — |", flush=True)
     names = [("ReliefF", True), ("MultiScaleRelief", True)] if args.quick else estimator_names()
     for name, classification in names:
         if not classification:
