@@ -190,3 +190,13 @@ def test_until_the_single_precision_search_is_compiled_the_double_precision_one_
     with kernel_mode("auto"):
         assert np.array_equal(ReliefF()(data), expected)
     assert started == ["numeric"]
+
+
+def test_an_empty_column_beside_complete_ones(numpy_only):
+    # the diff tables of missing values are then empty: the empty column's diffs are NaN
+    rng = np.random.default_rng(8)
+    X = np.column_stack([rng.random(80), rng.integers(0, 2, 80), np.full(80, np.nan)])
+    data = encode(X, rng.integers(0, 2, 80).astype(float), discrete=[False, True, False],
+                  n_classes=2)
+    for estimator in (ReliefF(), MultiScaleRelief(), SURF(missing="C")):
+        both_ways(lambda: estimator(data), numpy_only)

@@ -61,7 +61,7 @@ def _diffs(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slop
     d = np.abs(b - a)
     numeric = np.where(d >= hi[t], 1.0, np.where(d <= lo[t], 0.0, (d - lo[t]) * slope[t]))
     value = np.where(k == _DISCRETE, np.where(a == b, 0.0, 1.0), numeric)
-    if not known.all():
+    if (~known & (k != _UNUSABLE)).any():      # (the tables cover usable columns only)
         a_missing, b_missing = a != a, b != b
         ci, cj = cls[i], cls[j]
         missing = np.where(
