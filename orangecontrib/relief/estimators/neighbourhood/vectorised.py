@@ -50,11 +50,14 @@ def fill_codes(X, first, shift, inv_span, factor, n_codes, out):
     out[...] = np.where(x == x, _codes(x, t, shift, inv_span, factor, n_codes), -1)
 
 
-def _diffs(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope, other,
-           both, leave_out):
+def _diffs(t, i, j, tables):
     """:func:`.diffs._diff` of the pairs (i, j) (instances I_i, I_j) on columns t (arrays
-    broadcast together)."""
+    broadcast together); ``tables``: a :class:`.diffs.DiffTables`."""
     from .diffs import _DISCRETE, _UNUSABLE
+    X, cls, kind, lo, hi, slope = (tables.values, tables.cls, tables.kind, tables.lo, tables.hi,
+                                   tables.slope)
+    shift, inv_span, factor, n_codes = tables.shift, tables.inv_span, tables.factor, tables.n_codes
+    other, both = tables.other, tables.both
     a, b = X[i, t], X[j, t]
     k = kind[t]
     known = (a == a) & (b == b)
@@ -68,18 +71,16 @@ def _diffs(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slop
             a_missing & b_missing, both[ci, cj, t],
             np.where(a_missing, other[t, _codes(b, t, shift, inv_span, factor, n_codes), ci],
                      other[t, _codes(a, t, shift, inv_span, factor, n_codes), cj]))
-        value = np.where(known, value, np.nan if leave_out else missing)
+        value = np.where(known, value, np.nan if tables.leave_out else missing)
     return np.where(k == _UNUSABLE, np.nan, value)
 
 
-def pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope,
-               other, both, leave_out, out):
+def pair_diffs(rows, others, tables, out):
     """:func:`.diffs._pair_diffs`."""
-    if rows.size * X.shape[1] > _limit():
+    a = tables.values.shape[1]
+    if rows.size * a > _limit():
         return NotImplemented
-    t = np.arange(X.shape[1])[None, :]
-    out[...] = _diffs(t, rows[:, None], others[:, None], X, cls, kind, shift, inv_span, factor,
-                      n_codes, lo, hi, slope, other, both, leave_out)
+    out[...] = _diffs(np.arange(a)[None, :], rows[:, None], others[:, None], tables)
     return None
 
 
@@ -87,8 +88,10 @@ def _distance_matrix(rows, tiles):
     """(len(rows), n) the distances of :func:`.diffs._tile_distances` from each of ``rows`` to
     every instance, in the instances' order: the terms of the columns added in the kernel's
     order."""
-    X, cls, _, _, columns, _, _, partial, discrete, shift, inv_span, factor, n_codes, other, \
-        both, options = tiles
+    X, cls, columns, partial, discrete = (tiles.values, tiles.cls, tiles.columns, tiles.partial,
+                                          tiles.discrete)
+    shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
+    other, both, options = tiles.other, tiles.both, tiles.options
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
     acc = np.zeros((rows.size, X.shape[0]))
     c_query = cls[rows][:, None]
@@ -119,7 +122,7 @@ def _distance_matrix(rows, tiles):
 
 def distances(rows, tiles, planes, out):
     """:func:`.diffs._distances`."""
-    if planes.shape[2] or _too_large(tiles[0].shape[0], tiles[4].size):
+    if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
         return NotImplemented
     out[...] = _distance_matrix(rows, tiles)
     return None
@@ -128,9 +131,9 @@ def distances(rows, tiles, planes, out):
 def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_dist):
     """:func:`.neighbours._nearest_search`: the K nearest of each group by (distance,
     index)."""
-    if planes.shape[2] or _too_large(tiles[0].shape[0], tiles[4].size):
+    if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
         return NotImplemented
-    cls = tiles[1]
+    cls = tiles.cls
     d = _distance_matrix(rows, tiles)
     if np.isnan(d).any():
         return NotImplemented
@@ -155,13 +158,14 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_
     return None
 
 
-def fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, known, X, cls,
-               kind, shift, inv_span, factor, n_codes, lo, hi, slope, other, both, leave_out,
-               out):
+def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     """:func:`.diff_sums._fused_sums`: per run of columns, the running sums of pair x diff
     over each instance's neighbours (cumulative sums, in the neighbours' order) read out in
     the read-outs' order into the outputs of the instance's chunk."""
     from .diff_sums import DISCRETE_PLAIN, NUMERIC_PLAIN
+    pair, ptr, at, source, target, scale = (plan.pair, plan.ptr, plan.at, plan.source,
+                                            plan.target, plan.scale)
+    X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
     b, G, K = nb.shape
     if pair.shape[0] * nb.size * X.shape[1] > _limit() or _too_large(X.shape[0], X.shape[1]):
         return NotImplemented
@@ -182,8 +186,7 @@ def fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, kno
             dz = np.abs(z - x)
             d = np.where(dz >= hi[t], 1.0, np.where(dz <= lo[t], 0.0, (dz - lo[t]) * slope[t]))
         else:
-            v = _diffs(t, r, o[..., None], X, cls, kind, shift, inv_span, factor, n_codes, lo,
-                       hi, slope, other, both, leave_out)
+            v = _diffs(t, r, o[..., None], tables)
             d = np.where(v == v, 1.0, 0.0) if known else np.where(v == v, v, 0.0)
         w = pair[..., None]                                       # (F', b, G, K, 1)
         terms = np.where(found[None, ..., None] & (w != 0.0), w * d[None], 0.0)
