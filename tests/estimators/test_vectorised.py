@@ -200,3 +200,22 @@ def test_an_empty_column_beside_complete_ones(numpy_only):
                   n_classes=2)
     for estimator in (ReliefF(), MultiScaleRelief(), SURF(missing="C")):
         both_ways(lambda: estimator(data), numpy_only)
+
+
+def test_neighbours_among_a_subset_of_the_instances(numpy_only):
+    # the Dask backend searches each partition's rows only (tiles over a subset)
+    from orangecontrib.relief.estimators.neighbourhood import class_tiles, nearest_among
+    data = mixed_data(n=120)
+    model = diffs.DiffModel(data)
+    subset = np.arange(30, 90)
+    order, ranges = class_tiles(model.cls[subset], model.n_cls)
+    candidates = (subset[order], ranges)
+    for groups in ("per-class", "pooled", "all"):
+        def search():
+            return np.concatenate([a.ravel() for a in nearest_among(
+                model, np.arange(0, 120, 7), candidates, 5, groups)])
+        both_ways(search, numpy_only)
+        with kernel_mode("numpy"):
+            neighbours_found = nearest_among(model, np.arange(0, 120, 7), candidates, 5,
+                                             groups)[0]
+        assert np.isin(neighbours_found[neighbours_found >= 0], subset).all()

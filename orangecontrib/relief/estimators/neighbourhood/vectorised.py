@@ -84,20 +84,32 @@ def pair_diffs(rows, others, tables, out):
     return None
 
 
-def _distance_matrix(rows, tiles):
-    """(len(rows), n) the distances of :func:`.diffs._tile_distances` from each of ``rows`` to
-    every instance, in the instances' order: the terms of the columns added in the kernel's
-    order."""
+def _candidates(tiles):
+    """(indices, classes) of the candidates of the tiles, in the tiles' order: ``order`` over
+    each tile's range, each with its tile's class."""
+    ranges = tiles.ranges
+    if not ranges.shape[0]:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    index = np.concatenate([tiles.order[lo:hi] for lo, hi, _ in ranges])
+    classes = np.repeat(ranges[:, 2], ranges[:, 1] - ranges[:, 0])
+    return index, classes
+
+
+def _distance_matrix(rows, tiles, cand, c_cand):
+    """(len(rows), len(cand)) the distances of :func:`.diffs._tile_distances` from each of
+    ``rows`` to the candidates ``cand`` (of tile classes ``c_cand``): the terms of the columns
+    added in the kernel's order."""
     X, cls, columns, partial, discrete = (tiles.values, tiles.cls, tiles.columns, tiles.partial,
                                           tiles.discrete)
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     other, both, options = tiles.other, tiles.both, tiles.options
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
-    acc = np.zeros((rows.size, X.shape[0]))
+    acc = np.zeros((rows.size, cand.size))
     c_query = cls[rows][:, None]
-    c_cand = cls[None, :]
+    c_cand = c_cand[None, :]
     for t in columns:
-        col = X[:, t] * inv_span[t]               # the candidates' values, as the tile loads them
+        y = X[cand, t]
+        col = y * inv_span[t]                     # the candidates' values, as the tile loads them
         x = X[rows, t]
         query = (x * inv_span[t])[:, None]
         if discrete[t]:
@@ -110,7 +122,7 @@ def _distance_matrix(rows, tiles):
                 term = term * term
         if partial[t]:
             x_code = _codes(x, t, shift, inv_span, factor, n_codes)[:, None]
-            c_code = _codes(X[:, t], t, shift, inv_span, factor, n_codes)[None, :]
+            c_code = _codes(y, t, shift, inv_span, factor, n_codes)[None, :]
             to_missing = other[t, x_code, c_cand]            # known query, missing candidate
             col_known = (col == col)[None, :]
             known_query = np.where(col_known, term, to_missing)
@@ -124,37 +136,40 @@ def distances(rows, tiles, planes, out):
     """:func:`.diffs._distances`."""
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
         return NotImplemented
-    out[...] = _distance_matrix(rows, tiles)
+    cand, c_cand = _candidates(tiles)
+    out[:, cand] = _distance_matrix(rows, tiles, cand, c_cand)
     return None
 
 
 def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_dist):
     """:func:`.neighbours._nearest_search`: the K nearest of each group by (distance,
-    index)."""
+    index) among the candidates of the tiles."""
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
         return NotImplemented
-    cls = tiles.cls
-    d = _distance_matrix(rows, tiles)
+    cand, c_cand = _candidates(tiles)
+    d = _distance_matrix(rows, tiles, cand, c_cand)
     if np.isnan(d).any():
         return NotImplemented
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
-    index = np.broadcast_to(np.arange(d.shape[1]), d.shape)
+    index = np.broadcast_to(cand, d.shape)
     candidate = index != rows[:, None]
     if skip_zero:
         candidate &= d != 0.0
     if mode == 0:
-        group = np.broadcast_to(cls[None, :], d.shape)
+        group = np.broadcast_to(c_cand[None, :], d.shape)
     elif mode == 1:
-        group = np.where(cls[None, :] == cls[rows][:, None], 0, 1)
+        group = np.where(c_cand[None, :] == tiles.cls[rows][:, None], 0, 1)
     else:
         group = np.zeros(d.shape, np.intp)
     for g in range(n_groups):
         member = candidate & (group == g)
         order = np.lexsort((index, d, ~member), axis=1)[:, :K]
         found = np.take_along_axis(member, order, axis=1)
-        out_idx[:, g, :order.shape[1]] = np.where(found, order, out_idx[:, g, :order.shape[1]])
-        out_dist[:, g, :order.shape[1]] = np.where(
-            found, np.take_along_axis(d, order, axis=1), out_dist[:, g, :order.shape[1]])
+        k = order.shape[1]
+        out_idx[:, g, :k] = np.where(found, np.take_along_axis(index, order, axis=1),
+                                     out_idx[:, g, :k])
+        out_dist[:, g, :k] = np.where(found, np.take_along_axis(d, order, axis=1),
+                                      out_dist[:, g, :k])
     return None
 
 
