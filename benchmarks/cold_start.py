@@ -217,7 +217,9 @@ def estimator_names():
     out = subprocess.run([sys.executable, "-m", "orangecontrib.relief.cli", "estimators"],
                          capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONPATH=ROOT)).stdout
-    return [(line.split()[0], "classification" in line) for line in out.splitlines() if line]
+    # one line per estimator: its name, then the class types it suits; indented detail lines
+    return [(line.split()[0], "categorical" in line or "classification" in line)
+            for line in out.splitlines() if line and not line[0].isspace()]
 
 
 def main(argv=None):
