@@ -1,6 +1,9 @@
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the tests exercise the compiled kernels; tests/estimators/test_vectorised.py compares their
+# numpy equivalents (used before a kernel is compiled) with them
+os.environ.setdefault("ORANGE_RELIEF_KERNELS", "compiled")
 
 
 def pytest_pycollect_makeitem(collector, name, obj):

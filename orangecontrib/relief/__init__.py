@@ -32,11 +32,7 @@ True
 """
 __version__ = "0.1.0"
 
-# before any numba kernel is defined: a writable cache location or none
-from .compilation import configure_cache
-configure_cache()
-
-from .lazy import lazy_exports  # noqa: E402
+from .lazy import lazy_exports
 
 #: the public names and the modules that define them; imported on first use (PEP 562), so that
 #: the numpy engine (:mod:`.estimators`), :mod:`.sklearn` and :mod:`.dask` import without Orange

@@ -7,6 +7,8 @@ Subcommands:
   write them to a file (``--output scores.csv`` or ``scores.json``);
 * ``estimators``: list the estimator names ``rank --estimator`` accepts;
 * ``tree [DATA]``: grow a CORE tree and print it with its cross-validated accuracy.
+* ``compile``: compile the numeric kernels for every kind of data into the cache now, rather
+  than on their first use.
 
 DATA is a file Orange reads (.tab, .csv, .tsv, .xlsx, ...) or the name of a data set Orange ships
 (``iris``, ``zoo``, ``housing``, ...); without DATA, Orange's ``heart_disease`` (numeric and
@@ -35,13 +37,12 @@ Helpers shared by subcommands: :func:`add_data_argument`, :func:`load_table`,
 import argparse
 import ast
 import csv
+import importlib.util
 import json
 import os
 import re
 import sys
 from contextlib import contextmanager
-
-import numpy as np
 
 from . import __version__
 from .compilation import cache_dir, compile_notices
@@ -57,6 +58,22 @@ DEFAULT_ESTIMATORS = {"classification": "ReliefF", "regression": "RReliefF"}
 
 #: subcommand name -> (help, function that declares its arguments and returns its runner)
 COMMANDS = {}
+
+
+def _lazy_import(name):
+    """Module ``name``, loaded on its first attribute access: ``orange-relief --version`` and
+    ``--help`` start in a fraction of a second without numpy, numba or Orange."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+np = _lazy_import("numpy")
 
 
 class CliError(Exception):
@@ -456,6 +473,27 @@ def run_estimators(args, out):
             print(f"{'':<{width}}advanced: {row['advanced']}", file=out)
         if row["capabilities"]:
             print(f"{'':<{width}}also: {row['capabilities']}", file=out)
+    return 0
+
+
+@command("compile", "compile the numeric kernels ahead of their first use (into the cache)")
+def compile_command(parser):
+    parser.add_argument("-j", "--jobs", type=positive_int, metavar="N",
+                        help="processes compiling at once (default: one per core)")
+    return run_compile
+
+
+def run_compile(args, out):
+    from .compilation import WORKLOADS, cache_dir, compile_ahead, ensure_cache
+    ensure_cache()
+    where = {None: "next to the installed package", "": "nowhere: no writable cache directory"}
+    print(f"compiling the kernels of {len(WORKLOADS)} kinds of data into the cache "
+          f"({where.get(cache_dir(), cache_dir())}) ...", file=out, flush=True)
+    try:
+        compile_ahead(jobs=args.jobs, callback=lambda name, seconds: print(
+            f"  {name}: {WORKLOADS[name]} ({seconds:.0f} s)", file=out, flush=True))
+    except RuntimeError as error:
+        raise CliError(str(error)) from None
     return 0
 
 

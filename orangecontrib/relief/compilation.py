@@ -19,20 +19,49 @@ writable.
 
     with compile_notices(lambda name: print(f"compiling {name} ...", file=sys.stderr)):
         scores = ReliefF()(data)
+
+:func:`kernel` gives a kernel a numpy equivalent (``@kernel(fallback)`` over ``@njit``): while
+the kernel is neither compiled in this process nor in the disk cache for the types of a call,
+the numpy function computes the same numbers (to the last bit: the same floating-point
+operations in the same order) on data small enough for it, and a separate low-priority process
+compiles the kernel for those types into the disk cache. On very small data the numpy function
+serves also when the kernel is in the disk cache, since loading it takes longer. The first result thus takes no compile
+time, no compile holds the interpreter lock in this process (a widget's canvas keeps
+responding), and the next call or session loads the compiled kernel. :func:`kernel_mode` or
+the ``ORANGE_RELIEF_KERNELS`` environment variable chooses ``"auto"`` (the default),
+``"compiled"`` (always the compiled kernel) or ``"numpy"`` (the numpy equivalent wherever it
+applies, nothing compiled in the background). :func:`compile_ahead` (``orange-relief compile``)
+compiles the kernels of every kind of data into the cache at once, a process per core.
 """
+import functools
+import importlib
 import os
+import pickle
 import stat
+import subprocess
+import sys
 import tempfile
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
-__all__ = ["configure_cache", "cache_dir", "compile_notices"]
+__all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
+           "KERNEL_MODES", "compile_in_background", "compile_workload_in_background",
+           "compiled_somewhere", "compile_ahead", "WORKLOADS", "current_mode",
+           "small_data_only"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 #: the directory numba caches our kernels in: None for numba's own choice (next to the
 #: sources), "" when caching is off; set by :func:`configure_cache`
 _cache_dir = None
+_configured = False
+
+
+def ensure_cache():
+    """:func:`configure_cache` once per process (the modules that define kernels call it
+    before their first ``@njit``; importing the package alone imports no numba)."""
+    if not _configured:
+        configure_cache()
 
 
 def cache_dir():
@@ -94,7 +123,8 @@ def configure_cache(sources=None, fallbacks=None):
     """Make sure numba can define the package's cached kernels (see the module docstring);
     return :func:`cache_dir`. ``sources`` (files whose directories must be cachable) and
     ``fallbacks`` (candidate directories) default to the package's and the user's."""
-    global _cache_dir
+    global _cache_dir, _configured
+    _configured = True
     from numba.core import config
     sources = _sources() if sources is None else sources
     if all(map(_can_cache, sources)):
@@ -156,7 +186,8 @@ class _Notices:
                 self.event.unregister("numba:compile", self.listener)
 
 
-_notices = _Notices()
+_notices = None
+_notices_lock = threading.Lock()
 
 
 @contextmanager
@@ -166,8 +197,338 @@ def compile_notices(callback):
     The callback runs in the thread that compiles (a widget's worker thread: use a
     thread-safe way to show it, e.g. ``TaskState.set_status``) and must not raise. Compiling
     is global to the process: a notice may come from a call made in another thread."""
+    global _notices
+    with _notices_lock:
+        if _notices is None:        # numba imported on the first use only
+            _notices = _Notices()
     _notices.add(callback)
     try:
         yield
     finally:
         _notices.remove(callback)
+
+
+# ---------------------------------------------------------------------------------------------
+# kernels with a numpy equivalent, compiled in the background
+
+#: "auto": the numpy equivalent while a kernel is not compiled (see the module docstring);
+#: "compiled": always the compiled kernel; "numpy": the numpy equivalent wherever it applies
+KERNEL_MODES = ("auto", "compiled", "numpy")
+_mode = None
+#: (module, kernel name, signature) already handed to a background compile by this process
+_requested = set()
+_requested_lock = threading.Lock()
+
+
+def current_mode():
+    """The kernel mode in force (see :func:`kernel_mode`)."""
+    return _current_mode()
+
+
+#: ``value``: whether a numpy equivalent is to serve small data only (the kernel is in the
+#: disk cache: loading it takes longer than computing small data in numpy)
+_small = threading.local()
+
+
+def small_data_only():
+    """Whether the numpy equivalent called in this thread is to serve small data only (it
+    stands in for a kernel in the disk cache, not for a compile)."""
+    return getattr(_small, "value", False)
+
+
+def _current_mode():
+    mode = _mode or os.environ.get("ORANGE_RELIEF_KERNELS", "auto")
+    return mode if mode in KERNEL_MODES else "auto"
+
+
+@contextmanager
+def kernel_mode(mode):
+    """Within the block, run the kernels in ``mode`` (one of :data:`KERNEL_MODES`), in every
+    thread of the process."""
+    global _mode
+    if mode not in KERNEL_MODES:
+        raise ValueError(f"kernel mode must be one of {', '.join(KERNEL_MODES)}, got {mode!r}")
+    previous, _mode = _mode, mode
+    try:
+        yield
+    finally:
+        _mode = previous
+
+
+class Kernel:
+    """A numba dispatcher with a numpy equivalent; see :func:`kernel`. Attributes it does not
+    have are the dispatcher's (``py_func``, ``signatures``, ...)."""
+
+    def __init__(self, dispatcher, fallback):
+        self.dispatcher = dispatcher
+        self.fallback = fallback
+        functools.update_wrapper(self, dispatcher.py_func)
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["dispatcher"], name)
+
+    def __reduce__(self):           # pickled by name (a Dask worker imports the module)
+        return _kernel_by_name, (self.__module__, self.__qualname__)
+
+    def __call__(self, *args):
+        mode = _current_mode()
+        if mode == "numpy":
+            result = self.fallback(*args)
+        elif mode == "auto":
+            where, signature = self._compiled_where(args)
+            result = NotImplemented
+            if where == "cache":        # small data: numpy answers before the kernel loads
+                _small.value = True
+                try:
+                    result = self.fallback(*args)
+                finally:
+                    _small.value = False
+            elif where is None:
+                result = self.fallback(*args)
+                if result is not NotImplemented:
+                    compile_in_background(self, signature)
+        else:
+            result = NotImplemented
+        return self.dispatcher(*args) if result is NotImplemented else result
+
+    def _compiled_where(self, args):
+        """(where the kernel is compiled for the argument types of a call: "memory" (this
+        process), "cache" (the disk cache), "here" (a call compiles it in this process: no disk
+        cache, or types numba reports on), or None (nowhere yet); the types)."""
+        dispatcher = self.dispatcher
+        try:
+            signature = tuple(dispatcher.typeof_pyval(a) for a in args)
+        except Exception:            # let numba report what it cannot type
+            return "here", None
+        if signature in dispatcher.overloads:
+            return "memory", signature
+        cache = dispatcher._cache
+        if not hasattr(cache, "_index_key"):     # caching is off (NullCache)
+            return "here", signature
+        try:
+            key = cache._index_key(signature, dispatcher.targetctx.codegen())
+            if key in cache._cache_file._load_index():
+                return "cache", signature
+        except Exception:
+            return "here", signature
+        return None, signature
+
+
+def _kernel_by_name(module, name):
+    return getattr(importlib.import_module(module), name)
+
+
+def kernel(fallback):
+    """Decorator over ``@njit(cache=True, ...)``: the kernel with the numpy function
+    ``fallback`` as its equivalent (see the module docstring). ``fallback`` takes the kernel's
+    arguments and computes what the kernel computes, the same floating-point operations in the
+    same order, or returns ``NotImplemented`` (before changing anything) where it does not
+    apply (e.g. data too large for it); the kernel then runs."""
+    def wrap(dispatcher):
+        return Kernel(dispatcher, fallback)
+    return wrap
+
+
+def compile_in_background(kernel, signature):
+    """Start a separate low-priority process that compiles ``kernel`` (a :class:`Kernel` or a
+    numba dispatcher of an importable module) for the argument types ``signature`` into the
+    disk cache, once per process; the processes of one user run one at a time. Return
+    whether one was started."""
+    key = (kernel.__module__, kernel.__qualname__, signature)
+    background_compiles()           # (collects those that ended)
+    with _requested_lock:
+        if key in _requested:
+            return False
+        _requested.add(key)
+    try:
+        data = pickle.dumps(signature)
+    except pickle.PicklingError:
+        return False
+    return _start_background([kernel.__module__, kernel.__qualname__], data)
+
+
+def compile_workload_in_background(name):
+    """Start a separate low-priority process that runs workload ``name`` of :data:`WORKLOADS`
+    with the compiled kernels (compiling those not yet in the disk cache), once per process;
+    return whether one was started."""
+    with _requested_lock:
+        if name in _requested:
+            return False
+        _requested.add(name)
+    return _start_background(["--workload", name], b"")
+
+
+def _start_background(arguments, data):
+    env = dict(os.environ)
+    if _cache_dir:
+        env["NUMBA_CACHE_DIR"] = _cache_dir
+    env.pop("ORANGE_RELIEF_KERNELS", None)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", __name__, *arguments, "--background"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, start_new_session=True)
+        process.stdin.write(data)
+        process.stdin.close()
+    except OSError:
+        return False
+    _children.append(process)
+    return True
+
+
+def compiled_somewhere(*kernels):
+    """Whether each of the numba dispatchers ``kernels`` has a compiled version in this process
+    or in the disk cache (for any argument types)."""
+    for dispatcher in kernels:
+        if dispatcher.signatures:
+            continue
+        cache = dispatcher._cache
+        try:
+            if not cache._cache_file._load_index():
+                return False
+        except Exception:          # caching is off (NullCache) or unreadable
+            return False
+    return True
+
+
+#: the background compiles started by this process (polled so that none is left a zombie)
+_children = []
+
+
+def background_compiles():
+    """The number of background compiles of this process still running."""
+    _children[:] = [p for p in _children if p.poll() is None]
+    return len(_children)
+
+
+@contextmanager
+def _in_background():
+    """Run the block at a low priority, after any other background compile of this user has
+    finished (a lock file in the temporary directory)."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):
+        pass
+    lock = None
+    try:
+        import fcntl
+        lock = open(os.path.join(tempfile.gettempdir(),
+                                 f"orange3-relief-compile-{os.getuid()}.lock"), "a")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    except (ImportError, OSError, AttributeError):
+        pass
+    try:
+        yield
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _compile_signature(module, name, signature):
+    """Compile kernel ``module.name`` for ``signature`` into the disk cache (the background
+    process's work)."""
+    target = _kernel_by_name(module, name)
+    dispatcher = getattr(target, "dispatcher", target)
+    dispatcher.compile(signature)
+
+
+def _workload(name):
+    """Run the estimates of workload ``name`` of :data:`WORKLOADS` with the compiled kernels
+    (compiling those not in the cache): small data of each kind that selects the kernels (and
+    argument types) that kind of data uses."""
+    import numpy as np
+    from .estimators import encode
+    from .estimators.contextual_merit import ContextualMerit
+    from .estimators.multiscale import MultiScaleRelief
+    from .estimators.relieff import ReliefF
+    from .estimators.rrelieff import RReliefF
+    from .estimators.surf import MultiSURFstar, SURF
+    rng = np.random.default_rng(0)
+
+    def numeric(n, a, missing=0.0):
+        X = rng.random((n, a))
+        if missing:
+            X[rng.random(X.shape) < missing] = np.nan
+        return X, (X[:, 0] > 0.5).astype(float)
+
+    def mixed(n):
+        X = np.column_stack([rng.integers(0, 3, n), rng.random(n), rng.random(n)])
+        X[rng.random(X.shape) < 0.1] = np.nan
+        return encode(X, rng.integers(0, 2, n).astype(float), discrete=[True, False, False],
+                      n_classes=2)
+
+    with kernel_mode("compiled"):
+        if name == "small":
+            data = mixed(100)
+            for estimator in (ReliefF(), ReliefF(numeric_diff="ramp"), SURF(),
+                              MultiSURFstar(), MultiScaleRelief(), ContextualMerit()):
+                estimator(data)
+            RReliefF()(encode(data.X, rng.random(100), discrete=data.discrete))
+        elif name == "numeric":
+            for missing in (0.0, 0.1):
+                data = encode(*numeric(2000, 100, missing), n_classes=2)
+                for diff in ("linear", "ramp"):
+                    ReliefF(numeric_diff=diff)(data)
+        elif name == "snp":
+            X = (rng.random((300, 100)) > 0.6).astype(float) + (rng.random((300, 100)) > 0.9)
+            ReliefF()(encode(X, (X[:, 0] > 0).astype(float), discrete=True, n_classes=2))
+        elif name == "sparse":
+            import scipy.sparse as sp
+            X = sp.random(300, 50, density=0.1, random_state=0, format="csr")
+            ReliefF()(encode(X, rng.integers(0, 2, 300).astype(float), n_classes=2))
+        else:
+            raise ValueError(f"unknown workload {name!r}")
+
+
+#: the workloads of :func:`compile_ahead`: small data of a kind, with the paths it takes
+WORKLOADS = {
+    "small": "few instances, numeric and discrete with missing values: every estimator's "
+             "double-precision search and sums",
+    "numeric": "many numeric instances with and without missing values: the single-precision "
+               "search",
+    "snp": "discrete values 0/1/2 (SNPs): the bit-plane search",
+    "sparse": "a scipy.sparse matrix: the sparse search",
+}
+
+
+def compile_ahead(workloads=None, jobs=None, callback=None):
+    """Compile the kernels ahead of their first use into the disk cache: the workloads of
+    :data:`WORKLOADS` (default: all), each in its own process, ``jobs`` at a time (default:
+    the number of cores). ``callback(name, seconds)`` is called as each finishes. Raise
+    ``RuntimeError`` naming a workload that failed."""
+    import time
+    workloads = list(WORKLOADS) if workloads is None else list(workloads)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    env = dict(os.environ)
+    if _cache_dir:
+        env["NUMBA_CACHE_DIR"] = _cache_dir
+    running, failed = {}, []
+    while workloads or running:
+        while workloads and len(running) < jobs:
+            name = workloads.pop(0)
+            running[name] = (time.perf_counter(), subprocess.Popen(
+                [sys.executable, "-m", __name__, "--workload", name], env=env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        for name, (start, process) in list(running.items()):
+            if process.poll() is not None:
+                del running[name]
+                if process.returncode:
+                    failed.append(f"{name}: {process.stderr.read().decode().strip()[-500:]}")
+                elif callback is not None:
+                    callback(name, time.perf_counter() - start)
+                process.stderr.close()
+        time.sleep(0.05)
+    if failed:
+        raise RuntimeError("compiling failed for " + "; ".join(failed))
+
+
+if __name__ == "__main__":
+    # the package's own copy of this module (the kernels read its mode), not this __main__ one
+    from orangecontrib.relief import compilation
+    background = sys.argv[-1] == "--background"
+    with compilation._in_background() if background else nullcontext():
+        if sys.argv[1] == "--workload":
+            compilation._workload(sys.argv[2])
+        else:
+            compilation._compile_signature(sys.argv[1], sys.argv[2],
+                                           pickle.loads(sys.stdin.buffer.read()))

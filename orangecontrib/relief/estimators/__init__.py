@@ -5,6 +5,10 @@ The public names of the submodules are available here too (``from
 orangecontrib.relief.estimators import ReliefF, encode``); all but the data form, the diff
 model and the base class are imported on first use (PEP 562), so importing this package stays
 light."""
+# before any numba kernel is defined: a writable cache location or none
+from ..compilation import ensure_cache
+ensure_cache()
+
 from .encoding import EncodedData, encode
 from .neighbourhood import DiffOptions, DiffModel
 from .base import Estimator

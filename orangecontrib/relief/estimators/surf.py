@@ -45,9 +45,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numba import njit, prange
 
+from ..compilation import kernel
 from .base import (BLOCK_BYTES, available_memory, check_data, check_memory, parallel_launch,
                    progress_part)
 from .neighbourhood.diffs import DiffModel, _g, target_diffs
+from .neighbourhood import vectorised
 from .neighbourhood.packed import band_mismatch_counts
 from .parameters import DIFF_PARAMETERS, ITERATIONS, PRESET, RANDOM_STATE
 from .relief_family import ReliefFamily
@@ -441,6 +443,7 @@ class _BandUpdate:
         return sums, known, totals
 
 
+@kernel(vectorised.band_sums)
 @njit(cache=True, nogil=True, parallel=True)
 def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_equal, inv_w,
                out):

@@ -32,7 +32,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ...compilation import kernel
 from ..base import parallel_launch
+from . import vectorised
 from .diffs import _DISCRETE, _UNUSABLE, _code, _threads_for
 from .neighbours import first_k_weights
 
@@ -228,6 +230,7 @@ def _general_diffs(d, tables, r, o, c0, width, xo, xmiss, n_xmiss, known):
             d[u] = 1.0
 
 
+@kernel(vectorised.fused_sums)
 @njit(cache=True, parallel=True, nogil=True)
 def _fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     """out[chunk, target, columns] += the read-outs of the running sums of pair x diff (see

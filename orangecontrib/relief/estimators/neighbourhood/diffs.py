@@ -55,7 +55,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ...compilation import kernel
 from ..base import check_memory, parallel_launch, row_blocks
+from . import vectorised
 from ..encoding import EncodedData, power_of_two_scale, unit_scales
 from .packed import MAX_VALUES, pack_planes, tile_mismatches
 
@@ -448,6 +450,7 @@ def _code(x, t, shift, inv_span, factor, n_codes):
     return int(c if c <= top else top)
 
 
+@kernel(vectorised.fill_codes)
 @njit(cache=True, nogil=True)
 def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
     """out[i, u] = the code (:func:`_code`) of X[i, first + u], -1 where it is missing."""
@@ -489,6 +492,7 @@ def _diff(t, i, j, tables):
     return tables.other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
 
 
+@kernel(vectorised.pair_diffs)
 @njit(cache=True, nogil=True, parallel=True)
 def _pair_diffs(rows, others, tables, out):
     n_attr = tables.values.shape[1]
@@ -653,6 +657,7 @@ def _any_tile_distances(accs, buf, tiles, planes, rows, tile):
     return lo, width, ranges[tile, 2]
 
 
+@kernel(vectorised.distances)
 @njit(cache=True, parallel=True, nogil=True)
 def _distances(rows, tiles, planes, out):
     """out[q, j] = the distance between instances rows[q] and j; parallel over the tiles."""

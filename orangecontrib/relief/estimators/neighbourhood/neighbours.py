@@ -54,9 +54,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from scipy.spatial import cKDTree
-
-from . import single_precision
+from ...compilation import (compile_workload_in_background, compiled_somewhere, current_mode,
+                            kernel)
+from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
 from ..encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
@@ -169,7 +169,7 @@ def _search(how, instances, K, callback):
                  "use a smaller k or fewer iterations")
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
-    todo, done = np.arange(m), 0.0
+    todo, done, deferred = np.arange(m), 0.0, False
     search = None
     if not K:
         search = "none"
@@ -186,14 +186,20 @@ def _search(how, instances, K, callback):
                                callback)
         done, search = 0.9, "k-d tree"
     elif single_precision.suits(diff_model, m, skip_zero_distance, n_groups, K):
-        todo = single_precision.search(diff_model, instances, _GROUP_MODES[groups], K,
-                                       neighbours, distances, progress_part(callback, 0.0, 0.9))
-        done, search = 0.9, "single precision"
+        if _single_precision_compiled():
+            todo = single_precision.search(diff_model, instances, _GROUP_MODES[groups], K,
+                                           neighbours, distances,
+                                           progress_part(callback, 0.0, 0.9))
+            done, search = 0.9, "single precision"
+        else:
+            deferred = True
     if search is None:              # the brute-force search (planes: packed by then anyway)
         search = "packed SNP" if diff_model.planes.shape[2] else "double precision"
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done)
+    if deferred:
+        compile_workload_in_background("numeric")
     return neighbours, distances, search
 
 
@@ -221,6 +227,17 @@ def tied_with_kth(find, K, size, neighbours, distances):
     width = int(keep.sum(axis=2).max(initial=K))
     return (np.where(keep, neighbours, -1)[:, :, :width],
             np.where(keep, distances, np.inf)[:, :, :width])
+
+
+def _single_precision_compiled():
+    """Whether the single-precision search is to run: its kernels are compiled (in this process
+    or in the disk cache) or the kernels are to run compiled (``kernel_mode("compiled")``).
+    Until then the double-precision search serves, which gives the same context (the
+    single-precision one is certified against it) and compiles in half the time; once the
+    search is done, a background process compiles the single-precision kernels (see
+    :mod:`orangecontrib.relief.compilation`)."""
+    return current_mode() == "compiled" or compiled_somewhere(single_precision._search_pairs,
+                                                              single_precision._certify)
 
 
 def _self_distances(model, instances):
@@ -478,6 +495,7 @@ def _kd_tree_suits(model):
 def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callback):
     """Fill the context by k-d tree searches; return the positions (into ``instances``) of the
     rows whose k nearest are not certain (a near-tie at the k-th), for the brute-force search."""
+    from scipy.spatial import cKDTree      # imported when used: it adds to every import
     euclid = model.options.distance == "euclidean"
     points = (model.values - model.shift) * model.inv_span
     K = neighbours.shape[2]
@@ -517,6 +535,7 @@ def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callba
     return np.flatnonzero(uncertain)
 
 
+@kernel(vectorised.nearest_search)
 @njit(cache=True, parallel=True, nogil=True)
 def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_dist):
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by

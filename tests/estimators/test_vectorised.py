@@ -1,0 +1,221 @@
+"""The numpy equivalents of the kernels (estimators/neighbourhood/vectorised.py), which give the
+first result of a session while the kernels compile in a background process, against the
+compiled kernels: the same estimates to the last bit (``np.array_equal``), since they add the
+same terms in the same order."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from Orange.data import Table
+
+from orangecontrib.relief import compilation, scoring
+from orangecontrib.relief.compilation import kernel_mode
+from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.neighbourhood import diff_sums, diffs, neighbours
+from orangecontrib.relief.estimators import surf
+from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
+from orangecontrib.relief.estimators.multiscale import MultiScaleRelief
+from orangecontrib.relief.estimators.relieff import ReliefF
+from orangecontrib.relief.estimators.rrelieff import RReliefF
+from orangecontrib.relief.estimators.surf import MultiSURFstar, SURF
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KERNELS = [(diffs, "_fill_codes"), (diffs, "_pair_diffs"), (diffs, "_distances"),
+           (neighbours, "_nearest_search"), (diff_sums, "_fused_sums"), (surf, "_band_sums")]
+
+
+class NotCompiled:
+    """Stands in for a numba dispatcher: the call did not take the numpy equivalent."""
+
+    def __call__(self, *args):
+        raise AssertionError("the compiled kernel ran instead of its numpy equivalent")
+
+
+@pytest.fixture
+def numpy_only(monkeypatch):
+    """Within the test, ``numpy()`` runs a call with every kernel's numpy equivalent, failing
+    if any call reaches a compiled kernel."""
+    def numpy(call):
+        with monkeypatch.context() as patch, kernel_mode("numpy"):
+            for module, name in KERNELS:
+                patch.setattr(getattr(module, name), "dispatcher", NotCompiled())
+            return call()
+    return numpy
+
+
+def both_ways(call, numpy):
+    with kernel_mode("compiled"):
+        compiled = np.asarray(call(), dtype=float)
+    fallback = np.asarray(numpy(call), dtype=float)
+    assert np.array_equal(fallback, compiled, equal_nan=True), np.abs(fallback - compiled).max()
+    return compiled
+
+
+@pytest.mark.parametrize("name", [cls.__name__ for cls in scoring.SCORERS
+                                  if "classification" in getattr(cls, "tasks", ())])
+def test_every_classification_scorer_on_heart_disease(name, numpy_only):
+    data = Table("heart_disease")            # numeric and discrete, missing values, 2 classes
+    cls = {c.__name__: c for c in scoring.SCORERS}[name]
+    scores = both_ways(lambda: cls()(data), numpy_only)
+    assert np.isfinite(scores).any()
+
+
+@pytest.mark.parametrize("name", ["RReliefF", "SURF", "MultiSURF", "TuRF", "MultiScaleRelief"])
+def test_regression_scorers_on_housing(name, numpy_only):
+    data = Table("housing")
+    cls = {c.__name__: c for c in scoring.SCORERS}[name]
+    both_ways(lambda: cls()(data), numpy_only)
+
+
+def mixed_data(n=150, seed=1, weights=None, classes=3):
+    """Discrete and numeric columns, 15 % of the values missing, a constant and an empty
+    column, and repeated rows (ties)."""
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.integers(0, 3, n), rng.integers(0, 2, n), rng.random(n),
+                         np.round(rng.normal(size=n), 1), np.full(n, 2.0), np.full(n, np.nan),
+                         rng.random(n) * 1e3]).astype(float)
+    X[rng.random(X.shape) < 0.15] = np.nan
+    X[:, 4] = 2.0
+    X[n // 2:n // 2 + 10] = X[:10]
+    y = rng.integers(0, classes, n).astype(float)
+    return encode(X, y, discrete=[True, True, False, False, False, False, False],
+                  n_classes=classes, weights=weights)
+
+
+@pytest.mark.parametrize("options", [
+    dict(), dict(missing="B"), dict(missing="C"), dict(missing="D", both_missing="current"),
+    dict(numeric_diff="ramp", distance="euclidean"), dict(distance="euclidean"),
+    dict(weighting="exp-rank", k=7), dict(weighting="1/d"), dict(k=1000),
+    dict(iterations=40, random_state=3), dict(skip_zero_distance=True)])
+def test_relieff_options_with_missing_values(options, numpy_only):
+    data = mixed_data()
+    both_ways(lambda: ReliefF(**options)(data), numpy_only)
+
+
+def test_instance_weights_and_other_estimators(numpy_only):
+    rng = np.random.default_rng(5)
+    weighted = mixed_data(weights=rng.integers(1, 4, 150).astype(float))
+    both_ways(lambda: ReliefF(k=5)(weighted), numpy_only)
+    data = mixed_data(classes=2)
+    for estimator in (SURF(), MultiSURFstar(numeric_diff="ramp"), MultiScaleRelief(),
+                      ContextualMerit()):
+        both_ways(lambda: estimator(data), numpy_only)
+    regression = encode(data.X, np.random.default_rng(2).random(data.n_instances),
+                        discrete=data.discrete)
+    both_ways(lambda: RReliefF(k=10)(regression), numpy_only)
+
+
+def test_a_kernel_mode_must_be_known():
+    with pytest.raises(ValueError, match="kernel mode"):
+        with kernel_mode("fast"):
+            pass
+
+
+def test_large_data_run_the_compiled_kernel(monkeypatch):
+    # above the numpy equivalents' size limit the kernel runs (and gives the same numbers);
+    # the value codes (_fill_codes, linear in the data) are always within it
+    from orangecontrib.relief.estimators.neighbourhood import vectorised
+    data = mixed_data()
+    with kernel_mode("compiled"):
+        expected = ReliefF()(data)
+    monkeypatch.setattr(vectorised, "MAX_WORK", 10)
+    for module, name in KERNELS[1:]:
+        monkeypatch.setattr(getattr(module, name), "fallback",
+                            lambda *args, f=getattr(module, name).fallback: (
+                                pytest.fail("a numpy equivalent took large data")
+                                if f(*args) is not NotImplemented else NotImplemented))
+    with kernel_mode("numpy"):
+        assert np.array_equal(ReliefF()(data), expected, equal_nan=True)
+
+
+COLD_RUN = textwrap.dedent("""
+    import json, sys, time
+    import numpy as np
+    from orangecontrib.relief import compilation
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    rng = np.random.default_rng(0)
+    X = rng.random((120, 4))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    data = encode(X, (X[:, 0] > 0.5).astype(float), n_classes=2)
+    compiled = []
+    with compilation.compile_notices(compiled.append):
+        scores = ReliefF()(data)
+    started = compilation.background_compiles()
+    deadline = time.time() + 600
+    while compilation.background_compiles() and time.time() < deadline:
+        time.sleep(0.5)
+    print(json.dumps({"compiled": compiled, "scores": scores.tolist(), "started": started}))
+""")
+
+
+def run_cold(cache, mode):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), ORANGE_RELIEF_KERNELS=mode,
+               PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run([sys.executable, "-c", COLD_RUN], env=env, capture_output=True,
+                            text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    import json
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_a_cold_start_computes_in_numpy_and_fills_the_cache_in_the_background(tmp_path):
+    first = run_cold(tmp_path, "auto")
+    assert first["compiled"] == []               # nothing compiled in the calling process
+    assert first["started"] >= 1                 # ... but in background processes
+    assert any(tmp_path.rglob("*.nbi"))          # which left the kernels in the cache
+    second = run_cold(tmp_path, "auto")          # a new session loads them
+    assert second["compiled"] == [] and second["started"] == 0
+    assert second["scores"] == first["scores"]
+
+
+def test_until_the_single_precision_search_is_compiled_the_double_precision_one_serves(
+        monkeypatch):
+    # the same context either way: the single-precision search is certified against it
+    rng = np.random.default_rng(4)
+    X = rng.random((1500, 100))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    data = encode(X, (X[:, 0] > 0.5).astype(float), n_classes=2)
+    with kernel_mode("compiled"):
+        assert neighbours.single_precision.suits(diffs.DiffModel(data), 1500, False, 2, 10)
+        expected = ReliefF()(data)
+    started = []
+    monkeypatch.setattr(neighbours, "compiled_somewhere", lambda *kernels: False)
+    monkeypatch.setattr(neighbours, "compile_workload_in_background", started.append)
+    monkeypatch.setattr(neighbours.single_precision, "search",
+                        lambda *args, **kw: pytest.fail("the single-precision search ran"))
+    with kernel_mode("auto"):
+        assert np.array_equal(ReliefF()(data), expected)
+    assert started == ["numeric"]
+
+
+def test_an_empty_column_beside_complete_ones(numpy_only):
+    # the diff tables of missing values are then empty: the empty column's diffs are NaN
+    rng = np.random.default_rng(8)
+    X = np.column_stack([rng.random(80), rng.integers(0, 2, 80), np.full(80, np.nan)])
+    data = encode(X, rng.integers(0, 2, 80).astype(float), discrete=[False, True, False],
+                  n_classes=2)
+    for estimator in (ReliefF(), MultiScaleRelief(), SURF(missing="C")):
+        both_ways(lambda: estimator(data), numpy_only)
+
+
+def test_neighbours_among_a_subset_of_the_instances(numpy_only):
+    # the Dask backend searches each partition's rows only (tiles over a subset)
+    from orangecontrib.relief.estimators.neighbourhood import class_tiles, nearest_among
+    data = mixed_data(n=120)
+    model = diffs.DiffModel(data)
+    subset = np.arange(30, 90)
+    order, ranges = class_tiles(model.cls[subset], model.n_cls)
+    candidates = (subset[order], ranges)
+    for groups in ("per-class", "pooled", "all"):
+        def search():
+            return np.concatenate([a.ravel() for a in nearest_among(
+                model, np.arange(0, 120, 7), candidates, 5, groups)])
+        both_ways(search, numpy_only)
+        with kernel_mode("numpy"):
+            neighbours_found = nearest_among(model, np.arange(0, 120, 7), candidates, 5,
+                                             groups)[0]
+        assert np.isin(neighbours_found[neighbours_found >= 0], subset).all()
