@@ -32,7 +32,7 @@ import numpy as np
 from .estimators.encoding import EncodedData
 
 __all__ = ["PlinkFiles", "read_plink", "plink_dask", "read_parquet", "parquet_dask",
-           "MISSING_PHENOTYPES"]
+           "coded_frame", "MISSING_PHENOTYPES"]
 
 #: the phenotype values PLINK reads as missing
 MISSING_PHENOTYPES = ("-9", "0", "NA", "na", "nan", "NaN", "")
@@ -274,6 +274,9 @@ def read_parquet(path, class_name=None):
         raise ValueError(f"cannot read {os.fspath(path)!r} as Parquet: {error}") from None
     frame = pd.concat(frames, ignore_index=True) if frames else dataset.schema.empty_table() \
         .to_pandas()
+    text = [c for c in frame.columns if frame[c].dtype == object or str(frame[c].dtype)
+            in ("string", "bool")]
+    frame = frame.astype({c: "category" for c in text})   # discrete, never parsed as dates
     numeric = frame.select_dtypes("number")
     if np.isinf(numeric.to_numpy(dtype=float)).any():
         bad = [c for c in numeric.columns if np.isinf(numeric[c].to_numpy(dtype=float)).any()]
@@ -295,3 +298,22 @@ def parquet_dask(path):
     import dask.dataframe as dd
     _pyarrow_dataset(path)              # the clear error before Dask's
     return dd.read_parquet(os.fspath(path), split_row_groups=True)
+
+
+def coded_frame(frame, columns):
+    """``(frame, categories)``: a Dask dataframe with the text ``columns`` replaced by their
+    value codes 0, 1, ... (float, NaN = missing; the values sorted), and the values of each,
+    found in one pass over the partitions; for :func:`.dask.estimate` with these columns
+    discrete."""
+    import dask
+    found = dask.compute(*[frame[c].dropna().unique() for c in columns])
+    categories = {c: sorted(map(str, values)) for c, values in zip(columns, found)}
+    return frame.map_partitions(_codes, categories), categories
+
+
+def _codes(part, categories):
+    """A pandas partition with the columns of ``categories`` as codes (NaN: missing)."""
+    import pandas as pd
+    return part.assign(**{
+        c: pd.Categorical(part[c].astype("string"), categories=values).codes.astype(float)
+        for c, values in categories.items()}).replace({c: {-1.0: np.nan} for c in categories})
