@@ -453,6 +453,12 @@ def run_rank(args, out):
         raise CliError(f"estimator {cls.__name__} does not suit the {target} class "
                        f"{data.class_name!r} of {args.data!r}; estimators for "
                        f"{task}: {', '.join(suitable)}")
+    if args.dask:
+        from .dask import supports
+        if not supports(cls.engine()):
+            raise CliError(f"estimator {cls.__name__} has no Dask path: --dask computes "
+                           "ReliefF, RReliefF and the SURF family (SURF, SURFstar, MultiSURF, "
+                           "MultiSURFstar)")
     options = {("--k", "k"): args.k, ("--iterations", "iterations"): args.iterations,
                ("--seed", "random_state"): args.seed}
     options.update({(f"--param {name}", name): value for name, value in args.param})

@@ -52,7 +52,7 @@ from .estimators.rrelieff import RReliefF
 from .estimators.surf import SURF, NEAR, FAR, _others_mean_std, band_coefficients, \
     band_estimates
 
-__all__ = ["estimate"]
+__all__ = ["estimate", "supports"]
 
 INSTALL = "pip install 'Orange3-Relief[dask]'"
 #: seconds between two looks at the running tasks (progress and cancelling)
@@ -126,9 +126,15 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
             cluster.close()
 
 
+def supports(estimator_class):
+    """Whether the backend computes estimators of this class: ReliefF (and Relief), RReliefF
+    and the SURF family, not the best-over-k or cost-sampling variants."""
+    return issubclass(estimator_class, (ReliefF, RReliefF, SURF)) \
+        and not issubclass(estimator_class, (BestK, ReliefFsmp))
+
+
 def _check_estimator(estimator):
-    if not isinstance(estimator, (ReliefF, RReliefF, SURF)) \
-            or isinstance(estimator, (BestK, ReliefFsmp)):
+    if not supports(type(estimator)):
         raise ValueError("the Dask backend computes ReliefF, RReliefF and the SURF family "
                          f"(SURF, SURF*, MultiSURF, MultiSURF*), not {type(estimator).__name__}")
     if estimator.preset == "corelearn" or estimator.diff_options().corelearn:
