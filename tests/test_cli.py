@@ -466,17 +466,22 @@ def cluster():
         yield local.scheduler_address
 
 
+def local_and_dask_scores(args, cluster, capsys):
+    """The scores (attribute -> score) of ``args`` ranked in memory and with ``--dask``."""
+    scores = []
+    for extra in ([], ["--dask", cluster]):
+        status, out, err = run(args + ["-q", "--format", "json"] + extra, capsys)
+        assert status == 0, err
+        scores.append({r["attribute"]: r["score"] for r in json.loads(out)["ranking"]})
+    return scores
+
+
 @pytest.mark.parametrize("estimator", ["ReliefF", "MultiSURF"])
 def test_dask_ranking_of_plink_equals_one_machine(plink_file, cluster, estimator, capsys):
     path, _ = plink_file
-    common = ["rank", path, "-q", "-e", estimator, "-m", "30", "-s", "4", "--format", "json"]
-    status, local, err = run(common, capsys)
-    assert status == 0, err
-    status, on_dask, err = run(common + ["--dask", cluster], capsys)
-    assert status == 0, err
-    want = {r["attribute"]: r["score"] for r in json.loads(local)["ranking"]}
-    got = {r["attribute"]: r["score"] for r in json.loads(on_dask)["ranking"]}
-    assert got.keys() == want.keys()
+    want, got = local_and_dask_scores(["rank", path, "-e", estimator, "-m", "30", "-s", "4"],
+                                      cluster, capsys)
+    assert got.keys() == want.keys() and len(got) == 100
     assert all(got[name] == pytest.approx(want[name], abs=1e-12) for name in want)
 
 
@@ -496,13 +501,8 @@ def test_dask_ranking_of_a_table_equals_one_machine(kind, tmp_path, cluster, cap
             writer = csv.writer(file)
             writer.writerow(columns)
             writer.writerows(zip(*columns.values()))
-    common = ["rank", path, "-c", "label", "-q", "-m", "40", "-s", "2", "--format", "json"]
-    status, local, err = run(common, capsys)
-    assert status == 0, err
-    status, on_dask, err = run(common + ["--dask", cluster], capsys)
-    assert status == 0, err
-    want = {r["attribute"]: r["score"] for r in json.loads(local)["ranking"]}
-    got = {r["attribute"]: r["score"] for r in json.loads(on_dask)["ranking"]}
+    want, got = local_and_dask_scores(["rank", path, "-c", "label", "-m", "40", "-s", "2"],
+                                      cluster, capsys)
     assert got.keys() == want.keys() == {"a", "b", "colour"}
     assert all(got[name] == pytest.approx(want[name], abs=1e-12) for name in want)
 
