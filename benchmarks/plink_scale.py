@@ -8,6 +8,7 @@ Usage::
     python benchmarks/plink_scale.py --quick      # 500 x 10,000, peers on 300 x 2,000
     python benchmarks/plink_scale.py --large      # also 10,000 x 500,000 with m = 1,000
     python benchmarks/plink_scale.py --dask       # also ReliefF m = 100 on two 2 GB workers
+    python benchmarks/plink_scale.py --cases large --large-estimators ReliefF   # one part
 
 The genotypes are random 0/1/2 with a case/control phenotype that follows two SNPs (their XOR),
 written once into ``--workdir`` (default: a temporary folder) by bed-reader's own writer. Every
@@ -63,10 +64,10 @@ def child(case, path, extra):
     """Run one case in this process; print a JSON line with its seconds and top-2 SNPs."""
     start = time.perf_counter()
     if case in ("ReliefF", "MultiSURF"):
-        start = time.perf_counter()
         from orangecontrib.relief.estimators.relieff import ReliefF
         from orangecontrib.relief.estimators.surf import MultiSURF
         from orangecontrib.relief.readers import read_plink
+        start = time.perf_counter()             # (the imports are not timed)
         m = extra or None
         data = read_plink(path)
         read = time.perf_counter() - start
@@ -131,6 +132,11 @@ def main(argv=None):
     parser.add_argument("--large", action="store_true", help="also the genome-wide panel")
     parser.add_argument("--dask", action="store_true", help="also ReliefF on Dask")
     parser.add_argument("--no-peers", action="store_true", help="only ours")
+    parser.add_argument("--cases", default="main,peers",
+                        help="parts to run: main, peers, dask, large (--dask and --large add "
+                             "theirs)")
+    parser.add_argument("--large-estimators", default="ReliefF,MultiSURF",
+                        help="estimators of the large case")
     parser.add_argument("--workdir", default=None, help="where the .bed files are kept")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -138,6 +144,8 @@ def main(argv=None):
         case, path, extra = args.child
         return child(case, path, int(extra))
     plan = PLANS["quick" if args.quick else "full"]
+    cases = set(args.cases.split(","))
+    cases |= {name for name, wanted in (("dask", args.dask), ("large", args.large)) if wanted}
     workdir = args.workdir or tempfile.mkdtemp(prefix="plink_scale_")
     os.makedirs(workdir, exist_ok=True)
     print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
@@ -148,11 +156,12 @@ def main(argv=None):
     for case in ("ReliefF", "MultiSURF"):
         measure(case, small)
     n, a = plan["main"]
-    main_bed = write_bed(os.path.join(workdir, f"snp_{n}x{a}.bed"), n, a)
-    for case in ("ReliefF", "MultiSURF"):
+    main_bed = write_bed(os.path.join(workdir, f"snp_{n}x{a}.bed"), n, a) \
+        if cases & {"main", "dask"} else None
+    for case in ("ReliefF", "MultiSURF") if "main" in cases else ():
         result, why = measure(case, main_bed)
         print(row(f"ours {case}, {n:,} x {a:,}, m = all", result, why), flush=True)
-    if not args.no_peers:
+    if "peers" in cases and not args.no_peers:
         n, a = plan["peers"]
         peers_bed = write_bed(os.path.join(workdir, f"snp_{n}x{a}.bed"), n, a)
         ours, _ = measure("ReliefF", peers_bed)
@@ -164,15 +173,15 @@ def main(argv=None):
             result, why = measure(peer, peers_bed, timeout=1800)
             print(row(f"{peer}, {n:,} x {a:,}", result, why, base and base["seconds"]),
                   flush=True)
-    if args.dask:
+    if "dask" in cases:
         result, why = measure("dask", main_bed, DASK_M)
         n, a = plan["main"]
         print(row(f"ours ReliefF on Dask (2 workers of 2 GB), {n:,} x {a:,}, m = {DASK_M}",
                   result, why) + " (peak: this process, not the workers)", flush=True)
-    if args.large:
+    if "large" in cases:
         n, a = plan["large"]
         large_bed = write_bed(os.path.join(workdir, f"snp_{n}x{a}.bed"), n, a)
-        for case in ("ReliefF", "MultiSURF"):
+        for case in args.large_estimators.split(","):
             result, why = measure(case, large_bed, LARGE_M, timeout=7200)
             print(row(f"ours {case}, {n:,} x {a:,}, m = {LARGE_M:,}", result, why),
                   flush=True)

@@ -430,7 +430,7 @@ def plink_file(tmp_path_factory):
            properties={"pheno": list(np.where(X[:, 4] > 0, "2", "1")),
                        "iid": [f"i{i}" for i in range(80)]})
     lines = ["FID IID trait"] + [f"0 i{i} {X[i, 9] * 1.5 + 0.1 * (i % 3)}" for i in range(80)]
-    (folder / "pheno.txt").write_text("\n".join(lines) + "\n")
+    (folder / "pheno.tsv").write_text("\n".join(lines) + "\n")
     return str(folder / "g.bed"), X
 
 
@@ -450,7 +450,7 @@ def test_plink_ranked_as_the_same_genotypes_by_the_scripting_api(plink_file, cap
 
 def test_plink_with_a_phenotype_file_column(plink_file, capsys):
     path, _ = plink_file
-    pheno = str(Path(path).with_name("pheno.txt"))
+    pheno = str(Path(path).with_name("pheno.tsv"))
     status, out, err = run(["rank", path, "--pheno", pheno, "--class", "trait", "-q",
                             "--format", "json", "--top", "1"], capsys)
     assert status == 0, err
@@ -517,3 +517,28 @@ def test_dask_refuses_what_it_cannot_compute(plink_file, cluster, args, message,
     status, out, err = run(["rank", path, "-q", "--dask", cluster, *args], capsys)
     assert status == 2 and out == ""
     assert message in err and err.count("\n") == 1
+
+
+def test_ctrl_c_on_dask_cancels_the_tasks_and_exits_130(plink_file, cluster, capsys,
+                                                        monkeypatch):
+    """Ctrl-C arrives as a KeyboardInterrupt in the client while it waits for the tasks (here
+    raised from the progress callback): the tasks are cancelled, the command exits 130."""
+    from contextlib import contextmanager
+    from distributed import Client
+    from orangecontrib.relief import cli
+
+    @contextmanager
+    def interrupting(args, description):
+        def callback(fraction):
+            raise KeyboardInterrupt
+        yield callback
+    monkeypatch.setattr(cli, "progress", interrupting)
+    path, _ = plink_file
+    status, out, err = run(["rank", path, "-q", "-m", "50", "--dask", cluster], capsys)
+    assert status == 130 and out == ""
+    assert err.strip().endswith("orange-relief rank: cancelled")
+    with Client(cluster) as client:
+        deadline = time.monotonic() + 10
+        while any(client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(client.processing().values())

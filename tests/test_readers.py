@@ -82,13 +82,13 @@ def test_phenotype_file_column_by_name_and_numeric_target(tmp_path):
     path = write_bed(tmp_path / "q.bed", X, pheno, iid=[f"i{i}" for i in range(len(X))])
     trait = X[:, 5] + 0.25 * X[:, 6]
     lines = ["FID IID status trait"] + [f"0 i{i} 1 {t}" for i, t in enumerate(trait)][::-1]
-    (tmp_path / "pheno.txt").write_text("\n".join(lines) + "\n")
-    data = read_plink(path, pheno=str(tmp_path / "pheno.txt"), column="trait")
+    (tmp_path / "pheno.tsv").write_text("\n".join(lines) + "\n")
+    data = read_plink(path, pheno=str(tmp_path / "pheno.tsv"), column="trait")
     assert data.n_classes == 0 and np.array_equal(data.y, trait)     # matched by identifier
     want = encode(X.astype(float), trait, discrete=True, n_values=3, n_classes=0)
     assert np.array_equal(RReliefF(k=5)(data), RReliefF(k=5)(want))
     with pytest.raises(ValueError, match="no column 'height'"):
-        read_plink(path, pheno=str(tmp_path / "pheno.txt"), column="height")
+        read_plink(path, pheno=str(tmp_path / "pheno.tsv"), column="height")
 
 
 def bad_plink(tmp_path, case):

@@ -146,7 +146,7 @@ def note_integer_class(args, table):
 
 
 #: extensions of the text tables Orange reads: a file of binary content named so is refused
-TEXT_EXTENSIONS = (".csv", ".tsv", ".tab", ".txt", ".basket")
+TEXT_EXTENSIONS = (".csv", ".tsv", ".tab", ".basket")
 #: bytes looked at to tell text from binary content
 SNIFF_BYTES = 65536
 
@@ -557,7 +557,7 @@ def dask_data(args, kind):
             from .readers import parquet_dask
             frame = parquet_dask(args.data)
         else:
-            if not args.data.lower().endswith((".csv", ".tsv", ".txt")):
+            if not args.data.lower().endswith((".csv", ".tsv")):
                 raise CliError(f"with --dask, DATA is a Parquet file or folder, a CSV or a "
                                f"PLINK .bed file, not {args.data!r}")
             import dask.dataframe as dd
