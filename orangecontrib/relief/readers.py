@@ -200,7 +200,7 @@ def read_plink(path, pheno=None, column=None, callback=None):
     with files.open() as bed:
         for lo in range(0, a, step):
             hi = min(a, lo + step)
-            block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C", num_threads=1)
+            block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C")
             if not missing and (block == INT8_MISSING).any():
                 missing = True
                 X = X.astype(np.float32)
