@@ -9,8 +9,8 @@ idle machine with c cores the wall time is about CPU / c). No PyPI package imple
 Contextual Merit, so there is no peer to compare with; the last column is the time per pair of
 instances and attribute, which makes the O(n t^2) cases comparable.
 
-    /work/venv/bin/python benchmarks/pi_speed.py            # the two acceptance cases
-    /work/venv/bin/python benchmarks/pi_speed.py --all      # plus numeric, sampled and CM rows
+    python benchmarks/pi_speed.py            # the two acceptance cases
+    python benchmarks/pi_speed.py --all      # plus numeric, sampled and CM rows
 """
 import argparse
 import json

@@ -37,7 +37,8 @@ before it (data, imports and compiled code already loaded); the process's ru_max
 too. It uses m iterations (a few thousand) rather than all 50,000: the neighbour search works in
 blocks of a fixed number of rows, so its peak does not grow with m, and the context (m x k
 neighbour indices and weights per class) is a few MB at m = 50,000. Each time is one run (wall
-clock), except the missing-values ratio, which compares the best of ``MISSING_REPEATS`` runs.
+clock), except the missing-values section: ``MISSING_REPEATS`` rounds, each timing the complete
+data, the missing values and the ramp in turn, and their ratios as min / median / max.
 """
 import argparse
 import functools
@@ -55,8 +56,8 @@ from resident_memory import peak_rss_mb
 
 K = 10
 SEED = 0
-#: the missing-values ratio compares the best of this many runs of each (a ratio of two
-#: single runs of about a second moves by ±0.2 on a shared machine)
+#: rounds of the missing-values section (a ratio of two single runs of about a second moves by
+#: ±0.2 on a shared machine)
 MISSING_REPEATS = 3
 
 FULL = dict(
@@ -315,7 +316,7 @@ def main(argv=None):
     if "memory" in sections:
         memory_section(plan)
     if "missing" in sections:
-        missing_section(plan)
+        missing_section(plan, not args.no_peers)
     if "peers" in sections:
         peers_section(plan, peers)
     if "fast-select" in sections:
@@ -336,22 +337,43 @@ def memory_section(plan):
            f"(target ≤ 1 GB).")
 
 
-def missing_section(plan):
+def missing_section(plan, with_peer=True):
+    """Exhaustive ReliefF on complete data, with a fraction of the values missing and with the
+    ramp diff, in ``MISSING_REPEATS`` rounds (each round times the three in turn, so a change
+    of the machine's load falls on all); the ratios of each round, min / median / max, and
+    fast-select on the complete data in the same rounds (it has no missing-value rule)."""
     from orangecontrib.relief.estimators import encode
     from orangecontrib.relief.estimators.relieff import ReliefF
 
-    def best(X, y, **options):
-        data = encode(X, y, n_classes=2)
-        return min(timed(lambda: ReliefF(k=K, **options)(data)) for _ in range(MISSING_REPEATS))
+    def spread(values):
+        return f"{min(values):.2f} / {float(np.median(values)):.2f} / {max(values):.2f}"
+
+    if with_peer:
+        run_fast_select(*make_data(200, 5))     # warm-up: numba compilation
 
     for n, a, fraction in plan["missing"]:
-        complete = best(*make_data(n, a))
-        incomplete = best(*make_data(n, a, missing=fraction))
-        ramp = best(*make_data(n, a), numeric_diff="ramp")
-        report(f"Missing values and the ramp diff, ours, {n:,} × {a:,} (best of "
-               f"{MISSING_REPEATS} runs each): complete linear {complete:.2f} s, "
-               f"{fraction:.0%} missing {incomplete:.2f} s (ratio {incomplete / complete:.2f}), "
-               f"ramp {ramp:.2f} s (ratio {ramp / complete:.2f}; targets ≤ 1.3).")
+        X, y = make_data(n, a)
+        cases = {"complete": (encode(X, y, n_classes=2), {}),
+                 "missing": (encode(*make_data(n, a, missing=fraction), n_classes=2), {}),
+                 "ramp": (encode(X, y, n_classes=2), {"numeric_diff": "ramp"})}
+        times = {name: [] for name in list(cases) + (["fast-select"] if with_peer else [])}
+        for _ in range(MISSING_REPEATS):
+            for name, (data, options) in cases.items():
+                times[name].append(timed(lambda: ReliefF(k=K, **options)(data)))
+            if with_peer:
+                times["fast-select"].append(timed(lambda: run_fast_select(X, y)))
+        complete = np.array(times["complete"])
+        peer = ""
+        if with_peer:
+            ratio = np.array(times["fast-select"]) / complete
+            peer = (f"; fast-select (complete data) {spread(times['fast-select'])} s, its "
+                    f"time / ours on complete data {spread(ratio)}")
+        report(f"Missing values and the ramp diff, ours, {n:,} × {a:,} ({MISSING_REPEATS} "
+               f"rounds, min / median / max): complete linear {spread(complete)} s, "
+               f"{fraction:.0%} missing {spread(times['missing'])} s (ratio "
+               f"{spread(np.array(times['missing']) / complete)}), ramp "
+               f"{spread(times['ramp'])} s (ratio {spread(np.array(times['ramp']) / complete)}; "
+               f"targets ≤ 1.3){peer}.")
 
 
 def peers_section(plan, peers):

@@ -1,5 +1,6 @@
-"""Reading the CORElearn reference numbers (``<repo>/../shared/corelearn-oracle``): data sets,
-``attrEval`` columns and tree CV summaries, as the oracle tests use them."""
+"""Reading the CORElearn reference numbers (``tests/data/corelearn``, CORElearn 1.57.3's output;
+see the README there): data sets, ``attrEval`` columns and tree CV summaries, as the oracle
+tests use them."""
 import csv
 import json
 from pathlib import Path
@@ -8,16 +9,14 @@ import numpy as np
 
 from orangecontrib.relief.estimators.encoding import encode
 
-ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "corelearn-oracle"
+ORACLE = Path(__file__).resolve().parent / "data" / "corelearn"
 DATASETS = ("iris", "missing20", "housing")
 VARIANTS = ("default", "linear", "kvariants", "splits")
 
 
 def oracle_dir():
     """The oracle folder; an AssertionError that says where it was looked for if it is absent."""
-    assert ORACLE.is_dir(), (
-        f"the CORElearn reference numbers are missing: expected them in {ORACLE} "
-        "(a 'shared' folder beside the repository, with corelearn-oracle/ inside)")
+    assert ORACLE.is_dir(), f"the CORElearn reference numbers are missing: expected them in {ORACLE}"
     return ORACLE
 
 

@@ -117,6 +117,25 @@ def test_blocks_of_rows_within_a_partition(client, monkeypatch):
     np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
 
 
+def test_context_names_the_dask_search(client, monkeypatch):
+    """The neighbour context the backend builds from the partitions' candidates says that the
+    Dask search found it (``context.search``), and its neighbours are weighted as on one
+    machine."""
+    seen = []
+    weights = dask_backend.neighbour_weights
+
+    def spy(context, *args):
+        seen.append(context.search)
+        return weights(context, *args)
+    monkeypatch.setattr(dask_backend, "neighbour_weights", spy)
+    X, y, _ = table()
+    estimator = ReliefF(k=5, iterations=20, random_state=0)
+    ours = distributed(X, y, estimator, client, 3)
+    assert seen == ["dask"]
+    single = estimator(encode(X, y, discrete=DISCRETE, n_classes=3))
+    np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
+
+
 def test_hand_computed_square(client):
     """Four corners of the unit square in two partitions, the class = the first attribute:
     every instance's near band holds the hit differing in the second attribute and the miss
@@ -203,7 +222,7 @@ def test_bad_input(client):
         distributed(X, y, ReliefFbestK(iterations=10), client, 3)
     with pytest.raises(ValueError, match="CORElearn"):
         distributed(X, y, ReliefF.corelearn(iterations=10), client, 3)
-    with pytest.raises(ValueError, match="k must be an integer"):
+    with pytest.raises(ValueError, match="k must be None or an integer >= 1, got 0"):
         distributed(X, y, ReliefF(k=0, iterations=10), client, 3)
 
 

@@ -1,7 +1,7 @@
 """Tests of the generators of the papers' artificial problems (orangecontrib.relief.datasets).
 
-Expected values come from the papers' definitions (kononenko-relieff-1994.txt §2 and §4,
-robnik-kononenko-relieff-rrelieff-trees.txt §2/§4), recomputed here with plain loops."""
+Expected values come from the papers' definitions (Kononenko 1994 §2 and §4,
+Robnik-Šikonja & Kononenko 1999 §2/§4), recomputed here with plain loops."""
 import numpy as np
 import pytest
 from Orange.data import ContinuousVariable, DiscreteVariable
@@ -88,7 +88,7 @@ def test_class_noise_changes_exactly_that_fraction_of_classes(noise):
 
 
 def test_independent_probabilities_hold_on_a_large_sample():
-    """kononenko-relieff-1994.txt §2: P(V1) = 0.5..0.1 for random attributes,
+    """Kononenko 1994 §2: P(V1) = 0.5..0.1 for random attributes,
     P(V1|C1) = 0.95..0.55 and P(V1|C2) = 1 - P(V1|C1) for informative ones, P(C1) = 0.5."""
     table = datasets.independent(n_instances=60000)
     assert names(table) == ["R1", "R2", "R3", "R4", "R5", "I1", "I2", "I3", "I4", "I5"]
@@ -106,7 +106,7 @@ def test_independent_probabilities_hold_on_a_large_sample():
 
 @pytest.mark.parametrize("order", [2, 3])
 def test_independent_parity_groups_encode_the_informative_attribute(order):
-    """kononenko-relieff-1994.txt §2: each informative attribute becomes `order` bits whose
+    """Kononenko 1994 §2: each informative attribute becomes `order` bits whose
     parity is even exactly for V1, so P(even | C1) = P(V1|C1) while every bit alone is
     uninformative."""
     table = datasets.independent_parity(order=order, n_instances=60000)
@@ -127,7 +127,7 @@ def test_independent_parity_groups_encode_the_informative_attribute(order):
                          [(3, False, 12), (4, False, 21), (3, True, 21), (4, True, 39)])
 def test_multiclass_attribute_counts_match_the_paper(n_classes, parity, n_attributes):
     table = datasets.multiclass(n_classes=n_classes, parity=parity, n_instances=50)
-    assert len(table.domain.attributes) == n_attributes  # kononenko-relieff-1994.txt §4
+    assert len(table.domain.attributes) == n_attributes  # Kononenko 1994 §4
     assert len(table.domain.class_var.values) == n_classes
 
 

@@ -1,4 +1,4 @@
-"""OBLIVION (langley-oblivion-1994.txt, "Pruning of Oblivious Decision Trees"): backward
+"""OBLIVION (Langley 1994, "Pruning of Oblivious Decision Trees"): backward
 elimination with leave-one-out / k-fold accuracy, prediction by the nearest stored cases in the
 reduced space. Expected values come from hand calculation or plain loops written here."""
 import pickle

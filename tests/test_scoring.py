@@ -4,7 +4,10 @@ import pickle
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from Orange.data import (ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table)
+from Orange.data import (ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table,
+                         Variable)
+from AnyQt.QtCore import Qt
+from AnyQt.QtWidgets import QStyle
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base as widget_test
 
@@ -84,12 +87,18 @@ def _fits(scorer, data):
 
 
 def test_names_show_parameters_and_differ_from_ranks_built_in_columns():
-    assert scoring.ReliefF().name == "ReliefF"
-    assert scoring.ReliefF(k=10, weighting="equal").name == "ReliefF"
-    assert scoring.ReliefF(k=5, missing="B").name == "ReliefF k=5 missing=B"
-    assert scoring.RReliefF().name == "RReliefF"
+    # the Relief family always names its k, so ours differ from Rank's ReliefF and RReliefF
+    assert scoring.ReliefF().name == "ReliefF k10"
+    assert scoring.ReliefF(k=10, weighting="equal").name == "ReliefF k10"
+    assert scoring.ReliefF(k=5, missing="B").name == "ReliefF k5 missing=B"
+    assert scoring.RReliefF().name == "RReliefF k70"
+    assert scoring.ReliefF.corelearn().name == "ReliefF k10 preset=corelearn"
+    assert scoring.Relief().name == "Relief k1"
     assert scoring.Gini().name == "Gini gain"
     assert scoring.InfGain().name == "InfGain"
+    assert scoring.MultiSURF().name == "MultiSURF"
+    assert scoring.ContextualMerit().name == "Ctx. Merit"
+    assert scoring.ContextualMerit.name == "Contextual Merit"     # the class: its stem
 
 
 def test_scorer_by_name_finds_class_and_display_names():
@@ -188,9 +197,9 @@ class TestScorerInRank(widget_test.WidgetTest):
         self.send_signal(self.widget.Inputs.scorer, scoring.ContextualMerit(), 2)
         self.wait_until_finished()
         columns = self.scores_by_column()
-        np.testing.assert_allclose(columns["ReliefF k=5"], scoring.ReliefF(k=5)(data),
+        np.testing.assert_allclose(columns["ReliefF k5"], scoring.ReliefF(k=5)(data),
                                    rtol=1e-10)
-        np.testing.assert_allclose(columns["Contextual Merit"],
+        np.testing.assert_allclose(columns["Ctx. Merit"],
                                    scoring.ContextualMerit()(data), rtol=1e-10)
         assert len(columns) >= 3           # Rank's own methods stay beside ours
 
@@ -201,11 +210,64 @@ class TestScorerInRank(widget_test.WidgetTest):
         self.send_signal(self.widget.Inputs.scorer, scoring.ReliefF(), 2)
         self.wait_until_finished()
         columns = self.scores_by_column()
-        np.testing.assert_allclose(columns["RReliefF k=10"], scoring.RReliefF(k=10)(housing),
+        np.testing.assert_allclose(columns["RReliefF k10"], scoring.RReliefF(k=10)(housing),
                                    rtol=1e-10)
-        # ReliefF does not apply to a numeric target: Rank shows an empty column (its Scores
-        # output turns NaN into -1.797e308), no crash
-        assert np.all(columns["ReliefF"] < -1e300)
+        # ReliefF does not suit a numeric target: Orange 3.40's Rank takes every input scorer
+        # as unsupervised (ProblemType.from_variable tests isinstance on the class_type
+        # class), so it runs it and shows an empty column (its Scores output turns NaN into
+        # -1.797e308), no crash
+        assert np.all(columns["ReliefF k10"] < -1e300)
+
+    def headers(self):
+        model = self.widget.ranksModel
+        return [model.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+                for i in range(2, model.columnCount())]
+
+    def rank_all(self, check):
+        """All our scorers on Rank with a categorical and then a numeric class; ``check(task,
+        suitable names, unsuitable names, headers)`` after each."""
+        scorers = [cls() for cls in scoring.SCORERS]
+        for i, scorer in enumerate(scorers):
+            self.send_signal(self.widget.Inputs.scorer, scorer, i)
+        for data, task in ((Table("zoo")[:40], "classification"),
+                           (Table("housing")[:60], "regression")):
+            self.send_signal(self.widget.Inputs.data, data)
+            self.wait_until_finished(timeout=60000)
+            check(task, [s.name for s in scorers if task in s.tasks],
+                  [s.name for s in scorers if task not in s.tasks], self.headers())
+
+    def test_every_scorer_in_rank_has_its_own_name_that_fits(self):
+        """The headers of our scorers are distinct, not Rank's own, fit its fixed 80-pixel
+        columns, and the columns of the scorers that suit the target are filled."""
+        from Orange.widgets.data.owrank import SCORES
+        own = {method.shortname.lower() for method in SCORES} | \
+            {method.name.lower() for method in SCORES}
+        header = self.widget.ranksView.horizontalHeader()
+        width = header.defaultSectionSize() - 2 * header.style().pixelMetric(
+            QStyle.PixelMetric.PM_HeaderMargin, None, header)
+
+        def check(task, ours, others, headers):
+            assert set(ours) <= set(headers), task
+            assert len(set(ours + others)) == len(ours + others)
+            assert not {n.lower() for n in ours + others} & own
+            assert all(header.fontMetrics().horizontalAdvance(n) <= width
+                       for n in ours + others)
+            columns = self.scores_by_column()
+            assert all(np.isfinite(columns[n]).any() for n in ours), task
+        self.rank_all(check)
+
+    def test_scorers_declare_the_target_they_suit(self):
+        """``class_type`` follows the description's targets, as Orange's own scorers and
+        learners declare it (a Rank that honours it leaves the others out with
+        ``learner_adequacy_err_msg``; Orange 3.40's Rank takes every input scorer as
+        unsupervised and shows an empty column instead, see above)."""
+        assert scoring.ReliefF.class_type is DiscreteVariable
+        assert scoring.RReliefF.class_type is ContinuousVariable
+        assert scoring.MultiSURF.class_type is Variable
+        assert scoring.ReliefF.learner_adequacy_err_msg == \
+            "it estimates the attributes for a categorical class only"
+        for cls in scoring.SCORERS:
+            assert cls.class_type is scoring.class_type(cls.engine().tasks)
 
 
 def test_scorers_give_p_and_q_values_of_the_table_attributes():

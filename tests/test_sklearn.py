@@ -7,12 +7,12 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from orangecontrib.relief import sklearn as selectors
+from orangecontrib.relief import scoring, sklearn as selectors
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators import relieff, rrelieff
+from orangecontrib.relief.estimators import multiscale, relieff, rrelieff
 from orangecontrib.relief.estimators.significance import stir
 
-ALL = [getattr(selectors, name)() for name in selectors.__all__ if name != "EstimatorSelector"]
+ALL = [cls() for cls in selectors.SELECTORS]
 
 
 def sklearn_checks(estimators):
@@ -39,7 +39,14 @@ def xor_data(n=120, seed=0):
 
 
 def test_every_estimator_has_a_selector_with_its_parameters():
-    assert len(ALL) == 13
+    # one selector per scorer, named alike, each taking its estimator's declared parameters
+    assert [cls.__name__ for cls in selectors.SELECTORS] == \
+        [cls.__name__ for cls in scoring.SCORERS]
+    assert len(ALL) == 19
+    for selector in ALL:
+        assert {p.name for p in selector.engine.parameters} <= set(selector.get_params())
+    assert selectors.MultiScaleRelief is selectors.SELECTORS[4] and \
+        selectors.MultiScaleRelief.engine is multiscale.MultiScaleRelief
     params = selectors.ReliefF().get_params()
     assert params["k"] is None and params["misses"] == "per-class"
     assert {"n_features_to_select", "threshold", "fdr", "pvalues", "n_permutations",
@@ -135,9 +142,10 @@ def test_targets_the_estimator_cannot_use():
         selectors.RReliefF(pvalues="stir").fit(X, X[:, 0])
 
 
-@pytest.mark.parametrize("selector, regression", [(selectors.ReliefF, False),
-                                                  (selectors.RReliefF, True)])
-def test_dask_backend_fits_as_in_memory(selector, regression):
+@pytest.mark.parametrize("selector, regression, k", [(selectors.ReliefF, False, {"k": 5}),
+                                                     (selectors.RReliefF, True, {"k": 5}),
+                                                     (selectors.MultiSURF, False, {})])
+def test_dask_backend_fits_as_in_memory(selector, regression, k):
     import dask.array as da
     import dask.dataframe as dd
     import pandas as pd
@@ -146,7 +154,7 @@ def test_dask_backend_fits_as_in_memory(selector, regression):
     X[:, 2] = np.arange(200) % 3                       # a discrete feature (codes 0, 1, 2)
     if regression:
         y = X[:, 1] + X[:, 4]
-    params = dict(k=5, iterations=40, random_state=7, discrete_features=[2],
+    params = dict(k, iterations=40, random_state=7, discrete_features=[2],
                   n_features_to_select=2)
     in_memory = selector(**params).fit(X, y)
     frame = dd.from_pandas(pd.DataFrame(X, columns=[f"f{i}" for i in range(6)]),
@@ -169,3 +177,14 @@ def test_dask_backend_refuses_p_values_and_unknown_backends():
         selectors.ReliefF(iterations=5, backend="dask", pvalues="stir").fit(X, y)
     with pytest.raises(ValueError, match="backend must be"):
         selectors.ReliefF(backend="spark").fit(X, y)
+
+
+def test_the_base_selector_says_which_to_use_and_new_selectors_fit():
+    X, y = xor_data()
+    with pytest.raises(TypeError, match="base of the selectors.*MultiSURF"):
+        selectors.EstimatorSelector().fit(X, y)
+    # the selectors the hand-written list lacked: MultiSURF finds the XOR pair
+    for cls in (selectors.MultiSURF, selectors.MultiScaleRelief, selectors.TuRF,
+                selectors.SURFstar):
+        fitted = cls(n_features_to_select=2).fit(X, y)
+        assert set(np.flatnonzero(fitted.get_support())) == {1, 4}, cls.__name__

@@ -36,6 +36,8 @@ __version__ = "0.1.0"
 from .compilation import configure_cache
 configure_cache()
 
+from .lazy import lazy_exports  # noqa: E402
+
 #: the public names and the modules that define them; imported on first use (PEP 562), so that
 #: the numpy engine (:mod:`.estimators`), :mod:`.sklearn` and :mod:`.dask` import without Orange
 _EXPORTS = {
@@ -47,20 +49,4 @@ _EXPORTS = {
     "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
                  "ObliviousTreeLearner"],
 }
-_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
-
-__all__ = [name for names in _EXPORTS.values() for name in names]
-
-
-def __getattr__(name):
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

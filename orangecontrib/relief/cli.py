@@ -40,7 +40,6 @@ Helpers shared by subcommands: :func:`add_data_argument`, :func:`load_table`,
 import argparse
 import ast
 import csv
-import inspect
 import json
 import os
 import re
@@ -360,28 +359,29 @@ def scorer_classes():
 def find_scorer(name, classes):
     """The scorer class called ``name`` (class name or its ``name``, any case)."""
     for cls_name, cls in classes.items():
-        if name.lower() in (cls_name.lower(), str(getattr(cls, "name", "")).lower()):
+        if name.lower() in (cls_name.lower(), cls.name.lower()):
             return cls
     raise CliError(f"unknown estimator {name!r}; choose one of: {', '.join(classes)}")
 
 
 def scorer_parameters(cls, options):
     """Keyword arguments for ``cls`` from the given options (name -> value, None = not
-    given); :class:`CliError` for an option ``cls`` does not take."""
-    signature = inspect.signature(cls).parameters
-    # the Relief family names the keywords its **diff_keywords takes
-    named = getattr(cls, "diff_keywords", None)
-    accepted = [name for name, p in signature.items() if p.kind is not p.VAR_KEYWORD]
-    accepted += list(named or ())
-    takes_any = named is None and any(p.kind is p.VAR_KEYWORD for p in signature.values())
+    given), checked against its declared parameters (:mod:`.estimators.description`):
+    :class:`CliError` (exit status 2) for an option ``cls`` does not take or a value it
+    refuses."""
+    accepted = [param.name for param in cls.parameters]
     kwargs = {}
     for (option, parameter), value in options.items():
         if value is None:
             continue
-        if parameter not in accepted and not takes_any:
+        if parameter not in accepted:
             raise CliError(f"estimator {cls.__name__} does not take {option} "
                            f"(its parameters: {', '.join(accepted) or 'none'})")
         kwargs[parameter] = value
+    try:
+        cls(**kwargs).check_parameters()
+    except ValueError as error:
+        raise CliError(f"estimator {cls.__name__}: {error}") from None
     return kwargs
 
 
@@ -446,10 +446,9 @@ def run_rank(args, out):
     classes = scorer_classes()
     task = data.task
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
-    tasks = getattr(cls, "tasks", None)
-    if tasks is not None and task not in tasks:
+    if task not in cls.tasks:
         target = "discrete" if task == "classification" else "numeric"
-        suitable = [name for name, c in classes.items() if task in getattr(c, "tasks", {task})]
+        suitable = [name for name, c in classes.items() if task in c.tasks]
         raise CliError(f"estimator {cls.__name__} does not suit the {target} class "
                        f"{data.class_name!r} of {args.data!r}; estimators for "
                        f"{task}: {', '.join(suitable)}")
@@ -680,9 +679,17 @@ def estimators_command(parser):
 
 
 def run_estimators(args, out):
-    for name, cls in scorer_classes().items():
-        tasks = sorted(getattr(cls, "tasks", ()))
-        print(f"{name:<16} {' and '.join(tasks)}", file=out)
+    from orangecontrib.relief.estimators.catalogue import ESTIMATORS
+    from orangecontrib.relief.estimators.description import estimator_rows
+    rows = estimator_rows(ESTIMATORS)
+    width = max(len(row["class"]) for row in rows) + 2
+    for row in rows:
+        print(f"{row['class']:<{width}}{row['targets']}", file=out)
+        print(f"{'':<{width}}parameters: {row['parameters'] or 'none'}", file=out)
+        if row["advanced"]:
+            print(f"{'':<{width}}advanced: {row['advanced']}", file=out)
+        if row["capabilities"]:
+            print(f"{'':<{width}}also: {row['capabilities']}", file=out)
     return 0
 
 
@@ -735,7 +742,7 @@ def run_tree(args, out):
                        f"(--folds 1 grows the tree without cross-validation)")
     classes = scorer_classes()
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
-    if task not in getattr(cls, "tasks", {task}):
+    if task not in cls.tasks:
         raise CliError(f"estimator {cls.__name__} does not suit the "
                        f"{'discrete' if task == 'classification' else 'numeric'} class of "
                        f"{args.data!r}")

@@ -25,6 +25,16 @@ family: two, and the band's diffs), spread over the workers; what travels is the
 once per pass from storage to the workers, the m sampled instances to every partition and
 m x k candidates (ReliefF: per class) back from each.
 
+Failing workers never make the call wait for ever: a worker that dies (killed, crashed or
+restarted by its nanny for exceeding its memory limit) has its tasks rerun by Dask, and when
+every worker holding the sampled instances died they are sent again and the pass rerun; a task
+that kills every worker it runs on (``distributed.scheduler.allowed-failures`` times) ends the
+call with a ``RuntimeError`` naming the cause, and so do workers that all stay paused by Dask's
+memory manager (their memory above its pause fraction) or a scheduler left without workers for
+``STALL_LIMIT`` seconds. A worker holds about 225 MB before it reads any data (``distributed``,
+``dask.array``, numba and its compiled kernels): give workers room for a few copies of a
+partition above that.
+
 Missing values (NaN) are handled as on one machine (:mod:`.estimators.neighbourhood.diffs`): with any, an
 extra pass counts the value codes per class for the probabilities P(value | class) of the
 whole data. Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
@@ -35,22 +45,21 @@ calling :func:`estimate` fails. Without a ``client`` a ``distributed.LocalCluste
 """
 import time
 import uuid
+from concurrent.futures import CancelledError
+from dataclasses import replace
 
 import numpy as np
 import scipy.sparse as sp
 
-from .estimators.base import BLOCK_BYTES, parallel_launch
-from .estimators.cost_sampling import ReliefFsmp
-from .estimators.neighbourhood.diffs import TILE_WIDTH, _UNUSABLE, DiffModel, _bins_for, class_tiles, \
-    target_diffs
-from .estimators.encoding import EncodedData
-from .estimators.neighbourhood.neighbours import NeighbourContext, neighbour_weights, _GROUP_MODES, \
-    _chunks, _nearest_search
-from .estimators.relief_family import BestK, first_k_weights
+from .estimators.base import BLOCK_BYTES, Estimator, check_summary
+from .estimators.neighbourhood import DiffModel, NeighbourContext, class_tiles, nearest_among, \
+    neighbour_weights, target_diffs
+from .estimators.neighbourhood.diffs import TILE_WIDTH
+from .estimators.relief_family import first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
 from .estimators.rrelieff import RReliefF
-from .estimators.surf import SURF, NEAR, FAR, _others_mean_std, band_coefficients, \
-    band_estimates
+from .estimators.surf import SURF, NEAR, FAR, band_coefficients, band_estimates, \
+    band_thresholds, others_mean_std
 
 __all__ = ["estimate", "supports"]
 
@@ -59,6 +68,13 @@ INSTALL = "pip install 'Orange3-Relief[dask]'"
 POLL = 0.2
 #: the shares of the progress of the passes: summary, search (or moments), sums
 PROGRESS = (0.05, 0.85, 1.0)
+#: seconds every worker may stay paused (its memory above Dask's pause fraction of its limit)
+#: or the cluster without a worker, before the call ends with an error
+STALL_LIMIT = 30.0
+#: seconds between two looks at the workers' state
+WATCH_EVERY = 0.5
+#: how many times a pass is rerun after the workers holding the sampled instances died
+RESENDS = 2
 
 
 def _dask():
@@ -110,6 +126,14 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
     -------
     numpy.ndarray
         The estimate of each column of ``X`` (the target excluded).
+
+    Raises
+    ------
+    ValueError
+        For data or an estimator the backend does not handle (the message says which).
+    RuntimeError
+        When the workers die running a task, lose it, or all stay paused because their memory
+        is nearly full (the message says which and gives their memory limit).
     """
     _check_estimator(estimator)
     dask, da, distributed = _dask()
@@ -127,10 +151,10 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
 
 
 def supports(estimator_class):
-    """Whether the backend computes estimators of this class: ReliefF (and Relief), RReliefF
-    and the SURF family, not the best-over-k or cost-sampling variants."""
-    return issubclass(estimator_class, (ReliefF, RReliefF, SURF)) \
-        and not issubclass(estimator_class, (BestK, ReliefFsmp))
+    """Whether the backend computes estimators of this class (their ``dask_backend``):
+    ReliefF (and Relief), RReliefF and the SURF family, not the best-over-k or cost-sampling
+    variants."""
+    return issubclass(estimator_class, Estimator) and estimator_class.dask_backend
 
 
 def _check_estimator(estimator):
@@ -144,7 +168,7 @@ def _check_estimator(estimator):
     if m is None:
         raise ValueError("the Dask backend needs iterations=m, the number of sampled "
                          "instances (iterations=None would gather every instance)")
-    estimator._check_parameters()
+    estimator.check_parameters()
 
 
 def _as_arrays(da, X, y, discrete):
@@ -200,28 +224,58 @@ class _Run:
         self.discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (self.a,)).copy()
         self.n_values, self.n_classes = n_values, n_classes
         self.stop = f"relief-stop-{uuid.uuid4().hex}"
+        self.query_rows = None
 
     # -- running the tasks of a pass ---------------------------------------------------------
     def _run(self, function, args, lo, hi):
         """``function(block, y_block, *args(i))`` for every partition i, as distributed tasks;
-        progress from ``lo`` to ``hi``; the results in partition order."""
+        progress from ``lo`` to ``hi``; the results in partition order. When the workers
+        holding the sampled instances all die (Dask reruns lost tasks, but not scattered
+        data), the instances are sent again and the pass rerun, up to ``RESENDS`` times."""
+        for resend in range(RESENDS + 1):
+            tasks = [self.delayed(function, pure=False)(x, yb, *args(i))
+                     for i, (x, yb) in enumerate(zip(self.blocks, self.y_blocks))]
+            try:
+                return self._wait(self.client.compute(tasks), lo, hi)
+            except _Lost:
+                if resend == RESENDS or self.query_rows is None:
+                    raise
+                self._send_queries()
+
+    def _send_queries(self):
+        """Scatter the sampled instances' rows and targets to every worker."""
+        self.queries = self.client.scatter([self.query_rows], broadcast=True)[0]
+
+    def _wait(self, futures, lo, hi):
+        """The results of ``futures``, reporting progress from ``lo`` to ``hi``; watched by a
+        :class:`_Watch`, so that dead, lost or paused workers end the call with a clear error
+        (a ``RuntimeError`` naming the cause) instead of a hang."""
         distributed = _dask()[2]
-        tasks = [self.delayed(function, pure=False)(x, yb, *args(i))
-                 for i, (x, yb) in enumerate(zip(self.blocks, self.y_blocks))]
-        futures = self.client.compute(tasks)
+        watch = _Watch(self.client)
         try:
-            while True:
-                pending = [f for f in futures if not f.done()]
-                if self.callback is not None:
-                    self.callback(lo + (hi - lo) * (1 - len(pending) / max(len(futures), 1)))
-                if not pending or any(f.status == "error" for f in futures):
-                    return self.client.gather(futures)      # raises a task's error
-                try:
-                    distributed.wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
-                except TimeoutError:
-                    pass
-        except BaseException:
-            distributed.Event(self.stop, client=self.client).set()
+            try:
+                while True:
+                    pending = [f for f in futures if not f.done()]
+                    if self.callback is not None:
+                        self.callback(lo + (hi - lo) * (1 - len(pending) / max(len(futures), 1)))
+                    if not pending or any(f.status in ("error", "cancelled") for f in futures):
+                        return self.client.gather(futures)      # raises a task's error
+                    try:
+                        distributed.wait(pending, timeout=POLL, return_when="FIRST_COMPLETED")
+                    except TimeoutError:
+                        pass
+                    watch.check()
+            except distributed.KilledWorker as error:
+                raise RuntimeError(
+                    f"the Dask workers died while running a task of the estimate "
+                    f"({watch.cause()}): {error}") from error
+            except CancelledError as error:
+                raise _Lost(
+                    "the Dask cluster lost the estimate's tasks or data (the workers holding "
+                    f"them died or the cluster was restarted; {watch.cause()})") from error
+        except BaseException as error:
+            if not isinstance(error, _Lost):        # the next pass's tasks may run
+                distributed.Event(self.stop, client=self.client).set()
             self.client.cancel(futures)
             raise
 
@@ -233,10 +287,11 @@ class _Run:
         self.instances = instances
         order = np.argsort(instances)
         rows = np.empty((instances.size, self.a))
-        rows[order], target = self.client.compute(
-            (self.X[instances[order]], self.y[instances[order]]), sync=True)
+        rows[order], target = self._wait(self.client.compute(
+            [self.X[instances[order]], self.y[instances[order]]]), PROGRESS[0], PROGRESS[0])
         target = np.asarray(target, dtype=np.float64)[np.argsort(order)]
-        self.queries = self.client.scatter([(rows, target)], broadcast=True)[0]
+        self.query_rows = (rows, target)
+        self._send_queries()
         self.query_y = target
         if isinstance(est, SURF):
             return self._bands()
@@ -252,11 +307,7 @@ class _Run:
         else:
             classification = np.issubdtype(self.y.dtype, np.integer) \
                 or np.issubdtype(self.y.dtype, np.bool_)
-        if self.n == 0:
-            raise ValueError(f"{est.name} needs at least {est.min_instances} instances, "
-                             "the data have 0")
-        if self.a == 0:
-            raise ValueError(f"{est.name}: the data have no attributes")
+        check_summary(est, self.n, self.a)
         parts = self._run(_summary, lambda i: (self.discrete, classification),
                           0.0, PROGRESS[0])
         for key, message in (
@@ -282,12 +333,7 @@ class _Run:
         y_min = min(p["y_min"] for p in parts if p["n"])
         y_max = max(p["y_max"] for p in parts if p["n"])
         task = "classification" if classification else "regression"
-        if task not in est.tasks:
-            raise ValueError(f"{est.name} needs a {' or '.join(sorted(est.tasks))} target, "
-                             f"but the data have a {task} target")
-        if self.n < est.min_instances:
-            raise ValueError(f"{est.name} needs at least {est.min_instances} instances, "
-                             f"the data have {self.n}")
+        check_summary(est, self.n, self.a, task)
         if classification:
             n_classes = int(self.n_classes or y_max + 1)
             if y_max >= n_classes:
@@ -295,39 +341,24 @@ class _Run:
             counts = np.zeros(n_classes)
             for p in parts:
                 counts[:p["counts"].size] += p["counts"]
-            if (counts > 0).sum() < 2:
-                raise ValueError(f"{est.name} needs at least two classes, "
-                                 f"the data have {(counts > 0).sum()}")
+            check_summary(est, self.n, self.a, task, classes_present=int((counts > 0).sum()))
             y_span = 1.0
         else:
             n_classes, counts = 0, None
             with np.errstate(over="ignore"):
                 y_span = float(y_max - y_min)
-            if y_span <= 0:
-                raise ValueError(f"{est.name}: the target is constant")
-        minimum = np.where(self.discrete, 0.0, minimum)
-        with np.errstate(over="ignore", invalid="ignore"):
-            span = np.where(self.discrete, 1.0, maximum - minimum)
-        # a model of the extremes gives the diff model's scales (DiffModel reads the column's
-        # largest magnitude when a span is no finite float)
-        # (NaN: no known value, the column takes no part); its value bins, columns with missing
-        # values and probabilities P(value | class) are those of the whole data
-        extremes = EncodedData(X=np.where(known, np.vstack([minimum, np.where(
-                                   self.discrete, 0.0, maximum)]), np.nan),
-                               y=np.zeros(2), discrete=self.discrete, n_values=n_values,
-                               n_classes=n_classes, minimum=minimum, span=span, y_span=y_span)
-        options = est.diff_options()
-        reference = DiffModel(extremes, options)
-        reference.bins = _bins_for(self.n, options.numeric_bins)
-        reference.n_codes = np.where(self.discrete, np.maximum(n_values, 1),
-                                     reference.bins).astype(np.intp)
-        reference.has_missing = missing & known
-        spec = dict(reference=reference, n_values=n_values, n_classes=n_classes,
-                    minimum=minimum, span=span, y_span=y_span, counts=counts,
-                    discrete=self.discrete, stop=self.stop)
+            check_summary(est, self.n, self.a, task, y_span=y_span)
+        # the whole data's ranges, value bins, columns with missing values and (with any)
+        # probabilities P(value | class), from the partitions' value counts
+        summary = dict(minimum=minimum, maximum=maximum, has_missing=missing,
+                       discrete=self.discrete, n_values=n_values, n_classes=n_classes,
+                       n_instances=self.n, y_span=y_span, options=est.diff_options())
+        reference = DiffModel.from_summary(**summary)
+        spec = dict(reference=reference, counts=counts, stop=self.stop)
         if reference.has_missing.any():
-            counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
-            reference.prob = reference.probabilities(sum(counts))
+            value_counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
+            spec["reference"] = DiffModel.from_summary(**summary,
+                                                       value_counts=sum(value_counts))
         return spec
 
     # -- ReliefF and RReliefF ------------------------------------------------------------------
@@ -335,7 +366,7 @@ class _Run:
         est, spec, m = self.estimator, self.spec, self.instances.size
         groups = est.groups
         if groups == "per-class":
-            G, size = spec["n_classes"], int(spec["counts"].max())
+            G, size = spec["reference"].n_cls, int(spec["counts"].max())
         else:
             G, size = (2 if groups == "pooled" else 1), self.n
         K = max(0, min(est.k_, size))
@@ -353,7 +384,7 @@ class _Run:
         neighbours[q[keep], g[keep], rank[keep]] = idx[keep]
         distances[q[keep], g[keep], rank[keep]] = dist[keep]
         context = NeighbourContext(None, spec["reference"], self.instances, neighbours,
-                                   distances, groups)
+                                   distances, groups, search="dask")
         wk = first_k_weights(neighbour_weights(context, est.weighting_, est.sigma),
                              context.available, est.k_)
         ones = np.ones(m)
@@ -391,16 +422,10 @@ class _Run:
         mean = sum(p[0] * p[1] for p in moments) / np.where(count > 0, count, 1)
         m2 = sum(p[0] * p[2] ** 2 + p[0] * (p[1] - mean) ** 2 for p in moments)
         spread = np.sqrt(np.maximum(m2 / np.where(count > 0, count, 1), 0.0))
-        if est.per_instance:
-            near = mean - spread / 2
-            far = mean + spread / 2 if est.far_band else np.full(m, np.inf)
-        else:
-            threshold = (count * mean).sum() / count.sum()
-            near = np.full(m, threshold)
-            far = near if est.far_band else np.full(m, np.inf)
+        near, far = band_thresholds(mean, spread, count, est.per_instance, est.far_band)
         bands = (NEAR, FAR) if est.far_band else (NEAR,)
-        classification = spec["n_classes"] > 0
-        G = max(spec["n_classes"], 1)
+        classification = spec["reference"].data.is_classification
+        G = spec["reference"].n_cls
         parts = self._run(_band_sums, lambda i: (self.offsets[i], self.instances, self.queries,
                                                  spec, near, far, est.far_band),
                           0.4, 1.0)
@@ -427,8 +452,76 @@ class _Run:
         reference = spec["reference"]
         renorm = reference.options.missing == "C" and reference.has_missing.any()
         result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
-        result[reference.kind == _UNUSABLE] = np.nan            # no known value
+        result[~reference.usable] = np.nan                      # no known value
         return result
+
+
+class _Lost(RuntimeError):
+    """The cluster lost a pass's tasks or the data they read."""
+
+
+class _Watch:
+    """The workers' state while a pass waits for its tasks: :meth:`check` raises a
+    ``RuntimeError`` when every worker has been paused by Dask's memory manager (its process
+    memory above the pause fraction of its limit: it starts no task, and the call would wait
+    forever) or the scheduler has had no worker for ``STALL_LIMIT`` seconds; :meth:`cause`
+    tells why workers died."""
+
+    def __init__(self, client):
+        self.client = client
+        self.last = time.monotonic()
+        self.stalled_since = None
+        self.workers = {}
+        #: the workers seen paused (their memory nearly full) and their memory limits
+        self.full = {}
+
+    def check(self):
+        now = time.monotonic()
+        if now - self.last < WATCH_EVERY:
+            return
+        self.last = now
+        self.workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        paused = {address: w["memory_limit"] for address, w in self.workers.items()
+                  if w.get("status") == "paused"}
+        self.full.update(paused)
+        if self.workers and len(paused) < len(self.workers):
+            self.stalled_since = None
+            return
+        if self.stalled_since is None:
+            self.stalled_since = now
+        if now - self.stalled_since >= STALL_LIMIT:
+            if not self.workers:
+                raise RuntimeError(f"the Dask scheduler has had no worker for {STALL_LIMIT:.0f} s "
+                                   "(they died or were never started): the estimate cannot go on")
+            memory = ", ".join(f"{_mb(w['metrics'].get('memory'))} of {_mb(w['memory_limit'])}"
+                               for w in self.workers.values())
+            raise RuntimeError(f"every Dask worker has been paused for {STALL_LIMIT:.0f} s because "
+                               f"its memory is nearly full ({memory}), so the estimate cannot "
+                               "go on: give the workers more memory (memory_limit) or split the "
+                               "data into smaller partitions")
+
+    def cause(self):
+        """Why workers died: out of memory when their nannies restarted them for exceeding
+        their memory limit or they were seen paused before, else killed or crashed."""
+        limits = set(self.full.values())
+        try:                                # the nannies' logs, once a worker is back
+            self.client.wait_for_workers(1, timeout=10)
+            logs = self.client.get_worker_logs(nanny=True)
+            workers = self.client.scheduler_info(n_workers=-1)["workers"].values()
+        except Exception:                                   # noqa: BLE001 the cluster is gone
+            logs, workers = {}, ()
+        if any("memory budget" in str(record) for records in logs.values()
+               for record in records):
+            limits |= {w["memory_limit"] for w in workers}
+        if not limits:
+            return "killed or crashed"
+        return (f"out of memory: a worker exceeded its memory limit "
+                f"({', '.join(_mb(limit) for limit in sorted(limits))}); give the workers more "
+                "memory or split the data into smaller partitions")
+
+
+def _mb(n_bytes):
+    return f"{(n_bytes or 0) / 2 ** 20:.0f} MB"
 
 
 # -- the partitions' tasks (run on the workers) ----------------------------------------------
@@ -462,26 +555,22 @@ def _summary(x, y, discrete, classification):
 def _value_counts(x, y, spec):
     """The partition's counts of each value code per class (:meth:`.DiffModel.value_counts`)
     with the value bins of the whole data."""
-    a = spec["discrete"].size
+    a = spec["reference"].data.n_attributes
     return _model(x, y, (np.zeros((0, a)), np.zeros(0)), spec)[0].value_counts()
 
 
 def _model(x, y, queries, spec):
     """The diff model of the partition's rows followed by the sampled instances (rows n_p, ...),
     with the ranges, value bins, columns with missing values and probabilities P(value |
-    class) of the whole data (``spec``)."""
+    class) of the whole data (its summary's model, ``spec["reference"]``)."""
     rows, target = queries
+    reference = spec["reference"]
     n_p = x.shape[0]
     values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
     values[:n_p], values[n_p:] = x, rows
-    data = EncodedData(X=values,
-                       y=np.concatenate([np.asarray(y, dtype=np.float64).ravel(), target]),
-                       discrete=spec["discrete"], n_values=spec["n_values"],
-                       n_classes=spec["n_classes"], minimum=spec["minimum"], span=spec["span"],
-                       y_span=spec["y_span"])
-    model = DiffModel(data, spec["reference"].options, reference=spec["reference"])
-    model.has_missing = spec["reference"].has_missing   # the distances' order of columns
-    return model, n_p
+    data = replace(reference.data, X=values,
+                   y=np.concatenate([np.asarray(y, dtype=np.float64).ravel(), target]))
+    return DiffModel(data, reference.options, reference=reference), n_p
 
 
 def _query_blocks(m, n_rows):
@@ -523,10 +612,10 @@ def _stopper(name):
 def _search(x, y, offset, instances, queries, spec, groups, K):
     """The candidates for the k nearest of each sampled instance in each group: its K nearest
     by (distance, row) in each block of the partition's rows, found by the single-machine
-    search kernel (:func:`.neighbours._nearest_search`) with the block's rows as the only
-    candidates (each block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks
-    whether it is cancelled). Flat arrays of the instance's position, the group, the global
-    row index and the distance."""
+    search (:func:`.neighbours.nearest_among`) with the block's rows as the only candidates
+    (each block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks whether
+    it is cancelled). Flat arrays of the instance's position, the group, the global row index
+    and the distance."""
     model, n_p = _model(x, y, queries, spec)
     stopped = _stopper(spec["stop"])
     m = instances.size
@@ -535,8 +624,6 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
     rows = instances - offset
     rows = np.where((rows >= 0) & (rows < n_p), rows, n_p + np.arange(m)).astype(np.intp)
     order, ranges = _candidate_tiles(model.cls[:n_p])
-    tiles, planes = list(model.tiles), model.planes    # (packing launches a kernel itself)
-    G = spec["n_classes"] if groups == "per-class" else (2 if groups == "pooled" else 1)
     a = model.data.n_attributes
     step = max(1, SEARCH_QUERIES)
     width = max(TILE_WIDTH, SEARCH_WORK // max(min(m, step) * a, 1))    # rows per block
@@ -548,13 +635,8 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
         for part in np.split(np.arange(len(ranges)), np.unique(first)):
             if stopped():
                 raise RuntimeError("cancelled")
-            neighbours = np.full((blk.stop - lo, G, K), -1, dtype=np.intp)
-            distances = np.full((blk.stop - lo, G, K), np.inf)
-            tiles[2], tiles[3] = order, np.ascontiguousarray(ranges[part])
-            with parallel_launch():
-                _nearest_search(rows[blk], tuple(tiles), planes, _GROUP_MODES[groups],
-                                model.options.skip_zero_distance, _chunks(), neighbours,
-                                distances)
+            neighbours, distances = nearest_among(model, rows[blk], (order, ranges[part]), K,
+                                                  groups)
             q, g, j = np.nonzero(neighbours >= 0)
             out.append((q + lo, g, neighbours[q, g, j] + offset, distances[q, g, j]))
     if not out:
@@ -635,7 +717,7 @@ def _moments(x, y, offset, instances, queries, spec):
         d, own = _distances(model, n_p, instances, offset, blk, stopped)
         d = _surf_distances(model, np.hstack([d, np.zeros((d.shape[0], 1))]))
         own = np.where(own >= 0, own, n_p)          # an instance elsewhere: the zero column
-        mean[blk], spread[blk], count[blk] = _others_mean_std(d, own, np.append(weights, 0))
+        mean[blk], spread[blk], count[blk] = others_mean_std(d, own, np.append(weights, 0))
     return count, mean, spread
 
 
@@ -645,8 +727,8 @@ def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band):
     model, n_p = _model(x, y, queries, spec)
     stopped = _stopper(spec["stop"])
     m = instances.size
-    G = max(spec["n_classes"], 1)
-    classification = spec["n_classes"] > 0
+    G = model.n_cls
+    classification = model.data.is_classification
     B = 2 if far_band else 1
     F = 1 if classification else 2
     a = model.data.n_attributes

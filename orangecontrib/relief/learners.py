@@ -15,7 +15,6 @@ discretised the same way.
 """
 import inspect
 
-import numpy as np
 from Orange.base import Learner
 from Orange.classification.base_classification import LearnerClassification
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
@@ -25,6 +24,7 @@ from Orange.preprocess.score import LearnerScorer
 from Orange.regression.base_regression import LearnerRegression
 from Orange.util import wrap_callback
 
+from .estimators.description import Param
 from .orange_data import encode_table
 from .tree import CoreTree
 from .tree.discretization import equal_width_cuts
@@ -52,6 +52,12 @@ def _target_reason(domain, name, tasks):
                 f"({' or '.join(sorted(tasks))}); {var.name!r} is "
                 f"{kinds.get(task, 'neither categorical nor numeric')}")
     return None
+
+
+#: pre-discretisation of numeric attributes into equal-width intervals
+DISCRETIZE = Param("discretize", "int", None, "Intervals", low=2, none="none",
+                   tooltip="Numeric attributes are split into this many equal-width "
+                           "intervals before the tree is grown.")
 
 
 class _FitProgress:
@@ -111,8 +117,7 @@ class _CoreTreeLearner(_FitProgress, Learner, _RootEstimateScorer):
         bins = self.discretize
         if bins is None:
             return data
-        if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 2:
-            raise ValueError(f"discretize must be None or an integer >= 2, got {bins!r}")
+        DISCRETIZE.check(bins)
         encoded, _ = encode_table(data)
         cuts = equal_width_cuts(encoded, bins)
         attributes = [Discretizer.create_discretized_var(var, list(cuts[i]))

@@ -44,6 +44,7 @@ from numba import njit, prange
 
 from .estimators.base import (BLOCK_BYTES, Parameters, check_data, check_memory,
                               parallel_launch, random_generator, row_blocks)
+from .estimators.description import N_INSTANCES, Param
 from .estimators.neighbourhood.diffs import DiffModel, DiffOptions
 
 __all__ = ["ObliviousTree", "ObliviousTreeModel"]
@@ -57,6 +58,11 @@ STEP_BYTES = 16 * 2 ** 20
 #: "full-path" (default): remove attributes down to none and keep the most accurate tree met on
 #: the way; "greedy": Langley's rule, stop when the best pruned tree makes more errors
 SEARCHES = ("full-path", "greedy")
+
+
+#: the folds of the cross-validation that scores a candidate tree
+FOLDS = Param("folds", "int", None, "Folds", low=2, high=N_INSTANCES, none="leave-one-out",
+              tooltip="k-fold cross-validation, or leave-one-out.")
 
 
 class ObliviousTree(Parameters):
@@ -99,9 +105,7 @@ class ObliviousTree(Parameters):
         if self.folds is None:
             return np.arange(n)
         k = self.folds
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
-            raise ValueError(f"folds must be None (leave-one-out) or an integer between 2 and "
-                             f"the number of instances ({n}), got {k!r}")
+        FOLDS.check(k, n)
         rng = random_generator(self.random_state)
         order = np.lexsort((rng.random(n), data.y))
         fold = np.empty(n, dtype=np.intp)

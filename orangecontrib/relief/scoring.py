@@ -5,30 +5,34 @@ arguments, usable in scripts and on the Rank widget's Scorer input.
   ``scorer(data, attr)`` -> float (``attr`` a variable, its name or its index);
 * Rank: ``scorer.score_data(data)`` -> 2-D array (1, n_attributes), on
   the raw table. Rank runs every input scorer on every data set: data the estimator does not fit
-  (no class, the other target type, ...) raise ``ValueError``, which Rank shows as an empty column.
+  (no class, ...) raise ``ValueError``, which Rank shows as an empty column. Each scorer's
+  ``class_type`` says which targets it suits (from the estimator's ``tasks``), so Rank leaves
+  a classification scorer out on regression data (and the other way round) with a message;
+  its ``name`` in Rank's header is the estimator's with the number of neighbours and the
+  parameters that differ from their defaults ("ReliefF k=10"), apart from Rank's own
+  ReliefF and RReliefF.
 
 Instances with a missing class value are left out (:func:`.orange_data.encode_table`). Sparse
 tables are read without densifying by the estimators that support them (``supports_sparse_data``:
 the Relief family's nearest-neighbour estimators, :mod:`.estimators.neighbourhood.sparse`); the others refuse
 them with a ``ValueError``. Each
-scorer class derives from :class:`EstimatorScorer` and from the engine class it adapts, so the
-parameters, their defaults and their documentation exist once, in the engine.
+scorer class is generated (:func:`scorer_class`) for an estimator of
+:data:`.estimators.catalogue.ESTIMATORS` and derives from :class:`EstimatorScorer` and from the
+engine class it adapts, so the parameters, their defaults and their documentation exist once,
+in the engine's description.
 """
-import inspect
-
 import numpy as np
-from Orange.data import Variable
+from Orange.data import ContinuousVariable, DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
 
-from .estimators import (base, contextual_merit, impurity, multiscale, relieff, rrelieff, surf,
-                         turf, unified_pi)
+from .estimators import base
+from .estimators.catalogue import ESTIMATORS
+from .estimators.description import TARGETS, short_label
 from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table
 
-__all__ = ["EstimatorScorer", "SCORERS", "Relief", "ReliefF", "ReliefFbestK", "RReliefF",
-           "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE", "MyopicReliefF",
-           "ContextualMerit", "UnifiedPi", "SURF", "SURFstar", "MultiSURF", "MultiSURFstar",
-           "TuRF", "MultiScaleRelief", "scorer_by_name"]
+__all__ = ["EstimatorScorer", "CaseCountsScorer", "SCORERS", "scorer_class", "class_type",
+           "scorer_by_name"] + [engine.__name__ for engine in ESTIMATORS]
 
 
 class _Name:
@@ -39,22 +43,18 @@ class _Name:
 
 
 class EstimatorScorer(Scorer):
-    """Base of the adapters: ``class X(EstimatorScorer, engine.X)``, documented by the engine
-    class's docstring unless they have their own."""
+    """Base of the adapters: ``X(EstimatorScorer, engine.X)``, made by :func:`scorer_class`
+    and documented by the engine class's docstring."""
     feature_type = Variable
+    #: the target it suits (Rank leaves it out on data of another target type), set by
+    #: :func:`scorer_class` from the engine's ``tasks``
     class_type = Variable
-    #: whether the engine reads sparse tables (:attr:`.base.Estimator.sparse_input`), set
-    #: per scorer class
+    #: whether the engine reads sparse tables (:attr:`.base.Estimator.sparse_input`), set by
+    #: :func:`scorer_class`
     supports_sparse_data = False
     preprocessors = []
 
     __hash__ = object.__hash__   # Rank caches results by scorer: keep identity hashing
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls.supports_sparse_data = cls.engine().sparse_input
-        if cls.__doc__ is None:
-            cls.__doc__ = cls.engine().__doc__
 
     @classmethod
     def engine(cls):
@@ -62,34 +62,13 @@ class EstimatorScorer(Scorer):
         return next(c for c in cls.__mro__
                     if issubclass(c, base.Estimator) and not issubclass(c, EstimatorScorer))
 
-    #: the column header's stem (default: the engine's name)
-    label = None
     name = _Name()
 
     def _parameter_name(self):
-        """Column header in Rank: the estimator and the parameters that differ from their
-        defaults, e.g. "ReliefF" or "ReliefF k=5 missing=B", short enough for Rank's header.
-        A default of None that stands for the class's own default (``k=None`` ->
-        ``default_k``) counts as that value. (Rank numbers equal names, e.g. beside its own
-        ReliefF.)"""
-        stem = self.stem()
-        engine = self.engine()
-        shown = []
-        for key, param in inspect.signature(engine.__init__).parameters.items():
-            if key in ("self", "diff") or param.kind is param.VAR_KEYWORD \
-                    or not hasattr(self, key):
-                continue
-            value = getattr(self, key)
-            if value is None and param.default is None:
-                continue
-            default = param.default
-            if default is None:
-                default = getattr(engine, f"default_{key}", None)
-            if not _same(value, default):
-                shown.append(f"{key}={value}")
-        if hasattr(self, "changed_diff_keywords"):
-            shown += [f"{key}={value}" for key, value in self.changed_diff_keywords().items()]
-        return " ".join([stem] + shown)
+        """Column header in Rank: :func:`.description.short_label`, e.g. "ReliefF k10" or
+        "ReliefF k5 missing=B": apart from Rank's own ReliefF and RReliefF, and the default
+        ones short enough for Rank's fixed 80-pixel columns."""
+        return short_label(self)
 
     @property
     def friendly_name(self):
@@ -98,7 +77,8 @@ class EstimatorScorer(Scorer):
     @classmethod
     def stem(cls):
         """The estimator's name without parameters."""
-        return cls.label or cls.engine().name
+        engine = cls.engine()
+        return engine.display_name or engine.name
 
     def scores(self, data, callback=None):
         """The estimates of ``data.domain.attributes`` (1-D)."""
@@ -127,11 +107,14 @@ class EstimatorScorer(Scorer):
         return self.scores(data, callback)
 
 
-def _same(value, default):
-    try:
-        return bool(value == default)
-    except (TypeError, ValueError):
-        return value is default
+def class_type(tasks):
+    """The Orange variable type of a target of ``tasks``: ``DiscreteVariable`` for
+    classification only, ``ContinuousVariable`` for regression only, else ``Variable``."""
+    if set(tasks) == {"classification"}:
+        return DiscreteVariable
+    if set(tasks) == {"regression"}:
+        return ContinuousVariable
+    return Variable
 
 
 def _attribute_index(domain, feature):
@@ -147,90 +130,29 @@ def _attribute_index(domain, feature):
     raise ValueError(f"{name!r} is not an attribute of the data")
 
 
-class Relief(EstimatorScorer, relieff.Relief):
-    pass
+class CaseCountsScorer(EstimatorScorer):
+    """Base of the adapters of estimators that give the Π framework's case counts."""
 
-
-class ReliefF(EstimatorScorer, relieff.ReliefF):
-    pass
-
-
-class ReliefFbestK(EstimatorScorer, relieff.ReliefFbestK):
-    pass
-
-
-class RReliefF(EstimatorScorer, rrelieff.RReliefF):
-    pass
-
-
-class SURF(EstimatorScorer, surf.SURF):
-    pass
-
-
-class SURFstar(EstimatorScorer, surf.SURFstar):
-    pass
-
-
-class MultiSURF(EstimatorScorer, surf.MultiSURF):
-    pass
-
-
-class MultiSURFstar(EstimatorScorer, surf.MultiSURFstar):
-    pass
-
-
-class TuRF(EstimatorScorer, turf.TuRF):
-    pass
-
-
-class MultiScaleRelief(EstimatorScorer, multiscale.MultiScaleRelief):
-    pass
-
-
-class InfGain(EstimatorScorer, impurity.InfGain):
-    pass
-
-
-class GainRatio(EstimatorScorer, impurity.GainRatio):
-    pass
-
-
-class Gini(EstimatorScorer, impurity.Gini):
-    label = "Gini gain"
-
-
-class MDL(EstimatorScorer, impurity.MDL):
-    pass
-
-
-class Accuracy(EstimatorScorer, impurity.Accuracy):
-    pass
-
-
-class MSE(EstimatorScorer, impurity.MSE):
-    pass
-
-
-class MyopicReliefF(EstimatorScorer, impurity.MyopicReliefF):
-    pass
-
-
-class ContextualMerit(EstimatorScorer, contextual_merit.ContextualMerit):
-    pass
-
-
-class UnifiedPi(EstimatorScorer, unified_pi.UnifiedPi):
     def case_counts(self, data, callback=None):
         """The count matrices {R_m} of every attribute of the table ``data``: a list of arrays
-        (n_values, n_classes, 4), as :meth:`.unified_pi.UnifiedPi.case_counts`."""
+        (n_values, n_classes, 4), as the engine's ``case_counts``."""
         encoded, _ = encode_table(data)
-        return unified_pi.UnifiedPi.case_counts(self, encoded, callback)
+        return self.engine().case_counts(self, encoded, callback)
+
+
+def scorer_class(engine):
+    """The Orange scorer class of the engine estimator class ``engine``, named as it."""
+    adapter = CaseCountsScorer if engine.counts_cases else EstimatorScorer
+    return type(engine.__name__, (adapter, engine), {
+        "__module__": __name__, "__qualname__": engine.__name__, "__doc__": engine.__doc__,
+        "supports_sparse_data": engine.sparse_input, "class_type": class_type(engine.tasks),
+        "learner_adequacy_err_msg": "it estimates the attributes for a {} class only".format(
+            " or ".join(TARGETS[task] for task in sorted(engine.tasks)))})
 
 
 #: every scorer, in the order the widgets and the command line offer them
-SCORERS = [ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF, MultiSURFstar,
-           SURF, SURFstar, TuRF, MyopicReliefF, ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy,
-           MSE]
+SCORERS = [scorer_class(engine) for engine in ESTIMATORS]
+globals().update({cls.__name__: cls for cls in SCORERS})
 
 
 def scorer_by_name(name):

@@ -43,12 +43,12 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .estimators import contextual_merit, encode, impurity, relieff, rrelieff, unified_pi
+from .estimators import encode
+from .estimators.catalogue import ESTIMATORS
 from .estimators.significance import METHODS, significance
 
-__all__ = ["EstimatorSelector", "Relief", "ReliefF", "ReliefFbestK", "RReliefF", "InfGain",
-           "GainRatio", "Gini", "MDL", "Accuracy", "MSE", "MyopicReliefF", "ContextualMerit",
-           "UnifiedPi"]
+__all__ = ["EstimatorSelector", "SELECTORS", "selector_class"] + [
+    engine.__name__ for engine in ESTIMATORS]
 
 #: the selection's parameters and their defaults, after the estimator's
 SELECTION = {"n_features_to_select": None, "threshold": None, "fdr": None, "pvalues": None,
@@ -70,18 +70,20 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        engine_params = [p for name, p in inspect.signature(cls.engine.__init__).parameters
-                         .items() if name != "self" and p.kind is not p.VAR_KEYWORD]
-        # the Relief family's named diff keywords (None: the preset's value)
-        engine_params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
-                          for name in getattr(cls.engine, "diff_keywords", ())]
-        names = {p.name for p in engine_params}
-        extra = dict(SELECTION, **({} if "random_state" in names else {"random_state": None}))
-        params = ([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-                  + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in engine_params]
-                  + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
-                     for name, default in extra.items()])
-        signature = inspect.Signature(params)
+        if cls.engine is None:
+            return
+        # the engine's declared parameters (None for those whose default is the preset's,
+        # e.g. the Relief family's diff keywords), then those of the selection
+        names = [param.name for param in cls.engine.parameters]
+        defaults = {param.name: None if param.name in cls.engine.diff_keywords
+                    else param.default for param in cls.engine.parameters}
+        defaults.update((name, default) for name, default in SELECTION.items()
+                        if name not in defaults)
+        defaults.setdefault("random_state", None)
+        signature = inspect.Signature(
+            [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+            + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+               for name, default in defaults.items()])
 
         def __init__(self, **kwargs):
             bound = signature.bind(self, **kwargs)
@@ -92,7 +94,7 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         __init__.__signature__ = signature
         __init__.__doc__ = f"Parameters of {cls.engine.__name__} and of the selection."
         cls.__init__ = __init__
-        cls._engine_params = tuple(p.name for p in engine_params)
+        cls._engine_params = tuple(names)
         if cls.__doc__ is None:
             cls.__doc__ = (f"Feature selection by {cls.engine.name} (scikit-learn selector).\n\n"
                            + inspect.cleandoc(cls.engine.__doc__ or ""))
@@ -100,7 +102,7 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = self.engine.sparse_input
+        tags.input_tags.sparse = self.engine is not None and self.engine.sparse_input
         tags.target_tags.required = True
         return tags
 
@@ -154,7 +156,8 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         return encode(X, y, discrete=discrete, n_values=n_values, n_classes=n_classes)
 
     def _engine(self):
-        named = getattr(self.engine, "diff_keywords", ())
+        """The configured engine estimator (a named diff keyword left None: its preset's)."""
+        named = self.engine.diff_keywords
         return self.engine(**{name: getattr(self, name) for name in self._engine_params
                               if name not in named or getattr(self, name) is not None})
 
@@ -181,6 +184,10 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Estimate the features of ``X`` (n_samples, n_features) for the target ``y``."""
+        if self.engine is None:
+            raise TypeError("EstimatorSelector is the base of the selectors; fit one of "
+                            f"{', '.join(cls.__name__ for cls in SELECTORS)}, e.g. "
+                            "orangecontrib.relief.sklearn.ReliefF")
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be None, 'numpy' or 'dask', got {self.backend!r}")
         if self.backend == "dask":
@@ -233,53 +240,13 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         return mask
 
 
-class Relief(EstimatorSelector):
-    engine = relieff.Relief
+def selector_class(engine):
+    """The scikit-learn selector class of the engine estimator class ``engine``, named as
+    it."""
+    return type(engine.__name__, (EstimatorSelector,), {
+        "engine": engine, "__module__": __name__, "__qualname__": engine.__name__})
 
 
-class ReliefF(EstimatorSelector):
-    engine = relieff.ReliefF
-
-
-class ReliefFbestK(EstimatorSelector):
-    engine = relieff.ReliefFbestK
-
-
-class RReliefF(EstimatorSelector):
-    engine = rrelieff.RReliefF
-
-
-class InfGain(EstimatorSelector):
-    engine = impurity.InfGain
-
-
-class GainRatio(EstimatorSelector):
-    engine = impurity.GainRatio
-
-
-class Gini(EstimatorSelector):
-    engine = impurity.Gini
-
-
-class MDL(EstimatorSelector):
-    engine = impurity.MDL
-
-
-class Accuracy(EstimatorSelector):
-    engine = impurity.Accuracy
-
-
-class MSE(EstimatorSelector):
-    engine = impurity.MSE
-
-
-class MyopicReliefF(EstimatorSelector):
-    engine = impurity.MyopicReliefF
-
-
-class ContextualMerit(EstimatorSelector):
-    engine = contextual_merit.ContextualMerit
-
-
-class UnifiedPi(EstimatorSelector):
-    engine = unified_pi.UnifiedPi
+#: a selector for every estimator of :data:`.estimators.catalogue.ESTIMATORS`, in its order
+SELECTORS = [selector_class(engine) for engine in ESTIMATORS]
+globals().update({cls.__name__: cls for cls in SELECTORS})

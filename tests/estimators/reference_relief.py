@@ -7,12 +7,12 @@ instances.
 Sources
 -------
 * diff, eqs. 1-2 and Fig. 1 (Relief), Fig. 3 (ReliefF), Fig. 4 with eqs. 13-14 (RReliefF):
-  robnik-kononenko-relieff-rrelieff-trees.txt;
-* RELIEF-A (k neighbours), missing values RELIEF-B/C/D, RELIEF-E/F: kononenko-relieff-1994.txt;
-* Euclidean distance of Kira & Rendell: relief-overview.txt;
+  Robnik-Šikonja & Kononenko 1999;
+* RELIEF-A (k neighbours), missing values RELIEF-B/C/D, RELIEF-E/F: Kononenko 1994;
+* Euclidean distance of Kira & Rendell: Kira & Rendell 1992;
 * CORElearn's choices (ramp, Laplace, both-missing with the current class, 5 bins for numeric
   missing values, skipping zero distances, exp-rank ties, k capped by class size):
-  /work/shared/REFERENCE.md;
+  CORElearn 1.57.3 (its source and its reference numbers in tests/data/corelearn);
 * the diff conventions the project chose (RELIEF-C = RELIEF-B inside distances, no ramp on
   missing-value diffs, bins max(2, N // 5) when N < 25, an all-missing attribute diffs 0 in
   distances and gets NaN): the docstring of ``orangecontrib/relief/estimators/neighbourhood/diffs.py``.
@@ -167,7 +167,7 @@ class ReferenceData:
 
     def distance(self, i, j):
         """Manhattan: the sum of the diffs (papers); Euclidean: the square root of the sum of
-        squared diffs (Kira & Rendell, relief-overview.txt). Remembered once computed."""
+        squared diffs (Kira & Rendell, Kira & Rendell 1992). Remembered once computed."""
         if (i, j) not in self._distances:
             self._distances[i, j] = self._distance(i, j)
         return self._distances[i, j]
@@ -297,7 +297,7 @@ def combine(data, per_iteration, m):
 
 def relieff(data, k=10, rows=None, weighting="equal", sigma=20.0, misses="per-class",
             skip_zero_distance=False):
-    """ReliefF (Fig. 3; RELIEF-F of kononenko-relieff-1994.txt), RELIEF-E with
+    """ReliefF (Fig. 3; RELIEF-F of Kononenko 1994), RELIEF-E with
     ``misses="pooled"``; ``rows`` are the iteration instances (default: each once)."""
     rows = list(range(data.n)) if rows is None else list(rows)
     terms = relieff_terms(data, rows, k, weighting, sigma, misses, skip_zero_distance)
@@ -336,7 +336,7 @@ def rrelieff(data, k=70, rows=None, weighting="exp-rank", sigma=20.0,
     """RReliefF (Fig. 4): the k nearest instances of any target value (self excluded) with
     weights d(i, j) of eqs. 13-14 (or equal 1/k),
     W[A] = N_dC&dA / N_dC - (N_dA - N_dC&dA) / (m - N_dC), N_dC clamped into
-    [1e-7, m - 1e-7] (CORElearn, REFERENCE.md).
+    [1e-7, m - 1e-7] (as CORElearn).
 
     RELIEF-C (the project's convention, rrelieff.py's docstring; the 1994 paper defines C for
     classification only): per attribute, the pairs with a missing value are left out of N_dA

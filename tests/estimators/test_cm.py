@@ -1,4 +1,4 @@
-"""Contextual Merit (Hong; eq. 9 of vilalta-unified-framework-pi.txt).
+"""Contextual Merit (Hong; eq. 9 of Vilalta et al. 2004).
 
 Expected values come from plain loops over pairs written here from eqs. 5-7 and 9, and from hand
 calculation -- never from the code under test.

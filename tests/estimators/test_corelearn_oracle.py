@@ -1,8 +1,7 @@
 """Every estimator column of the CORElearn reference numbers (CORElearn 1.57.3's ``attrEval``,
 computed by its authors' R package) reproduced to 1e-6 with ``preset="corelearn"``.
 
-The numbers live beside the repository (``../shared/corelearn-oracle``); the tests fail, not
-skip, when they are absent. Columns of estimators that have no counterpart here are listed in
+The numbers are in ``tests/data/corelearn`` (CORElearn's output, kept as data). Columns of estimators that have no counterpart here are listed in
 ``NOT_IMPLEMENTED`` (so a new column in the reference data fails until it is looked at).
 """
 import sys

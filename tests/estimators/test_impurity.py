@@ -134,7 +134,7 @@ def test_mse_single_valued_attribute_scores_minus_variance():
 
 
 def test_eq5_myopic_relieff_equals_pair_loop():
-    """eq. 5 (robnik-kononenko-relieff-rrelieff-trees.txt) from probabilities counted over all
+    """eq. 5 (Robnik-Šikonja & Kononenko 1999) from probabilities counted over all
     ordered pairs of instances, with replacement (i = j included)."""
     rng = np.random.default_rng(11)
     n = 40

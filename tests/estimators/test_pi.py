@@ -1,4 +1,4 @@
-"""The unified framework Π (vilalta-unified-framework-pi.txt, §4, Algorithm 2, eqs. 10-15).
+"""The unified framework Π (Vilalta et al. 2004, §4, Algorithm 2, eqs. 10-15).
 
 Expected values come from a plain loop over all ordered pairs written here from the paper
 (``reference_counts``), from hand calculation, from the paper's Prop. 1 and 2 and Fig. 1, and from

@@ -1,6 +1,6 @@
 """Relief-family estimates of tiny tables, computed by hand (the arithmetic is in the comments).
 
-Notation: Ii = instance i; diff as eqs. 1-2 of robnik-kononenko-relieff-rrelieff-trees.txt;
+Notation: Ii = instance i; diff as eqs. 1-2 of Robnik-Šikonja & Kononenko 1999;
 numeric diffs are |dx| / range. Every table is built so that no neighbour set is ambiguous.
 Each hand value is checked against the engine and against the plain reference
 (reference_relief.py), which validates the reference itself.
@@ -307,7 +307,7 @@ def test_reference_gives_hand_computed_estimate(name):
     np.testing.assert_allclose(reference(table), expected, rtol=0, atol=TOL)
 
 
-# --- ramp diff (REFERENCE.md; CORElearn's default thresholds .04 and .1 of the range) ---------
+# --- ramp diff (CORElearn's default thresholds .04 and .1 of the range) ---------
 # Table 6, A1 numeric with range 100, A2 binary, two classes:
 #        A1   A2 class
 #   I0    0   0   0

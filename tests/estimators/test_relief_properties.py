@@ -1,6 +1,6 @@
 """Properties of ReliefF stated or implied by the papers.
 
-* Parity (robnik-kononenko-relieff-rrelieff-trees.txt §2, Fig. 2; kononenko-relieff-1994.txt §2):
+* Parity (Robnik-Šikonja & Kononenko 1999 §2, Fig. 2; Kononenko 1994 §2):
   ReliefF ranks the informative attributes of parity-2 / parity-3 with 10 irrelevant binary
   attributes (200 instances) first; information gain (myopic) does not.
 * k = all neighbours (eqs. 4-6): ReliefF becomes myopic; exact relation to eq. 5 derived below.

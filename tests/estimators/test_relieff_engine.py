@@ -31,7 +31,7 @@ def mixed_data(regression=False, n=60, seed=0):
 def test_distances_equal_summed_pair_diffs(regression, missing, both, numeric, distance,
                                            laplace):
     # the tiled distance kernel and the scalar pair-diff rule are written differently;
-    # inside distances RELIEF-C uses RELIEF-B's diff (kononenko-relieff-1994.txt §3)
+    # inside distances RELIEF-C uses RELIEF-B's diff (Kononenko 1994 §3)
     data = mixed_data(regression)
     options = dict(both_missing=both, numeric=numeric, distance=distance, laplace=laplace)
     dist = DiffModel(data, DiffOptions(missing=missing, **options)).distances(np.arange(7))

@@ -65,11 +65,16 @@ def test_every_pair_once_gives_the_double_precision_context(numeric, distance, g
 
 @pytest.mark.parametrize("missing", ["B", "D"])
 @pytest.mark.parametrize("groups", ["per-class", "all"])
-def test_missing_values_give_the_double_precision_context(missing, groups, monkeypatch):
+@pytest.mark.parametrize("numeric,distance", [("linear", "manhattan"), ("ramp", "euclidean")])
+def test_missing_values_give_the_double_precision_context(missing, groups, numeric, distance,
+                                                          monkeypatch):
+    # a missing value is 0 in the panels plus corrections toward each class
     X, y, discrete = table(missing=0.2)
+    X[7] = np.nan                                   # an instance with no known value
+    X[8, :10] = np.nan
     data = encode(X, y, discrete=discrete, n_classes=3)
-    double, single = contexts(data, DiffOptions(missing=missing), np.arange(X.shape[0]), 7,
-                              groups, monkeypatch)
+    options = DiffOptions(missing=missing, numeric=numeric, distance=distance)
+    double, single = contexts(data, options, np.arange(X.shape[0]), 7, groups, monkeypatch)
     assert_same(double, single)
 
 
@@ -135,14 +140,13 @@ def test_float32_distances_lie_within_the_rounding_bound(numeric, distance, offs
     assert E0 > 0 and 0 < gamma < 1e-4
     double = model.distances(np.arange(600))
     options = single_precision.kernel_options(model)
-    acc, part = np.empty((2, WIDTH, WIDTH), np.float32)
-    scratch = [np.empty(40, np.intp) for _ in range(2)]
+    acc, part, tpart = np.empty((3, WIDTH, WIDTH), np.float32)
+    cursors = np.empty((4, WIDTH), np.intp)
+    arrays = panels.arrays
     worst = 0.0
     for I, J in itertools.product(range(panels.ranges.shape[0]), repeat=2):
         (loI, hiI, cI), (loJ, hiJ, cJ) = panels.ranges[I], panels.ranges[J]
-        single_precision._block(acc, part, panels.values[I], panels.values[J], panels.sums[I],
-                                panels.sums[J], hiI - loI, hiJ - loJ, cI, cJ, panels.layout,
-                                options, 3, *scratch)
+        single_precision._pair_block(acc, part, tpart, cursors, arrays, arrays, I, J, options)
         d32 = acc[:hiI - loI, :hiJ - loJ].astype(float)
         d64 = double[np.ix_(panels.order[loI:hiI], panels.order[loJ:hiJ])]
         bound = E0 + gamma * (d32 + E0)

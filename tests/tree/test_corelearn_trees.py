@@ -1,5 +1,5 @@
 """CORE trees with ``preset="corelearn"`` against CORElearn 1.57.3's own trees and 10-fold CV
-(``../shared/corelearn-oracle/trees``; the tests fail, not skip, when it is absent).
+(``tests/data/corelearn/trees``, CORElearn's output kept as data).
 
 The cheap configurations are checked here; CORElearn's ``discretizationSample = 50`` draws 50
 candidate thresholds at random (R's generator) where a numeric attribute has more, and the

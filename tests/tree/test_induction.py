@@ -1,5 +1,5 @@
-"""CORE tree induction on tiny hand-built data (robnik-kononenko-relieff-rrelieff-trees.txt §4;
-REFERENCE.md "Trees"). Expected splits, weights and predictions are derived by hand."""
+"""CORE tree induction on tiny hand-built data (Robnik-Šikonja & Kononenko 1999 §4;
+CORElearn's tree options). Expected splits, weights and predictions are derived by hand."""
 import numpy as np
 import pytest
 

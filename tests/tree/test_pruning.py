@@ -1,4 +1,4 @@
-"""Pruning formulas (REFERENCE.md "Trees": m-estimate; C4.5's pessimistic pruning) on trees
+"""Pruning formulas (CORElearn's m-estimate; C4.5's pessimistic pruning) on trees
 built by hand, with the expected errors computed by hand or by an independent root search."""
 import numpy as np
 import pytest

@@ -203,12 +203,13 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_scorer_name_shows_only_non_default_parameters(self):
         w = self.widget
         self.choose("ReliefF")
-        self.assertEqual(self.get_output(w.Outputs.scorer).name, "ReliefF")
+        # the Relief family always names its k (apart from Rank's own ReliefF)
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "ReliefF k10")
         combo = w.editors["ReliefF"].controls["weighting"]
         combo.setCurrentIndex(combo.findData("exp-rank"))
         combo.activated.emit(combo.currentIndex())
         self.assertEqual(self.get_output(w.Outputs.scorer).name,
-                         "ReliefF weighting=exp-rank")
+                         "ReliefF k10 weighting=exp-rank")
         self.choose("Unified Π")
         self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unified Π")
 

@@ -1,4 +1,4 @@
-"""Widget tests for Oblivious Tree (OBLIVION, langley-oblivion-1994.txt)."""
+"""Widget tests for Oblivious Tree (OBLIVION, Langley 1994)."""
 import numpy as np
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.widgets.tests import base

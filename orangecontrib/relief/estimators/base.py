@@ -20,7 +20,9 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-__all__ = ["Parameters", "Estimator", "check_data", "random_generator", "row_blocks",
+from .description import parameter_defaults, same_value, validate
+
+__all__ = ["Parameters", "Estimator", "check_data", "check_summary", "random_generator", "row_blocks",
            "available_memory", "check_memory", "parallel_launch", "progress_part"]
 
 #: bytes of the per-row arrays (such as rows x N distances) of one block of rows
@@ -60,7 +62,16 @@ def progress_part(callback, lo, hi):
 
 class Parameters:
     """Objects configured by keyword arguments stored unchanged as attributes: their repr is the
-    class name and those attributes."""
+    class name and those attributes. ``parameters`` declares them (a tuple of
+    :class:`.description.Param`) and ``rules`` the constraints between them (functions of the
+    object that return a message or None); :meth:`check_parameters` validates both."""
+    parameters = ()
+    rules = ()
+
+    def check_parameters(self, n_instances=None):
+        """Raise ``ValueError`` naming a parameter whose value is not allowed (for data of
+        ``n_instances`` instances, when given): :func:`.description.validate`."""
+        validate(self, n_instances)
 
     def __repr__(self):
         params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
@@ -68,10 +79,56 @@ class Parameters:
 
 
 class Estimator(Parameters):
-    """Base class; subclasses set ``name``, ``tasks`` and implement ``estimate``."""
+    """Base class; subclasses set ``name``, ``tasks``, ``parameters`` and their capabilities
+    and implement ``estimate``. The class attributes are the estimator's description, from
+    which its validation, the widgets' editors, the scikit-learn selectors, the command line
+    and the documentation's table derive (:mod:`.description`)."""
     name = "estimator"
+    #: the name shown to users (None: ``name``)
+    display_name = None
+    #: the name in narrow column headers such as those of Orange's Rank, at most about 11
+    #: characters (None: the display name)
+    short_name = None
+    #: the paper that defines the estimator (authors, year, where)
+    paper = ""
     #: the targets the estimator handles: a subset of {"classification", "regression"}
     tasks = frozenset({"classification", "regression"})
+    #: it samples instances (``iterations`` or ``sample``) and takes ``random_state``
+    samples_instances = False
+    #: its estimates for several numbers of neighbours k come from one search (``profile``)
+    profiles_k = False
+    #: it packs SNP-like data (discrete, at most four values) into bit planes
+    packed_snps = False
+    #: the Dask backend (:mod:`orangecontrib.relief.dask`) computes it on partitioned data
+    dask_backend = False
+    #: it gives the case counts of the Π framework (``case_counts``)
+    counts_cases = False
+    #: it is offered as a tree's split selector (its values compare across candidate splits)
+    split_selector = True
+    #: the parameters whose default is the preset's (None in a selector: the preset's value)
+    diff_keywords = ()
+
+    def defaults(self):
+        """{name: default} of its declared parameters, as they apply to this estimator (a
+        preset's values where they depend on it)."""
+        return parameter_defaults(type(self))
+
+    def changed_parameters(self):
+        """{name: value} of the declared parameters that differ from :meth:`defaults`."""
+        defaults = self.defaults()
+        changed = {}
+        for param in self.parameters:
+            value = getattr(self, param.name)
+            # None where None is the declared default stands for the class's own default
+            if not (value is None and param.default is None) \
+                    and not same_value(value, defaults[param.name]):
+                changed[param.name] = value
+        return changed
+
+    def named_parameters(self):
+        """{name: value} of the parameters always shown in its short name (e.g. the number of
+        neighbours, "ReliefF k10"), whatever their value."""
+        return {}
     #: the fewest instances the estimator needs
     min_instances = 2
     #: whether the estimator reads sparse data (:attr:`.EncodedData.is_sparse`) without
@@ -80,6 +137,24 @@ class Estimator(Parameters):
     #: estimates scale as (unit of a regression target) ** this: multiplying the target by c
     #: multiplies them by c ** target_unit_power (0: they do not depend on the target's unit)
     target_unit_power = 0
+
+    @classmethod
+    def significance_tests(cls):
+        """The significance tests of :mod:`.significance` its estimates take: STIR when it
+        gives the hit and miss pairs of one neighbourhood (``hit_miss_pairs``), and
+        permutations (any estimator)."""
+        stir = callable(getattr(cls, "hit_miss_pairs", None))
+        return ("stir", "permutation") if stir else ("permutation",)
+
+    @classmethod
+    def capabilities(cls):
+        """Its capabilities in words, for listings."""
+        flags = [(cls.samples_instances, "samples instances (random_state)"),
+                 ("stir" in cls.significance_tests(), "STIR"),
+                 (cls.profiles_k, "profile over k"), (cls.sparse_input, "sparse"),
+                 (cls.packed_snps, "bit-packed SNPs"), (cls.dask_backend, "Dask"),
+                 (cls.counts_cases, "case counts")]
+        return [text for flag, text in flags if flag]
 
     def context(self, data, callback=None):
         check_data(data, self)
@@ -95,27 +170,37 @@ class Estimator(Parameters):
 def check_data(data, estimator):
     """Raise ``ValueError`` with a clear message when ``data`` does not suit ``estimator``:
     wrong target type, too few instances, fewer than two classes present, no attributes, sparse
-    data for an estimator that does not read them."""
-    task = "classification" if data.is_classification else "regression"
-    if task not in estimator.tasks:
+    data for an estimator that does not read them; before those, a parameter whose value is
+    not allowed (:meth:`Parameters.check_parameters`)."""
+    check_summary(estimator, data.n_instances, data.n_attributes,
+                  "classification" if data.is_classification else "regression",
+                  np.unique(data.y).size if data.is_classification else None,
+                  None if data.is_classification else data.y_span, data.is_sparse)
+
+
+def check_summary(estimator, n_instances, n_attributes, task=None, classes_present=None,
+                  y_span=None, sparse=False):
+    """:func:`check_data` on a summary of the data (as a pass over partitions gives it): the
+    numbers of instances and attributes, the ``task`` ("classification" or "regression"), the
+    number of classes present or the target's span (max - min); what is None is not checked."""
+    estimator.check_parameters(n_instances)
+    if task is not None and task not in estimator.tasks:
         wanted = " or ".join(sorted(estimator.tasks))
         raise ValueError(f"{estimator.name} needs a {wanted} target "
                          f"({'discrete' if wanted == 'classification' else 'numeric'} class), "
                          f"but the data have a {task} target")
-    if data.n_attributes == 0:
+    if n_attributes == 0:
         raise ValueError(f"{estimator.name}: the data have no attributes")
-    if data.is_sparse and not estimator.sparse_input:
+    if sparse and not estimator.sparse_input:
         raise ValueError(f"{estimator.name} does not support sparse data: use ReliefF, "
                          "RReliefF or Relief, or convert the data to a dense array")
-    if data.n_instances < estimator.min_instances:
+    if n_instances < estimator.min_instances:
         raise ValueError(f"{estimator.name} needs at least {estimator.min_instances} instances, "
-                         f"the data have {data.n_instances}")
-    if data.is_classification:
-        present = np.unique(data.y).size
-        if present < 2:
-            raise ValueError(f"{estimator.name} needs at least two classes, "
-                             f"the data have {present}")
-    elif data.y_span <= 0:
+                         f"the data have {n_instances}")
+    if classes_present is not None and classes_present < 2:
+        raise ValueError(f"{estimator.name} needs at least two classes, "
+                         f"the data have {classes_present}")
+    if y_span is not None and y_span <= 0:
         raise ValueError(f"{estimator.name}: the target is constant")
 
 

@@ -37,12 +37,12 @@ import numpy as np
 
 from .base import Estimator, check_data, progress_part, row_blocks
 from .neighbourhood.diffs import DiffModel, DiffOptions
+from .description import Param
 from .encoding import EncodedData
+from .parameters import PAIRWISE_DIFF_PARAMETERS, equals, ramp_rule
 from .neighbourhood.neighbours import nearest_neighbours
 
 __all__ = ["ContextualMerit", "MeritContext", "PairwiseClassEstimator"]
-
-NEIGHBOURS = ("nearest", "all")
 
 
 class PairwiseClassEstimator(Estimator):
@@ -50,6 +50,7 @@ class PairwiseClassEstimator(Estimator):
     function of eqs. 5-7 (``numeric_diff`` "linear" = eq. 7 with TH = range, or "ramp" with
     ``t_equal``/``t_different`` as fractions of the range; ``missing`` as in :mod:`.diffs`)."""
     tasks = frozenset({"classification"})
+    rules = (ramp_rule,)
 
     def diff_options(self):
         return DiffOptions(numeric=self.numeric_diff, t_equal=self.t_equal,
@@ -87,6 +88,18 @@ class ContextualMerit(PairwiseClassEstimator):
     numeric_diff, t_equal, t_different, missing: the diff function (:mod:`.diffs`).
     """
     name = "Contextual Merit"
+    short_name = "Ctx. Merit"
+    paper = "Hong 1997, IEEE TKDE 9(5) (eq. 9)"
+    parameters = (
+        Param("neighbours", "choice", "nearest", "Counter-examples",
+              choices=(("nearest", "the nearest"), ("all", "all")),
+              tooltip="The counter-examples (instances of another class) each example is "
+                      "compared with: its K nearest (Hong 1997) or all of them (Prop. 2)."),
+        Param("K", "int", None, "Nearest counter-examples", low=1, maximum=10000,
+              none="⌈log₂⌉", applies=equals("neighbours", "nearest"),
+              tooltip="Nearest counter-examples per example; ⌈log₂⌉ = the logarithm of the "
+                      "number of counter-examples, rounded up (Hong 1997).")) \
+        + PAIRWISE_DIFF_PARAMETERS
 
     def __init__(self, neighbours="nearest", K=None, numeric_diff="linear", t_equal=0.04,
                  t_different=0.1, missing="D"):
@@ -96,14 +109,6 @@ class ContextualMerit(PairwiseClassEstimator):
         self.t_equal = t_equal
         self.t_different = t_different
         self.missing = missing
-
-    def _check_parameters(self):
-        if self.neighbours not in NEIGHBOURS:
-            raise ValueError(f"neighbours must be 'nearest' or 'all', got {self.neighbours!r}")
-        K = self.K
-        if K is not None and (isinstance(K, bool) or not isinstance(K, (int, np.integer))
-                              or K < 1):
-            raise ValueError(f"K must be None or an integer >= 1, got {K!r}")
 
     def counter_example_counts(self, data):
         """K of each example: ``self.K`` or ceil(log2(number of its counter-examples)), at
@@ -119,7 +124,6 @@ class ContextualMerit(PairwiseClassEstimator):
         """The counter-example pairs (and, for "all", the estimates, which are the expensive
         part there)."""
         check_data(data, self)
-        self._check_parameters()
         model = DiffModel(data, self.diff_options())
         ctx = MeritContext(data, model, self.neighbours)
         if self.neighbours == "nearest":

@@ -25,6 +25,7 @@ uniform costs and unweighted instances are supported.
 import numpy as np
 
 from .base import check_data
+from .parameters import RANDOM_STATE
 from .impurity import MDL
 from .r_random import RUniformStream, r_seed
 from .relieff import ReliefF
@@ -97,6 +98,7 @@ class ReliefFsmp(ReliefF):
         ``Generator`` draws the seed.
     """
     name = "ReliefFsmp"
+    dask_backend = False
     default_weighting = "exp-rank"
 
     def sample_instances(self, data):
@@ -117,6 +119,7 @@ class MDLsmp(MDL):
     random stream after R's ``set.seed(s)``, None a fresh seed, a numpy ``Generator`` draws
     the seed."""
     name = "MDLsmp"
+    parameters = MDL.parameters + (RANDOM_STATE,)
 
     def __init__(self, min_lower=2, min_upper=3, random_state=None):
         super().__init__(min_lower, min_upper)

@@ -21,10 +21,13 @@ one shared function (:func:`.splits.value_table`, one ``bincount``) builds the t
 n_v = Σ_c n_vc, n_c = Σ_v n_vc, n = Σ_v n_v, p(v) = n_v/n, p(c) = n_c/n, p(c|v) = n_vc/n_v,
 H(p) = −Σ p log₂ p (bits), 0·log 0 = 0.
 """
+from dataclasses import replace
+
 import numpy as np
 from scipy.special import gammaln, xlogy
 
 from .base import Estimator
+from .description import Param
 from .encoding import power_of_two_scale
 from .splits import best_partition, best_threshold, target_statistics, value_table
 
@@ -33,8 +36,6 @@ __all__ = ["information_gain", "gain_ratio", "gini_gain", "accuracy_gain", "mdl_
            "cost_gain_ratio",
            "ImpurityEstimator", "InfGain", "GainRatio", "Gini", "MDL", "Accuracy", "MSE",
            "MyopicReliefF", "DKM", "DKMcost", "GainRatioCost"]
-
-UNUSED_VALUE_RULES = ("ignore", "minus_one")
 
 
 def _ratio(a, b):
@@ -252,12 +253,23 @@ def mse_of_mean(table):
     return _nan_where_empty(-_ratio(within.sum(axis=-1), w), w)
 
 
+MIN_LOWER = Param(
+    "min_lower", "int", 2, "Fewest below a split", low=1, maximum=10000, advanced=True,
+    tooltip="The fewest instances with a known value a numeric attribute's binary split must "
+            "leave at or below its threshold (CORElearn: 2).")
+MIN_UPPER = Param(
+    "min_upper", "int", 3, "Fewest above a split", low=1, maximum=10000, advanced=True,
+    tooltip="The fewest instances with a known value a numeric attribute's binary split must "
+            "leave above its threshold (CORElearn: 3).")
+
+
 class ImpurityEstimator(Estimator):
     """An impurity measure as an :class:`.base.Estimator` (see the module docstring).
 
     ``min_lower`` / ``min_upper``: the fewest known instances a numeric attribute's split must
     leave at or below / above its threshold (CORElearn: 2 and 3)."""
     tasks = frozenset({"classification"})
+    parameters = (MIN_LOWER, MIN_UPPER)
     #: discrete attributes are scored multi-valued (True) or by their best binary partition
     multivalued = True
 
@@ -268,13 +280,6 @@ class ImpurityEstimator(Estimator):
     def criterion(self, table):
         """The measure's score of contingency tables (..., V, K); higher = better."""
         raise NotImplementedError
-
-    def check_parameters(self):
-        """Raise ``ValueError`` naming a parameter outside its range."""
-        for name in ("min_lower", "min_upper"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
 
     def context(self, data, callback=None):
         self.check_parameters()
@@ -343,6 +348,7 @@ class ImpurityEstimator(Estimator):
 class InfGain(ImpurityEstimator):
     """Information gain in bits (Kononenko 1994, eq. 1): :func:`information_gain`."""
     name = "InfGain"
+    paper = "Kononenko 1994, eq. 1 (as CORElearn's InfGain)"
 
     def criterion(self, table):
         return information_gain(table)
@@ -355,16 +361,17 @@ class GainRatio(ImpurityEstimator):
     attribute scores 0) or "minus_one" (CORElearn: −1 when a declared value of a discrete attribute
     never occurs among the known values, or H(A) = 0)."""
     name = "GainRatio"
+    paper = "Quinlan 1986 (as CORElearn's GainRatio)"
+    parameters = ImpurityEstimator.parameters + (Param(
+        "unused_value_rule", "choice", "ignore", "Unused values", advanced=True,
+        choices=(("ignore", "ignored"), ("minus_one", "score −1")),
+        tooltip="A declared value of a discrete attribute that never occurs: ignored (the "
+                "definition), or the attribute scores −1 (CORElearn), as it does when its "
+                "entropy H(A) is 0."),)
 
     def __init__(self, min_lower=2, min_upper=3, unused_value_rule="ignore"):
         super().__init__(min_lower, min_upper)
         self.unused_value_rule = unused_value_rule
-
-    def check_parameters(self):
-        super().check_parameters()
-        if self.unused_value_rule not in UNUSED_VALUE_RULES:
-            raise ValueError("unused_value_rule must be 'ignore' or 'minus_one', "
-                             f"got {self.unused_value_rule!r}")
 
     def criterion(self, table):
         return gain_ratio(table, self.unused_value_rule)
@@ -373,6 +380,8 @@ class GainRatio(ImpurityEstimator):
 class Gini(ImpurityEstimator):
     """Gini-index gain: :func:`gini_gain`."""
     name = "Gini"
+    display_name = "Gini gain"
+    paper = "Breiman et al. 1984 (Gini index; as CORElearn's Gini)"
 
     def criterion(self, table):
         return gini_gain(table)
@@ -381,6 +390,7 @@ class Gini(ImpurityEstimator):
 class MDL(ImpurityEstimator):
     """Kononenko's (1995) MDL measure: :func:`mdl_gain`."""
     name = "MDL"
+    paper = "Kononenko 1995, IJCAI (MDL)"
 
     def criterion(self, table):
         return mdl_gain(table)
@@ -389,6 +399,7 @@ class MDL(ImpurityEstimator):
 class Accuracy(ImpurityEstimator):
     """Accuracy gain (eq. 16 minus the majority prior): :func:`accuracy_gain`."""
     name = "Accuracy"
+    paper = "Robnik-Šikonja & Kononenko 1999, eq. 16"
 
     def criterion(self, table):
         return accuracy_gain(table)
@@ -398,6 +409,8 @@ class MyopicReliefF(ImpurityEstimator):
     """Myopic ReliefF (eq. 5 with Gini' of eq. 6): :func:`myopic_relieff`; numeric attributes
     binarised at their best split (by eq. 5 itself) first."""
     name = "MyopicReliefF"
+    short_name = "Myopic RF"
+    paper = "Robnik-Šikonja & Kononenko 1999, eqs. 5-6"
 
     def criterion(self, table):
         return myopic_relieff(table)
@@ -410,7 +423,9 @@ class MSE(ImpurityEstimator):
     at their best threshold. The defaults ``min_lower=1, min_upper=1`` admit every threshold, as
     eq. 17 (the minimum over all splits) and CORElearn's MSEofMean do."""
     name = "MSE"
+    paper = "Robnik-Šikonja & Kononenko 1999, eq. 17 (CORElearn's MSEofMean)"
     tasks = frozenset({"regression"})
+    parameters = (replace(MIN_LOWER, default=1), replace(MIN_UPPER, default=1))
     target_unit_power = 2
     multivalued = False
 

@@ -38,6 +38,8 @@ from math import comb
 import numpy as np
 
 from .base import Estimator
+from .description import Param
+from .parameters import RANDOM_STATE
 from .r_random import RUniformStream, r_seed
 
 __all__ = ["linear_model_predictions", "branch_error", "ModelError"]
@@ -145,6 +147,14 @@ class ModelError(Estimator):
     """
     name = "ModelError"
     tasks = frozenset({"regression"})
+    paper = "CORElearn's MSEofModel and MAEofModel (Robnik-Šikonja & Savicky)"
+    parameters = (
+        Param("loss", "choice", "squared", "Error", choices=tuple((loss, loss) for loss in LOSSES),
+              tooltip="Mean squared or mean absolute error of the linear models."),
+        Param("sample", "int", 50, "Split points tried", low=0, maximum=100000,
+              tooltip="At most this many distinct values of a numeric attribute are drawn as "
+                      "split points (CORElearn's discretizationSample); 0 tries all."),
+        RANDOM_STATE)
 
     def __init__(self, loss="squared", sample=50, random_state=None):
         self.loss = loss
@@ -155,15 +165,7 @@ class ModelError(Estimator):
     def target_unit_power(self):
         return 2 if self.loss == "squared" else 1
 
-    def check_parameters(self):
-        if self.loss not in LOSSES:
-            raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
-        if isinstance(self.sample, bool) or not isinstance(self.sample, (int, np.integer)) \
-                or self.sample < 0:
-            raise ValueError(f"sample must be an integer >= 0, got {self.sample!r}")
-
     def context(self, data, callback=None):
-        self.check_parameters()
         data = super().context(data, callback)
         if data.weights is not None:
             raise ValueError(f"{self.name} does not take instance weights")

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import Estimator, check_data, progress_part
+from .description import Param
 
 __all__ = ["MultiScaleRelief", "standardise"]
 
@@ -76,6 +77,11 @@ class MultiScaleRelief(Estimator):
     """MultiScale Relief; see the module docstring. ``estimators``: the engine estimators to
     combine (None: the defaults for the data's target)."""
     name = "MultiScale Relief"
+    short_name = "MultiScale"
+    paper = ("this add-on: MultiSURF and TuRF around ReliefF, after Urbanowicz et al. 2018, "
+             "J Biomed Inform 85")
+    parameters = (Param("estimators", "estimators", None, "Estimators", none="the defaults",
+                        tooltip="The estimators whose standardised estimates are combined."),)
     #: not offered as a tree's split selector (standardised among the columns evaluated
     #: together, its values do not compare across a node's candidate splits)
     split_selector = False
@@ -93,11 +99,8 @@ class MultiScaleRelief(Estimator):
             local = ReliefF(k=10) if data.is_classification else \
                 RReliefF(k=10, weighting="equal")
             return (MultiSURF(), TuRF(local, remove=0.5, rounds=1))
-        estimators = tuple(self.estimators)
-        if not estimators or not all(isinstance(e, Estimator) for e in estimators):
-            raise ValueError(f"estimators must be a non-empty sequence of attribute "
-                             f"estimators, got {self.estimators!r}")
-        return estimators
+        self.check_parameters()
+        return tuple(self.estimators)
 
     def context(self, data, callback=None):
         """Each estimator's context."""

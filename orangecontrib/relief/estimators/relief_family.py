@@ -25,8 +25,10 @@ import numpy as np
 from .base import Estimator, check_data, check_memory, progress_part, random_generator
 from .neighbourhood.diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
 from .neighbourhood.diffs import _UNUSABLE, DiffOptions
-from .neighbourhood.neighbours import nearest_neighbours, neighbour_weights, WEIGHTINGS
+from .neighbourhood.neighbours import nearest_neighbours, neighbour_weights
 from .neighbourhood.sparse import diff_model
+from .parameters import (DIFF_KEYWORDS, DIFF_PARAMETERS, ITERATIONS, K, PRESET, RANDOM_STATE,
+                         SIGMA, WEIGHTING, ramp_rule)
 
 __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
@@ -40,13 +42,6 @@ PAIR_DIFFS = 2 ** 25
 PLAN_READOUTS = 2 ** 20
 
 
-#: the estimators' keyword arguments for the fields of :class:`.DiffOptions`
-DIFF_KEYWORDS = {"numeric_diff": "numeric", "t_equal": "t_equal", "t_different": "t_different",
-                 "missing": "missing", "laplace": "laplace", "both_missing": "both_missing",
-                 "numeric_bins": "numeric_bins", "distance": "distance",
-                 "skip_zero_distance": "skip_zero_distance"}
-#: the presets: "papers" (the papers' definitions) and "corelearn" (CORElearn's choices)
-PRESETS = ("papers", "corelearn")
 #: CORElearn's k when k is not given: kNearestEqual for equal weights, else kNearestExpRank
 CORELEARN_K = {"equal": 10, "other": 70}
 
@@ -77,10 +72,15 @@ class ReliefFamily(Estimator):
         Keyword arguments that change single fields of ``diff`` (see :mod:`.diffs`;
         ``numeric_diff`` is the field ``numeric``); also readable and settable attributes.
     """
+    parameters = (K, ITERATIONS, RANDOM_STATE, WEIGHTING, SIGMA, PRESET) + DIFF_PARAMETERS
+    rules = (ramp_rule,)
     default_k = 10
     default_weighting = "equal"
     groups = "per-class"
     sparse_input = True
+    samples_instances = True
+    profiles_k = True
+    packed_snps = True
     #: whether CORElearn leaves out neighbours at distance 0 in this estimator
     corelearn_skips_zero = True
     #: the keyword arguments that set single fields of ``diff`` (also readable attributes)
@@ -102,11 +102,15 @@ class ReliefFamily(Estimator):
         self.diff = replace(base, **{DIFF_KEYWORDS[key]: value
                                      for key, value in diff_keywords.items()})
 
-    def changed_diff_keywords(self):
-        """{keyword: value} of the diff fields that differ from the preset's."""
+    def defaults(self):
+        """The declared defaults, the diff keywords' those of the preset."""
         preset = self.preset_diff()
-        return {key: getattr(self.diff, field) for key, field in DIFF_KEYWORDS.items()
-                if getattr(self.diff, field) != getattr(preset, field)}
+        return dict(super().defaults(), **{key: getattr(preset, field)
+                                           for key, field in DIFF_KEYWORDS.items()})
+
+    def named_parameters(self):
+        """The number of neighbours k."""
+        return {"k": self.k_}
 
     @classmethod
     def corelearn(cls, **overrides):
@@ -120,9 +124,8 @@ class ReliefFamily(Estimator):
             return DiffOptions(numeric="ramp", t_equal=0.04, t_different=0.1, missing="D",
                                laplace=True, both_missing="current", numeric_bins=5,
                                skip_zero_distance=self.corelearn_skips_zero, corelearn=True)
-        if self.preset == "papers":
-            return DiffOptions()
-        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {self.preset!r}")
+        PRESET.check(self.preset)
+        return DiffOptions()
 
     @property
     def k_(self):
@@ -139,24 +142,13 @@ class ReliefFamily(Estimator):
     def diff_options(self):
         return self.diff.check()
 
-    def _check_parameters(self):
-        k = self.k_
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise ValueError(f"k must be an integer >= 1, got {k!r}")
-        if self.weighting_ not in WEIGHTINGS:
-            raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, "
-                             f"got {self.weighting_!r}")
-        if self.weighting_ == "exp-rank" and not self.sigma > 0:
-            raise ValueError(f"sigma must be > 0, got {self.sigma!r}")
-
     def sample(self, n):
-        """Indices of the instances R_i the iterations visit."""
+        """Indices of the instances R_i the iterations visit among ``n`` (``ValueError`` when
+        a parameter is not allowed, see :meth:`check_parameters`)."""
+        self.check_parameters(n)
         m = self.iterations
         if m is None:
             return np.arange(n)
-        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or not 1 <= m <= n:
-            raise ValueError(f"iterations must be None or an integer in 1..{n} "
-                             f"(the number of instances), got {m!r}")
         return random_generator(self.random_state).choice(n, size=int(m), replace=False)
 
     def sample_instances(self, data):
@@ -169,7 +161,6 @@ class ReliefFamily(Estimator):
 
     def _search(self, data, k, groups, callback):
         check_data(data, self)
-        self._check_parameters()
         model = diff_model(data, self.diff_options())
         return nearest_neighbours(model, self.sample_instances(data), k, groups=groups,
                                   callback=callback)
@@ -224,6 +215,10 @@ class BestK:
     each attribute taking its best estimate over k (CORElearn's ReliefFbestK and
     RReliefFbestK)."""
     k_max = None
+
+    def named_parameters(self):
+        """None: the name says "best k"."""
+        return {}
 
     @property
     def k_(self):

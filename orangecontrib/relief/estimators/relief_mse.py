@@ -14,6 +14,8 @@ estimator cannot score (NaN) stays NaN and does not enter the range.
 import numpy as np
 
 from .base import Estimator, check_data, progress_part
+from .description import Param
+from .parameters import PRESET
 from .impurity import MSE
 from .rrelieff import RReliefF
 
@@ -50,6 +52,10 @@ class RReliefFwithMSE(Estimator):
     """
     name = "RReliefFwithMSE"
     tasks = frozenset({"regression"})
+    paper = "CORElearn's RReliefFwithMSE (Robnik-Šikonja & Savicky)"
+    parameters = (PRESET, Param(
+        "necessary", "float", 50, "Instances for RReliefF's share", low=0, low_open=True,
+        tooltip="The number of instances at which RReliefF's share of the mix is exp(−1)."))
 
     def __init__(self, preset="papers", necessary=50, **relief_keywords):
         self.preset = preset
@@ -63,10 +69,6 @@ class RReliefFwithMSE(Estimator):
     def context(self, data, callback=None):
         """The RReliefF neighbour context (the expensive part)."""
         check_data(data, self)
-        necessary = self.necessary
-        if isinstance(necessary, bool) or not isinstance(necessary, (int, float, np.number)) \
-                or not necessary > 0:
-            raise ValueError(f"necessary must be a number > 0, got {necessary!r}")
         return self.relief.context(data, callback)
 
     def estimate(self, context, columns=None):

@@ -18,6 +18,8 @@ whose hit (or miss) diffs is known then gets NaN.
 import numpy as np
 
 from .base import row_blocks
+from .description import Param
+from .parameters import DIFF_PARAMETERS, ITERATIONS, K, PRESET, RANDOM_STATE, SIGMA, WEIGHTING
 from .neighbourhood.neighbours import neighbour_weights, regroup
 from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
@@ -28,13 +30,29 @@ __all__ = ["Relief", "ReliefF", "ReliefFbestK", "ReliefFmerit", "group_coefficie
 ORDER_BYTES = 256 * 2 ** 20
 
 
+MISSES = Param(
+    "misses", "choice", "per-class", "Misses", advanced=True,
+    choices=(("per-class", "k of each class"), ("pooled", "k of all classes")),
+    tooltip="RELIEF-F: k nearest misses from each other class, weighted by the class's prior "
+            "probability; RELIEF-E: k nearest misses from all other classes together "
+            "(Kononenko 1994).")
+K_MAX = Param(
+    "k_max", "int", None, "Largest k", low=1, none="100",
+    tooltip="ReliefF is computed for every k = 1 … k_max from one neighbour search, and each "
+            "attribute gets its best estimate over k (time and memory grow with k_max).")
+
+
 class ReliefF(ReliefFamily):
     """ReliefF; see the module docstring and :class:`.ReliefFamily` for the parameters.
 
     misses: "per-class" (RELIEF-F, default) or "pooled" (RELIEF-E).
     """
     name = "ReliefF"
+    paper = "Kononenko 1994 (RELIEF-A to F); Robnik-Šikonja & Kononenko 1999, Fig. 3"
     tasks = frozenset({"classification"})
+    parameters = (K, ITERATIONS, RANDOM_STATE, WEIGHTING, SIGMA, MISSES, PRESET) \
+        + DIFF_PARAMETERS
+    dask_backend = True
 
     def __init__(self, k=None, iterations=None, random_state=None, weighting=None, sigma=20.0,
                  misses="per-class", preset="papers", diff=None, **diff_keywords):
@@ -45,8 +63,6 @@ class ReliefF(ReliefFamily):
 
     @property
     def groups(self):
-        if self.misses not in ("per-class", "pooled"):
-            raise ValueError(f"misses must be 'per-class' or 'pooled', got {self.misses!r}")
         return self.misses
 
     def coefficients(self, context):
@@ -137,6 +153,8 @@ class Relief(ReliefF):
     """Kira & Rendell's Relief (Fig. 1): one nearest hit and one nearest miss (from any other
     class), equal weights. ``k`` > 1 gives RELIEF-A's averaging over k hits and misses."""
     name = "Relief"
+    paper = "Kira & Rendell 1992, Fig. 1 (as in Robnik-Šikonja & Kononenko 1999)"
+    parameters = (K, ITERATIONS, RANDOM_STATE, PRESET) + DIFF_PARAMETERS
     default_k = 1
     #: CORElearn's Relief takes the nearest hit and miss even at distance 0
     corelearn_skips_zero = False
@@ -157,6 +175,10 @@ class ReliefFbestK(BestK, ReliefF):
     makes time and memory grow with the square of the number of instances) from one neighbour
     search; each attribute takes its best estimate over k."""
     name = "ReliefFbestK"
+    paper = "Robnik-Šikonja & Kononenko 1999, Fig. 2 (estimate versus k); CORElearn"
+    parameters = (K_MAX, ITERATIONS, RANDOM_STATE, WEIGHTING, SIGMA, MISSES, PRESET) \
+        + DIFF_PARAMETERS
+    dask_backend = False
 
     def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,
                  sigma=20.0, misses="per-class", preset="papers", diff=None, **diff_keywords):
@@ -179,6 +201,8 @@ class ReliefFmerit(ReliefF):
     whichever ``columns`` are estimated; a neighbour with all diffs 0 contributes 0.
     """
     name = "ReliefFmerit"
+    paper = "CORElearn 1.57 (Robnik-Šikonja & Savicky), estimator ReliefFmerit"
+    dask_backend = False
     #: STIR tests unweighted diffs; the shares are not
     hit_miss_pairs = None
 

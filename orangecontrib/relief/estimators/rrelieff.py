@@ -20,7 +20,9 @@ from dataclasses import replace
 import numpy as np
 
 from .neighbourhood.diffs import target_diffs
+from .parameters import DIFF_PARAMETERS, ITERATIONS, PRESET, RANDOM_STATE, SIGMA, WEIGHTING
 from .relief_family import BestK, ReliefFamily, weighted_diff_sums
+from .relieff import K_MAX
 
 __all__ = ["RReliefF", "RReliefFbestK"]
 
@@ -31,7 +33,9 @@ class RReliefF(ReliefFamily):
     """RReliefF (Fig. 4); parameters as :class:`.ReliefFamily`, defaults k = 70, exp-rank
     weighting with sigma = 20 (the paper's defaults)."""
     name = "RReliefF"
+    paper = "Robnik-Šikonja & Kononenko 1999, Fig. 4 and eq. 12"
     tasks = frozenset({"regression"})
+    dask_backend = True
     default_k = 70
     default_weighting = "exp-rank"
     groups = "all"
@@ -78,6 +82,9 @@ class RReliefFbestK(BestK, RReliefF):
     ``preset="corelearn"`` all other instances, as CORElearn's RReliefFbestK) from one
     neighbour search; each attribute takes its best estimate over k."""
     name = "RReliefFbestK"
+    paper = "Robnik-Šikonja & Kononenko 1999, Fig. 2 (estimate versus k); CORElearn"
+    parameters = (K_MAX, ITERATIONS, RANDOM_STATE, WEIGHTING, SIGMA, PRESET) + DIFF_PARAMETERS
+    dask_backend = False
     default_weighting = "equal"
 
     def __init__(self, k_max=None, iterations=None, random_state=None, weighting=None,

@@ -35,9 +35,9 @@ from copy import copy
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import stats
 
 from .base import progress_part, random_generator, row_blocks
+from .description import Param
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
            "supports_stir", "permutation_test", "significance", "METHODS"]
@@ -150,13 +150,15 @@ def stir_test(diff_model, pairs, callback=None):
     t = np.where(flat, np.where(diff > 0, np.inf, np.where(diff < 0, -np.inf, 0.0)), t)
     valid = (n_hit >= 1) & (n_miss >= 1) & (df >= 1)
     t = np.where(valid, t, np.nan)
+    from scipy import stats           # here: 30 MB that the estimators without STIR never need
     p = np.where(flat & (diff == 0), 1.0, stats.t.sf(t, np.maximum(df, 1)))
     return t, np.where(valid, df, np.nan), np.where(valid, p, np.nan)
 
 
 def supports_stir(estimator):
-    """Whether :func:`stir` can test ``estimator``'s estimates (it gives ``hit_miss_pairs``)."""
-    return callable(getattr(estimator, "hit_miss_pairs", None))
+    """Whether :func:`stir` can test ``estimator``'s estimates (its capability, see
+    :meth:`.base.Estimator.significance_tests`: it gives ``hit_miss_pairs``)."""
+    return "stir" in estimator.significance_tests()
 
 
 def stir(estimator, data, callback=None):
@@ -186,14 +188,17 @@ def _seeded(estimator, rng):
     return estimator
 
 
+#: the number of permutations of a permutation test
+N_PERMUTATIONS = Param("n_permutations", "int", 100, "Permutations", low=1,
+                       tooltip="Estimates with the target permuted at random.")
+
+
 def permutation_test(estimator, data, n_permutations=100, random_state=None, callback=None):
     """Permutation p-values (module docstring) of any ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`): R = ``n_permutations`` estimates with the target permuted
     by ``random_state`` (None, an int or a numpy Generator). ``callback(fraction)`` reports
     progress after each part of each run; raising from it cancels."""
-    if isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer)) \
-            or n_permutations < 1:
-        raise ValueError(f"n_permutations must be a positive integer, got {n_permutations!r}")
+    N_PERMUTATIONS.check(n_permutations)
     rng = random_generator(random_state)
     estimator = _seeded(estimator, rng)
     runs = n_permutations + 1

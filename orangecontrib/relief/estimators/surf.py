@@ -47,12 +47,14 @@ from numba import njit, prange
 
 from .base import (BLOCK_BYTES, available_memory, check_data, check_memory, parallel_launch,
                    progress_part)
-from .neighbourhood.diffs import DiffModel, _UNUSABLE, _g, target_diffs
+from .neighbourhood.diffs import DiffModel, _g, target_diffs
 from .neighbourhood.packed import band_mismatch_counts
+from .parameters import DIFF_PARAMETERS, ITERATIONS, PRESET, RANDOM_STATE
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
 
-__all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext"]
+__all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext", "band_thresholds",
+           "others_mean_std", "band_coefficients", "band_estimates"]
 
 #: the band codes of :attr:`BandContext.bands`
 NONE, NEAR, FAR = 0, 1, 2
@@ -71,6 +73,9 @@ class BandContext:
     bands: np.ndarray        # (m, N) int8
     near: np.ndarray         # (m,) d < near[q] is near
     far: np.ndarray          # (m,) d > far[q] is far (inf: no far band)
+    #: which search gave the distances (:data:`.neighbours.SEARCHES`): the tiled kernel or
+    #: the popcount of packed SNP bit planes
+    search: str = None
 
 
 def _row_blocks(m, n, model):
@@ -87,7 +92,11 @@ class SURF(ReliefFamily):
     is given by the distance threshold): ``iterations``, ``random_state``, ``preset`` and the
     diff options (``diff`` or its keywords, ``distance`` among them)."""
     name = "SURF"
+    paper = "Greene et al. 2009 (SURF); Urbanowicz et al. 2018, J Biomed Inform 85, §4.2"
+    parameters = (ITERATIONS, RANDOM_STATE, PRESET) + DIFF_PARAMETERS
     sparse_input = False
+    profiles_k = False
+    dask_backend = True
     #: the near and far thresholds are each instance's own (MultiSURF) or global (SURF)
     per_instance = False
     #: scores the far band with the opposite sign (the starred variants)
@@ -98,14 +107,14 @@ class SURF(ReliefFamily):
         super().__init__(iterations=iterations, random_state=random_state, preset=preset,
                          diff=diff, **diff_keywords)
 
-    def _check_parameters(self):
-        self.diff_options()
+    def named_parameters(self):
+        """None: the bands have no k."""
+        return {}
 
     def context(self, data, callback=None):
         """The near (and far) band of every sampled instance, from the distances of one block of
         rows at a time."""
         check_data(data, self)
-        self._check_parameters()
         n = data.n_instances
         instances = self.sample(n)
         m = instances.size
@@ -135,25 +144,24 @@ class SURF(ReliefFamily):
         bands = np.zeros((m, n), np.int8)
         for blk in blocks:
             d = distances(blk)
-            mean[blk], spread[blk], total[blk] = _others_mean_std(d, instances[blk], weights)
+            mean[blk], spread[blk], total[blk] = others_mean_std(d, instances[blk], weights)
             if self.per_instance:
-                _fill_bands(bands[blk], d, instances[blk], weights, mean[blk] - spread[blk] / 2,
-                            mean[blk] + spread[blk] / 2 if self.far_band else None)
+                near, far = band_thresholds(mean[blk], spread[blk], total[blk], True,
+                                            self.far_band)
+                _fill_bands(bands[blk], d, instances[blk], weights, near,
+                            far if self.far_band else None)
             elif keep:
                 kept.append(d)
-        if self.per_instance:
-            near = mean - spread / 2
-            far = mean + spread / 2 if self.far_band else np.full(m, np.inf)
-        else:
-            pairs = weights[instances] * total      # each copy of R_i with the others
-            threshold = (pairs * mean).sum() / pairs.sum()
-            near = np.full(m, threshold)
-            far = near if self.far_band else np.full(m, np.inf)
+        # each copy of R_i with the others
+        near, far = band_thresholds(mean, spread, weights[instances] * total, self.per_instance,
+                                    self.far_band)
+        if not self.per_instance:
             for b, blk in enumerate(blocks):
                 d = kept[b] if keep else distances(blk)
                 _fill_bands(bands[blk], d, instances[blk], weights, near[blk],
                             far[blk] if self.far_band else None)
-        return BandContext(data, model, instances, bands, near, far)
+        return BandContext(data, model, instances, bands, near, far,
+                           "packed SNP" if model.planes.shape[2] else "double precision")
 
     def __call__(self, data, callback=None):
         return self.estimate(self.context(data, progress_part(callback, 0.0, 0.6)),
@@ -193,7 +201,7 @@ class SURF(ReliefFamily):
         renorm = model.options.missing == "C" and model.has_missing.any()
         result = band_estimates(sums, known, totals, bands, data.is_classification, renorm,
                                 data.instance_weights[context.instances].sum())
-        result[model.kind == _UNUSABLE] = np.nan            # no known value
+        result[~model.usable] = np.nan            # no known value
         return result
 
 
@@ -272,7 +280,22 @@ def _target_coefficients(data, model, rows, member, mass=None):
     return coef, np.stack([mass, mass * tau])
 
 
-def _others_mean_std(d, rows, weights):
+def band_thresholds(mean, spread, pairs, per_instance, far_band):
+    """(near, far): the thresholds of each sampled instance's bands (see the module docstring)
+    from the ``mean`` and (population) standard deviation ``spread`` of its distances to the
+    others (of ``pairs`` pairs): MultiSURF's T_i - sigma_i / 2 and T_i + sigma_i / 2
+    (``per_instance``), or SURF's T, the mean over all the pairs, for both; far = inf without
+    a far band."""
+    if per_instance:
+        near = mean - spread / 2
+        far = mean + spread / 2 if far_band else np.full(mean.size, np.inf)
+    else:
+        near = np.full(mean.size, (pairs * mean).sum() / pairs.sum())
+        far = near if far_band else np.full(mean.size, np.inf)
+    return near, far
+
+
+def others_mean_std(d, rows, weights):
     """Mean, population standard deviation and number of the distances from each row (an
     instance standing for w_i copies) to the others: instance j counts w_j times, the row's own
     other copies max(w_i - 1, 0) times (at its distance to itself)."""
@@ -317,7 +340,7 @@ class _BandUpdate:
         self.groups = data.y.astype(np.intp) if data.is_classification \
             else np.zeros(data.n_instances, np.intp)
         self.n_groups = max(data.n_classes, 1)
-        plain = (model.kind != _UNUSABLE) & ~model.has_missing
+        plain = model.usable & ~model.has_missing
         self.discrete = np.flatnonzero(plain & data.discrete)
         self.numeric = np.flatnonzero(plain & ~data.discrete)
         self.other = np.flatnonzero(~plain)
@@ -416,6 +439,7 @@ class SURFstar(SURF):
     """SURF*: SURF with the instances farther than the mean distance scored with the opposite
     sign; see the module docstring."""
     name = "SURF*"
+    paper = "Greene et al. 2010 (SURF*); Urbanowicz et al. 2018, J Biomed Inform 85, §4.2"
     far_band = True
     #: not offered as a tree's split selector: candidate splits gain from the far band's
     #: opposite sign without separating the classes (a 1,000-valued attribute misleads it)
@@ -426,6 +450,7 @@ class MultiSURF(SURF):
     """MultiSURF: each instance's near band is the instances closer than its mean distance
     less half the standard deviation of its distances; see the module docstring."""
     name = "MultiSURF"
+    paper = "Urbanowicz, Olson, Schmitt, Meeker & Moore 2018, J Biomed Inform 85, §2.1"
     per_instance = True
 
 
@@ -434,5 +459,6 @@ class MultiSURFstar(MultiSURF):
     standard deviation scored with the opposite sign (a dead band between); see the module
     docstring."""
     name = "MultiSURF*"
+    paper = "Granizo-Mackenzie & Moore 2013, EvoBIO (MultiSURF*)"
     far_band = True
     split_selector = False          # as SURF*

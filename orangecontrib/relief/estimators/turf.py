@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import Estimator, check_data, progress_part
+from .description import Param
 
 __all__ = ["TuRF", "TuRFContext"]
 
@@ -45,6 +46,21 @@ class TuRF(Estimator):
     ``rounds``: removal rounds (None: round(1 / remove)); ``keep``: stop when this many remain
     (None: no such limit)."""
     name = "TuRF"
+    paper = "Moore & White 2007, EvoBIO (Tuned ReliefF)"
+    parameters = (
+        Param("estimator", "estimator", None, "Base estimator", none="MultiSURF",
+              tooltip="The estimator whose estimates rank the attributes in each round."),
+        Param("remove", "float", 0.1, "Removed per round", low=0, high=1, low_open=True,
+              high_open=True, step=0.05, decimals=2,
+              tooltip="TuRF (Moore & White 2007): the share of the remaining attributes with "
+                      "the lowest estimates removed after each round, before the others are "
+                      "estimated again without them."),
+        Param("rounds", "int", None, "Rounds", low=0, maximum=1000, none="1 / share",
+              advanced=True,
+              tooltip="The number of removal rounds; by default the inverse of the share "
+                      "removed per round."),
+        Param("keep", "int", None, "Stop at attributes", low=1, maximum=100000, none="no limit",
+              advanced=True, tooltip="Stop removing when this many attributes remain."))
     #: not offered as a tree's split selector (the removal rounds rank the node's attributes,
     #: not candidate splits)
     split_selector = False
@@ -61,25 +77,12 @@ class TuRF(Estimator):
         if self.estimator is None:
             from .surf import MultiSURF
             return MultiSURF()
-        if not isinstance(self.estimator, Estimator):
-            raise ValueError(f"estimator must be an attribute estimator, got {self.estimator!r}")
+        self.check_parameters()
         return self.estimator
-
-    def _check_parameters(self):
-        if isinstance(self.remove, bool) or not isinstance(self.remove, (int, float)) \
-                or not 0 < self.remove < 1:
-            raise ValueError(f"remove must be a share in (0, 1), got {self.remove!r}")
-        for key in ("rounds", "keep"):
-            value = getattr(self, key)
-            if value is not None and (isinstance(value, bool) or not isinstance(
-                    value, (int, np.integer)) or value < (0 if key == "rounds" else 1)):
-                raise ValueError(f"{key} must be None or an integer >= "
-                                 f"{0 if key == 'rounds' else 1}, got {value!r}")
 
     def context(self, data, callback=None):
         """Run the rounds (the base estimator's context and estimate of each)."""
         check_data(data, self)
-        self._check_parameters()
         base = self.estimator_
         check_data(data, base)
         rounds = int(round(1 / self.remove)) if self.rounds is None else self.rounds

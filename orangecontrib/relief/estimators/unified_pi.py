@@ -65,6 +65,8 @@ from scipy import sparse
 from . import impurity
 from .base import check_data, check_memory, random_generator, row_blocks
 from .contextual_merit import PairwiseClassEstimator
+from .description import Param
+from .parameters import PAIRWISE_DIFF_PARAMETERS, RANDOM_STATE
 from .neighbourhood.diffs import DiffModel
 from .encoding import EncodedData, unit_scales
 
@@ -142,6 +144,13 @@ class PiContext:
     n_input: int
 
 
+def threshold_rule(estimator):
+    """α must be > 0 for the threshold function (a message, or None)."""
+    if estimator.f == "threshold" and estimator.alpha == 0:
+        return f"alpha must be a finite number > 0 for f='threshold', got {estimator.alpha!r}"
+    return None
+
+
 class UnifiedPi(PairwiseClassEstimator):
     """The Π framework (F, theta, alpha, f_alpha) of eq. 13; see the module docstring.
 
@@ -152,6 +161,43 @@ class UnifiedPi(PairwiseClassEstimator):
     drawn with ``random_state``. numeric_diff, t_equal, t_different, missing: the diffs.
     """
     name = "Unified Π"
+    paper = "Vilalta, Blix & Rendell 2001 (the framework Π, eqs. 10-15)"
+    samples_instances = True
+    counts_cases = True
+    parameters = (
+        Param("theta", "floats", (1, 1, 1, 1), "Case weights", low=0.0, high=1.0, size=4,
+              step=0.1, decimals=2,
+              tooltip="Weights θ1…θ4 of the four cases of a pair of examples in the counts "
+                      "{R_m} (Vilalta et al. 2001, eq. 10): same value and class, same value "
+                      "and different class, different value and same class, different value "
+                      "and class."),
+        Param("f", "choice", "exp2", "Closeness weight",
+              choices=(("exp2", "halving with distance"), ("power", "inverse power"),
+                       ("threshold", "closer than α"), ("zero", "identical only")),
+              tooltip="Locality function f_α of the distance x of two examples (eq. 11), the "
+                      "weight of the pair in the case counts: 1/2^(α·x), 1/x^α, 1 if x < α "
+                      "(Π Relief, Prop. 2) or 1 if x = 0 (a myopic impurity measure, "
+                      "Prop. 1)."),
+        Param("alpha", "float", 0.1, "Locality α", low=0.0, maximum=100.0, step=0.1,
+              applies=lambda values: values.get("f") != "zero",
+              tooltip="α of the locality function f_α (eq. 11): how fast the weight of a pair "
+                      "of examples falls with their distance; for 'closer than α' the largest "
+                      "distance counted."),
+        Param("F", "choice", "default", "Merit from counts",
+              choices=(("default", "case balance"), ("infgain", "information gain"),
+                       ("gini", "Gini gain")), callable="a callable F(R, Rm)",
+              tooltip="The function that turns the case counts {R_m} into the attribute's "
+                      "merit (eqs. 12–13): the balance of the cases (eqs. 14–15), "
+                      "information gain or Gini gain."),
+        Param("bins", "int", 10, "Numeric intervals", low=2, maximum=100, advanced=True,
+              tooltip="Numeric attributes are split into this many equal-width intervals, "
+                      "which are their values in the case counts (§5.1)."),
+        Param("sample", "int", None, "Sample size", low=2, maximum=1000000,
+              none="all instances",
+              tooltip="s examples drawn at random fill the case counts (every pair of them); "
+                      "'all instances' uses all pairs."),
+        RANDOM_STATE) + PAIRWISE_DIFF_PARAMETERS
+    rules = PairwiseClassEstimator.rules + (threshold_rule,)
 
     def __init__(self, theta=(1, 1, 1, 1), f="exp2", alpha=0.1, F="default", bins=10,
                  sample=None, random_state=None, numeric_diff="linear", t_equal=0.04,
@@ -168,32 +214,15 @@ class UnifiedPi(PairwiseClassEstimator):
         self.t_different = t_different
         self.missing = missing
 
-    def _check_parameters(self):
-        theta = np.asarray(self.theta, dtype=float) if np.ndim(self.theta) == 1 else None
-        if theta is None or theta.shape != (4,) or not np.all((theta >= 0) & (theta <= 1)):
-            raise ValueError(f"theta must be four numbers in [0, 1], got {self.theta!r}")
-        if self.f not in WEIGHT_FUNCTIONS:
-            raise ValueError(f"f must be one of {', '.join(WEIGHT_FUNCTIONS)}, got {self.f!r}")
-        alpha = self.alpha
-        if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.number)) \
-                or not np.isfinite(alpha) or alpha < 0 or (self.f == "threshold" and alpha == 0):
-            bound = "> 0" if self.f == "threshold" else ">= 0"
-            raise ValueError(f"alpha must be a finite number {bound}, got {alpha!r}")
-        if not callable(self.F) and self.F not in ("default", *F_FUNCTIONS):
-            raise ValueError("F must be 'default', 'gini', 'infgain' or a callable F(R, Rm), "
-                             f"got {self.F!r}")
-        for name, value in (("bins", self.bins), ("sample", self.sample)):
-            if name == "sample" and value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 2:
-                raise ValueError(f"{name} must be an integer >= 2, got {value!r}")
-        random_generator(self.random_state)
-        return theta
+    def case_weights(self):
+        """The four case weights as floats (after :meth:`check_parameters`)."""
+        self.check_parameters()
+        return np.asarray(self.theta, dtype=float)
 
     def context(self, data, callback=None):
         """Fill the count matrices of every feature (the O(n t^2) part)."""
         check_data(data, self)
-        theta = self._check_parameters()
+        theta = self.case_weights()
         n = data.n_instances
         if self.sample is None or self.sample >= n:
             rows = np.arange(n)
@@ -222,7 +251,7 @@ class UnifiedPi(PairwiseClassEstimator):
                                  f"context was built from {context.n_input}")
             columns = columns.subset(context.rows)
             counts, total, sizes = self._fill(context.diff_model, columns,
-                                              self._check_parameters())
+                                              self.case_weights())
         scores = np.array([self._score(total, Rm, size) for Rm, size in zip(counts, sizes)])
         scores[np.isnan(columns.X).all(axis=0)] = np.nan
         return scores

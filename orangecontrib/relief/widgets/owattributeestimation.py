@@ -68,7 +68,7 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100):
     if method == "stir" and not supports_stir(scorer):
         method = None
     context = None
-    if hasattr(scorer, "case_counts"):   # Π: the context holds the counts the widget shows
+    if scorer.counts_cases:              # Π: the context holds the counts the widget shows
         context = scorer.context(encoded, None if method else callback)
         scores = np.asarray(scorer.estimate(context), dtype=float)
     elif method is None:                 # the estimator's own run reports all its steps
@@ -295,7 +295,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         relief = "iterations" in self.editors[name].defaults     # τ needs the iterations m
         self.select_buttons.button(self.SelectThreshold).setEnabled(relief)
         self.alpha_spin.setEnabled(relief)
-        self.counts_box.setVisible(hasattr(self.scorer_classes[name], "case_counts"))
+        self.counts_box.setVisible(self.scorer_classes[name].counts_cases)
         self.Outputs.scorer.send(self.create_scorer())
 
     def _on_estimator_changed(self):
@@ -510,7 +510,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         params = self.editors[self.current_name].values
         method = self._method()
         self.report_items("Estimator", [("Estimator", self.current_name)]
-                          + [describe(name, value) for name, value in params.items()]
+                          + [describe(name, value, self.scorer_classes[self.current_name])
+                             for name, value in params.items()]
                           + [("Significance", SIGNIFICANCE[self.significance_method][0]
                               + (f" ({self.n_permutations} runs)"
                                  if method == "permutation" else ""))])

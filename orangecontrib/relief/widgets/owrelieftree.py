@@ -18,7 +18,7 @@ __all__ = ["OWReliefTree"]
 
 #: split selection estimators offered, by name: the engine classes of the scorers (those that
 #: can select splits)
-_SELECTORS = [s for s in SCORERS if getattr(s.engine(), "split_selector", True)]
+_SELECTORS = [s for s in SCORERS if s.split_selector]
 CLASSIFICATION_ESTIMATORS = {s.stem(): s.engine() for s in _SELECTORS
                              if "classification" in s.tasks}
 REGRESSION_ESTIMATORS = {s.stem(): s.engine() for s in _SELECTORS if "regression" in s.tasks}
@@ -228,7 +228,8 @@ class OWReliefTree(BackgroundLearnerWidget):
     @staticmethod
     def _estimator_description(stack, name):
         return name + "".join(f", {label} {value}" for label, value in
-                              (describe(k, v) for k, v in stack.arguments(name).items()))
+                              (describe(k, v, stack.classes[name])
+                               for k, v in stack.arguments(name).items()))
 
     def get_learner_parameters(self):
         pruning = dict(PRUNINGS)[self.pruning]

@@ -10,9 +10,11 @@
 * :mod:`.diff_sums` — the weighted sums of diffs over a context that turn it into estimates.
 """
 from .diffs import DiffModel, DiffOptions, class_codes, class_tiles, target_diffs
-from .neighbours import NeighbourContext, nearest_neighbours, neighbour_weights, regroup
+from .neighbours import NeighbourContext, nearest_among, nearest_neighbours, neighbour_weights, \
+    regroup
 from .sparse import SparseDiffModel, diff_model
 
 __all__ = ["DiffModel", "DiffOptions", "class_codes", "class_tiles", "target_diffs",
-           "NeighbourContext", "nearest_neighbours", "neighbour_weights", "regroup",
+           "NeighbourContext", "nearest_among", "nearest_neighbours", "neighbour_weights",
+           "regroup",
            "SparseDiffModel", "diff_model"]

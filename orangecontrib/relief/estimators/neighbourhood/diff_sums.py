@@ -20,9 +20,12 @@ and adds them to the running sums, so no (instances x neighbours x attributes) a
 is ever built; blocks of columns and chunks of instances are the parallel tasks, and it
 releases the GIL. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
 0/1; numeric from ``|x - y|`` by the ramp arguments of :attr:`.DiffModel._ramp_args`, the
-same arithmetic as :func:`.diffs._diff`); the others call :func:`.diffs._diff` (missing values
-by RELIEF-B/C/D).
+same arithmetic as :func:`.diffs._diff`); the others the same numbers as :func:`.diffs._diff`
+(missing values by RELIEF-B/C/D): a query's diffs to a missing value looked up once per query,
+the diffs of known values selected without a branch, the query's missing values looked up
+after (:func:`_general_diffs`).
 """
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numba
@@ -30,7 +33,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..base import parallel_launch
-from .diffs import _DISCRETE, _UNUSABLE, _diff, _threads_for
+from .diffs import _DISCRETE, _UNUSABLE, _code, _threads_for
 
 __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]
 
@@ -148,21 +151,82 @@ def fused_sums(model, rows, neighbours, plan, runs, known=False):
     chunks = 1 if runs.shape[0] >= 2 * threads else min(threads, max(b, 1))
     out = np.zeros((chunks, plan.n_outputs, a))
     if runs.shape[0] and plan.at.size:
+        arrays = PlanArrays(plan.pair, plan.ptr, plan.at, plan.source, plan.target, plan.scale)
         with _threads_for(b * G * K * a), parallel_launch():
-            _fused_sums(rows, neighbours, plan.pair, plan.ptr, plan.at, plan.source,
-                        plan.target, plan.scale, runs, chunks, known, *model._pair_args(), out)
+            _fused_sums(rows, neighbours, arrays, runs, chunks, known, model._pair_args(), out)
     return out.sum(axis=0) if chunks > 1 else out[0]
 
 
+#: what :func:`_fused_sums` reads of a :class:`SumPlan`
+PlanArrays = namedtuple("PlanArrays", "pair ptr at source target scale")
+
+
+@njit(cache=True, nogil=True)
+def _query_missing(tables, r, c0, width, xo, xmiss):
+    """For query r and the columns c0..c0 + width: ``xo[c, u]`` = the diff of its known value
+    to a missing value of an instance of class c (:attr:`.DiffModel.missing_diffs`); the
+    columns whose value it misses into ``xmiss``; return their number."""
+    X, other = tables.values, tables.other
+    n_missing = 0
+    for u in range(width):
+        t = c0 + u
+        x = X[r, t]
+        if x == x:
+            code = _code(x, t, tables.shift, tables.inv_span, tables.factor, tables.n_codes)
+            for c in range(xo.shape[0]):
+                xo[c, u] = other[t, code, c]
+        else:
+            xmiss[n_missing] = u
+            n_missing += 1
+    return n_missing
+
+
+@njit(cache=True, nogil=True)
+def _general_diffs(d, tables, r, o, c0, width, xo, xmiss, n_xmiss, known):
+    """d[u] = :func:`.diffs._diff` (c0 + u, r, o) of columns with missing values, or with
+    ``known`` 1 where it is known and 0 where not (an unknown diff otherwise 0): the diffs of
+    known values and of a known query value to a missing one (``xo``, :func:`_query_missing`)
+    selected without a branch, then those of the query's missing values (``xmiss``) looked
+    up."""
+    X, kind, lo, hi, slope = tables.values, tables.kind, tables.lo, tables.hi, tables.slope
+    other, both = tables.other, tables.both
+    shift, inv_span, factor, n_codes = tables.shift, tables.inv_span, tables.factor, tables.n_codes
+    c_o, c_r = tables.cls[o], tables.cls[r]
+    leave_out = tables.leave_out
+    x, z, xc = X[r, c0:c0 + width], X[o, c0:c0 + width], xo[c_o]
+    for u in range(width):
+        t = c0 + u
+        dz = abs(z[u] - x[u])
+        v = 1.0 if dz >= hi[t] else (0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
+        v = (0.0 if x[u] == z[u] else 1.0) if kind[t] == _DISCRETE else v
+        d[u] = v if z[u] == z[u] else xc[u]
+    for k in range(n_xmiss):
+        u = xmiss[k]
+        t = c0 + u
+        y = z[u]
+        d[u] = (other[t, _code(y, t, shift, inv_span, factor, n_codes), c_r] if y == y
+                else both[c_r, c_o, t])
+    if leave_out:           # RELIEF-C: a diff with a missing value is unknown
+        for u in range(width):
+            d[u] = 1.0 if known else d[u]
+            d[u] = d[u] if x[u] == x[u] and z[u] == z[u] else 0.0
+    elif known:
+        for u in range(width):
+            d[u] = 1.0
+
+
 @njit(cache=True, parallel=True, nogil=True)
-def _fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, known, X, cls,
-                kind, shift, inv_span, factor, n_codes, lo, hi, slope, other, both, leave_out,
-                out):
+def _fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     """out[chunk, target, columns] += the read-outs of the running sums of pair x diff (see
-    :class:`SumPlan`); task = (run of columns, chunk of the sampled instances)."""
+    :class:`SumPlan`; ``plan`` its :class:`PlanArrays`, ``tables`` the diff model's
+    :class:`.diffs.DiffTables`); task = (run of columns, chunk of the sampled instances)."""
+    pair, ptr, at, source, target, scale = (plan.pair, plan.ptr, plan.at, plan.source,
+                                            plan.target, plan.scale)
+    X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
     b, G, K = nb.shape
     n_sums = pair.shape[0]
     n_runs = runs.shape[0]
+    n_cls = tables.other.shape[2]
     for task in prange(n_runs * chunks):
         run = task % n_runs
         chunk = task // n_runs
@@ -170,10 +234,15 @@ def _fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, kn
         width = c1 - c0
         running = np.zeros((n_sums, width))
         d = np.empty(width)
+        xo = np.zeros((n_cls, width))
+        xmiss = np.empty(width, np.intp)
+        n_xmiss = 0
         acc = out[chunk]
         for p in range(chunk * b // chunks, (chunk + 1) * b // chunks):
             r = rows[p]
             x = X[r, c0:c1]
+            if typ == GENERAL:
+                n_xmiss = _query_missing(tables, r, c0, width, xo, xmiss)
             for g in range(G):
                 e, e_end = ptr[p * G + g], ptr[p * G + g + 1]
                 if e == e_end:
@@ -193,13 +262,8 @@ def _fused_sums(rows, nb, pair, ptr, at, source, target, scale, runs, chunks, kn
                                 d[u] = 1.0 if dz >= hi[t] else (
                                     0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
                         else:
-                            for u in range(width):
-                                v = _diff(c0 + u, r, o, X, cls, kind, shift, inv_span, factor,
-                                          n_codes, lo, hi, slope, other, both, leave_out)
-                                if known:
-                                    d[u] = 1.0 if v == v else 0.0
-                                else:
-                                    d[u] = v if v == v else 0.0
+                            _general_diffs(d, tables, r, o, c0, width, xo, xmiss, n_xmiss,
+                                           known)
                         for f in range(n_sums):
                             w = pair[f, p, g, j]
                             if w != 0.0:

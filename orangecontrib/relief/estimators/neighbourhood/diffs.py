@@ -46,6 +46,7 @@ search compute the same numbers summed over the attributes by one tiled kernel
 (:func:`_load_tile`, :func:`_add_group`), in which a cell with a missing value costs about as much
 as a known one: a branch-free select of a number looked up once per tile or loaded with it.
 """
+from collections import namedtuple
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -55,12 +56,11 @@ import numpy as np
 from numba import njit, prange
 
 from ..base import check_memory, parallel_launch, row_blocks
-from ..encoding import power_of_two_scale, unit_scales
+from ..encoding import EncodedData, power_of_two_scale, unit_scales
 from .packed import MAX_VALUES, pack_planes, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
-MISSING_VARIANTS = ("B", "C", "D")
 _DISCRETE, _NUMERIC, _UNUSABLE = 0, 1, 2
 
 
@@ -85,24 +85,24 @@ class DiffOptions:
     corelearn: bool = False
 
     def check(self):
-        """Raise ``ValueError`` naming the offending parameter and its allowed values."""
-        if self.numeric not in ("linear", "ramp"):
-            raise ValueError(f"numeric_diff must be 'linear' or 'ramp', got {self.numeric!r}")
-        if self.numeric == "ramp" and not 0 <= self.t_equal < self.t_different <= 1:
-            raise ValueError("ramp thresholds need 0 <= t_equal < t_different <= 1, got "
-                             f"t_equal={self.t_equal}, t_different={self.t_different}")
-        if self.missing not in MISSING_VARIANTS:
-            raise ValueError(f"missing must be one of 'B', 'C', 'D', got {self.missing!r}")
-        if self.both_missing not in ("both", "current"):
-            raise ValueError("both_missing must be 'both' or 'current', "
-                             f"got {self.both_missing!r}")
-        if int(self.numeric_bins) != self.numeric_bins or self.numeric_bins < 2:
-            raise ValueError(f"numeric_bins must be an integer >= 2, got {self.numeric_bins}")
-        if self.distance not in ("manhattan", "euclidean"):
-            raise ValueError("distance must be 'manhattan' or 'euclidean', "
-                             f"got {self.distance!r}")
+        """Raise ``ValueError`` naming the offending parameter and its allowed values (the
+        declarations of :mod:`..parameters`)."""
+        from ..parameters import check_diff_options
+        check_diff_options(self)
         return self
 
+
+#: what the distance kernels read (:attr:`DiffModel.tiles`): the values and classes, the
+#: candidates in tiles, the columns in groups, the scales and value codes (:func:`_code`), the
+#: diffs against a missing value and the options (ramp, t_equal, slope, Euclidean)
+Tiles = namedtuple("Tiles", "values cls order ranges columns first_row groups partial discrete "
+                            "shift inv_span factor n_codes other both options")
+
+#: what the pair-diff kernels read (:meth:`DiffModel._pair_args`): the values, classes and
+#: kinds, the value codes (:func:`_code`), the numeric ramp (:attr:`DiffModel._ramp_args`), the
+#: diffs against a missing value and whether RELIEF-C leaves them out
+DiffTables = namedtuple("DiffTables", "values cls kind shift inv_span factor n_codes lo hi slope "
+                                      "other both leave_out")
 
 #: discrete data with at most four values and no missing values are packed into bit planes
 #: (:mod:`.packed`) from this many usable columns: fewer are as fast read as they are
@@ -174,7 +174,10 @@ class DiffModel:
         else:
             self.scale, self.shift, self.inv_span = unit_scales(
                 X, ~data.discrete & usable, data.minimum, data.span)
-        self.has_missing = any_missing & usable
+        # a model extending a reference has missing values where the reference has them too
+        # (a part of the data, see :meth:`from_summary`, orders its columns as the whole data)
+        self.has_missing = (any_missing if reference is None
+                            else any_missing | reference.has_missing) & usable
         self.bins = reference.bins if reference is not None else _bins_for(
             int(round(data.total_weight)), options.numeric_bins)
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
@@ -182,6 +185,41 @@ class DiffModel:
         self.cls, self.n_cls = class_codes(data)
         # columns whose span or its reciprocal is no finite float are read scaled (exactly)
         self.values = np.ascontiguousarray(X if np.all(self.scale == 1) else X * self.scale)
+
+    @classmethod
+    def from_summary(cls, minimum, maximum, has_missing, discrete, n_values, n_classes,
+                     n_instances, y_span=1.0, options=DiffOptions(), value_counts=None):
+        """The model of data known only by a summary (as a pass over row partitions gives
+        it), to be the ``reference`` of models of their parts: each column's ``minimum`` and
+        ``maximum`` (NaN: no known value; the column takes no part), whether it has missing
+        values, the ``discrete`` mask with the columns' ``n_values``, ``n_classes`` (0: a
+        numeric target of span ``y_span``), the value bins of ``n_instances`` instances and,
+        with ``value_counts`` (:meth:`value_counts` summed over the parts), the probabilities
+        P(value | class) of the whole data. Its ranges and scales are those of a model of the
+        whole data."""
+        discrete = np.asarray(discrete, dtype=bool)
+        known = ~np.isnan(maximum)
+        minimum = np.where(discrete, 0.0, minimum)
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = np.where(discrete, 1.0, maximum - minimum)
+        # two rows, the extremes, give the scales (a span that is no finite float is read from
+        # the column's largest magnitude)
+        extremes = np.where(known, np.vstack([minimum, np.where(discrete, 0.0, maximum)]),
+                            np.nan)
+        model = cls(EncodedData(X=extremes, y=np.zeros(2), discrete=discrete,
+                                n_values=np.asarray(n_values, np.intp), n_classes=n_classes,
+                                minimum=minimum, span=span, y_span=y_span), options)
+        model.bins = _bins_for(n_instances, options.numeric_bins)
+        model.n_codes = np.where(discrete, np.maximum(n_values, 1), model.bins).astype(np.intp)
+        model.has_missing = np.asarray(has_missing, dtype=bool) & known
+        if value_counts is not None:
+            model.prob = model.probabilities(value_counts)
+        return model
+
+    @property
+    def usable(self):
+        """The columns that take part in distances (those with a known value)."""
+        return self.kind != _UNUSABLE
 
     @cached_property
     def _code_args(self):
@@ -283,9 +321,10 @@ class DiffModel:
         return 1.0 / (o.t_different - o.t_equal) if o.numeric == "ramp" else 1.0
 
     def _pair_args(self):
+        """What the pair-diff kernels read (:class:`DiffTables`)."""
         other, both = self.missing_diffs
-        return (self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
-                other, both, self.options.missing == "C")
+        return DiffTables(self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
+                          other, both, self.options.missing == "C")
 
     @property
     def pair_bytes(self):
@@ -303,7 +342,7 @@ class DiffModel:
         others = np.ascontiguousarray(others, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_attributes))
         with _threads_for(out.size), parallel_launch():
-            _pair_diffs(rows, others, *self._pair_args(), out)
+            _pair_diffs(rows, others, self._pair_args(), out)
         return out
 
     def distances(self, rows):
@@ -334,8 +373,8 @@ class DiffModel:
 
     @cached_property
     def tiles(self):
-        """What the distance kernels read, as one tuple (for numba): the values and classes,
-        the candidates in tiles, the columns in groups, and the diff tables.
+        """What the distance kernels read, as one :class:`Tiles` (for numba): the values and
+        classes, the candidates in tiles, the columns in groups, and the diff tables.
 
         ``order`` lists the instances sorted by class (stable), and ``ranges`` holds each
         tile's (start, stop, class) in it: at most ``TILE_WIDTH`` candidates of one class.
@@ -367,10 +406,10 @@ class DiffModel:
         groups.append(columns.size)
         options = np.array([o.numeric == "ramp", o.t_equal, self._inv_w,
                             o.distance == "euclidean"], dtype=float)
-        return (self.values, self.cls, order, ranges, columns.astype(np.intp),
-                first_row.astype(np.intp), np.array(groups, np.intp), partial,
-                np.ascontiguousarray(self.data.discrete, dtype=np.bool_), *self._code_args,
-                other, both, options)
+        return Tiles(self.values, self.cls, order, ranges, columns.astype(np.intp),
+                     first_row.astype(np.intp), np.array(groups, np.intp), partial,
+                     np.ascontiguousarray(self.data.discrete, dtype=np.bool_), *self._code_args,
+                     other, both, options)
 
     @cached_property
     def missing_diffs(self):
@@ -419,45 +458,45 @@ def _fill_codes(X, first, shift, inv_span, factor, n_codes, out):
 
 
 @njit(cache=True, inline="always")
-def _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope, other,
-          both, leave_out):
-    """diff(A_t, I_i, I_j) for the estimate, I_i the current instance: a numeric one from
-    ``|x - y|`` by :attr:`DiffModel._ramp_args` (CORElearn's arithmetic); RELIEF-C's excluded
-    contributions (``leave_out``) are NaN; a missing value's diff is looked up in the tables of
-    :attr:`DiffModel.missing_diffs`."""
-    k = kind[t]
+def _diff(t, i, j, tables):
+    """diff(A_t, I_i, I_j) for the estimate, I_i the current instance (``tables``: a
+    :class:`DiffTables`): a numeric one from ``|x - y|`` by :attr:`DiffModel._ramp_args`
+    (CORElearn's arithmetic); RELIEF-C's excluded contributions (``leave_out``) are NaN; a
+    missing value's diff is looked up in the tables of :attr:`DiffModel.missing_diffs`."""
+    k = tables.kind[t]
     if k == _UNUSABLE:
         return np.nan
+    X = tables.values
     a = X[i, t]
     b = X[j, t]
     if a == a and b == b:
         if k == _DISCRETE:
             return 0.0 if a == b else 1.0
         d = abs(b - a)
-        if d >= hi[t]:
+        if d >= tables.hi[t]:
             return 1.0
-        if d <= lo[t]:
+        if d <= tables.lo[t]:
             return 0.0
-        return (d - lo[t]) * slope[t]
-    if leave_out:
+        return (d - tables.lo[t]) * tables.slope[t]
+    if tables.leave_out:
         return np.nan
+    cls = tables.cls
     if a != a and b != b:
-        return both[cls[i], cls[j], t]
+        return tables.both[cls[i], cls[j], t]
+    shift, inv_span, factor, n_codes = tables.shift, tables.inv_span, tables.factor, tables.n_codes
     if a != a:
-        return other[t, _code(b, t, shift, inv_span, factor, n_codes), cls[i]]
-    return other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
+        return tables.other[t, _code(b, t, shift, inv_span, factor, n_codes), cls[i]]
+    return tables.other[t, _code(a, t, shift, inv_span, factor, n_codes), cls[j]]
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _pair_diffs(rows, others, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi, slope,
-                other, both, leave_out, out):
-    n_attr = X.shape[1]
+def _pair_diffs(rows, others, tables, out):
+    n_attr = tables.values.shape[1]
     for p in prange(rows.size):
         i = rows[p]
         j = others[p]
         for t in range(n_attr):
-            out[p, t] = _diff(t, i, j, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
-                              slope, other, both, leave_out)
+            out[p, t] = _diff(t, i, j, tables)
 
 
 #: candidates per tile of the distance kernels
@@ -481,7 +520,7 @@ def class_tiles(cls, n_cls, width=TILE_WIDTH):
 def _tile_buffers(tiles, n_queries):
     """Empty buffers for any group of any tile of :meth:`DiffModel.tiles` and for the distances
     of ``n_queries`` queries to a tile."""
-    ranges, first_row, groups = tiles[3], tiles[5], tiles[6]
+    ranges, first_row, groups = tiles.ranges, tiles.first_row, tiles.groups
     width, rows = 1, 1
     for u in range(ranges.shape[0]):
         width = max(width, ranges[u, 1] - ranges[u, 0])
@@ -497,8 +536,10 @@ def _load_tile(buf, tiles, tile, group, centred=False):
     shift 0; NaN where missing), and for a column with
     missing values, for each query class c, the diff of a query of class c whose value is
     missing to each candidate. Return (start, width, class) of the tile."""
-    X, _, order, ranges, columns, first_row, groups, partial, _, shift, inv_span, factor, \
-        n_codes, other, both, _ = tiles
+    X, order, ranges, columns, first_row = (tiles.values, tiles.order, tiles.ranges,
+                                            tiles.columns, tiles.first_row)
+    groups, partial, other, both = tiles.groups, tiles.partial, tiles.other, tiles.both
+    shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
     n_cls = both.shape[0]
     base = first_row[groups[group]]
@@ -564,8 +605,10 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
     candidate j of a tile of class ``c_tile`` loaded by :func:`_load_tile`: g (:func:`_g`)
     where both values are known, else the RELIEF-B/D diff against a missing value (squared for
     the Euclidean distance). Summed over the groups, acc is the distance."""
-    X, cls, _, _, columns, first_row, groups, partial, discrete, shift, inv_span, factor, \
-        n_codes, other, both, options = tiles
+    X, cls, columns, first_row, groups = (tiles.values, tiles.cls, tiles.columns,
+                                          tiles.first_row, tiles.groups)
+    partial, discrete, other, options = tiles.partial, tiles.discrete, tiles.other, tiles.options
+    shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
     base = first_row[groups[group]]
     for u in range(groups[group], groups[group + 1]):
@@ -588,8 +631,8 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
 def _tile_distances(accs, buf, tiles, rows, tile):
     """accs[q, j] = the distance between instance rows[q] and candidate j of tile ``tile``,
     group by group (``buf`` holds one group at a time); return (start, width, class)."""
-    groups = tiles[6]
-    lo, width, c_tile = tiles[3][tile, 0], tiles[3][tile, 1] - tiles[3][tile, 0], tiles[3][tile, 2]
+    groups, ranges = tiles.groups, tiles.ranges
+    lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
     accs[:, :width] = 0.0
     for group in range(groups.size - 1):
         _load_tile(buf, tiles, tile, group)
@@ -604,16 +647,16 @@ def _any_tile_distances(accs, buf, tiles, planes, rows, tile):
     counts (:func:`.packed.tile_mismatches`); return (start, width, class) of the tile."""
     if planes.shape[2] == 0:
         return _tile_distances(accs, buf, tiles, rows, tile)
-    ranges = tiles[3]
+    ranges = tiles.ranges
     lo, width = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0]
-    tile_mismatches(accs, planes, tiles[2], rows, lo, width)
+    tile_mismatches(accs, planes, tiles.order, rows, lo, width)
     return lo, width, ranges[tile, 2]
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def _distances(rows, tiles, planes, out):
     """out[q, j] = the distance between instances rows[q] and j; parallel over the tiles."""
-    order, ranges = tiles[2], tiles[3]
+    order, ranges = tiles.order, tiles.ranges
     for tile in prange(ranges.shape[0]):
         buf, accs = _tile_buffers(tiles, rows.size)
         lo, width, _ = _any_tile_distances(accs, buf, tiles, planes, rows, tile)

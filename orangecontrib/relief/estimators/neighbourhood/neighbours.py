@@ -45,7 +45,8 @@ from ..encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
 from .heaps import _group, _heap_sort, _offer
 
-__all__ = ["NeighbourContext", "nearest_neighbours", "regroup", "neighbour_weights", "WEIGHTINGS"]
+__all__ = ["NeighbourContext", "nearest_neighbours", "nearest_among", "regroup",
+           "neighbour_weights", "WEIGHTINGS", "SEARCHES"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
 
@@ -60,6 +61,8 @@ class NeighbourContext:
     distances: np.ndarray    # (m, G, K) their distances, inf = none
     groups: str
     mass: np.ndarray = None  # (m, G, K) neighbour places each fills; None = one each
+    #: which search found the neighbours (one of ``SEARCHES``)
+    search: str = None
 
     @property
     def available(self):
@@ -67,6 +70,12 @@ class NeighbourContext:
         return (self.neighbours >= 0).sum(axis=2)
 
 
+#: the searches a context can come from (:attr:`NeighbourContext.search`): CORElearn's
+#: neighbour order, the sparse search, k-d trees, the certified single-precision search, the
+#: tiled double-precision kernel, the popcount of packed SNP bit planes, the Dask backend's
+#: search over row partitions, or none (no neighbour wanted)
+SEARCHES = ("CORElearn order", "sparse", "k-d tree", "single precision", "double precision",
+            "packed SNP", "dask", "none")
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
 #: rows per call of the search (no distance matrix is kept): progress and cancelling
 SEARCH_BLOCK = 2048
@@ -106,22 +115,27 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     neighbours = np.full((m, n_groups, K), -1, dtype=np.intp)
     distances = np.full((m, n_groups, K), np.inf)
     todo, done = np.arange(m), 0.0
-    if K and diff_model.options.corelearn:
+    search = None
+    if not K:
+        search = "none"
+    elif diff_model.options.corelearn:
         _corelearn_search(diff_model, instances, groups, skip_zero_distance, neighbours,
                           distances, callback)
-        todo = todo[:0]
-    elif K and diff_model.sparse:
+        todo, search = todo[:0], "CORElearn order"
+    elif diff_model.sparse:
         diff_model.search(instances, _GROUP_MODES[groups], skip_zero_distance, neighbours,
                           distances, callback)
-        todo = todo[:0]
-    elif K and not skip_zero_distance and _kd_tree_suits(diff_model):
+        todo, search = todo[:0], "sparse"
+    elif not skip_zero_distance and _kd_tree_suits(diff_model):
         todo = _kd_tree_search(diff_model, instances, cls, groups, neighbours, distances,
                                callback)
-        done = 0.9
-    elif K and single_precision.suits(diff_model, m, skip_zero_distance, n_groups, K):
+        done, search = 0.9, "k-d tree"
+    elif single_precision.suits(diff_model, m, skip_zero_distance, n_groups, K):
         todo = single_precision.search(diff_model, instances, _GROUP_MODES[groups], K,
                                        neighbours, distances, progress_part(callback, 0.0, 0.9))
-        done = 0.9
+        done, search = 0.9, "single precision"
+    if search is None:              # the brute-force search (planes: packed by then anyway)
+        search = "packed SNP" if diff_model.planes.shape[2] else "double precision"
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done)
@@ -131,7 +145,8 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
                                                    skip_zero_distance, neighbours, distances)
     if callback is not None:
         callback(1.0)
-    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass)
+    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass,
+                            search)
 
 
 def _self_distances(model, instances):
@@ -201,7 +216,7 @@ def regroup(ordered, data, k, groups):
         neighbours[rows, g, rank[rows, at] - 1] = nb[rows, at]
         distances[rows, g, rank[rows, at] - 1] = dist[rows, at]
     return NeighbourContext(data, ordered.diff_model, ordered.instances, neighbours, distances,
-                            groups)
+                            groups, search=ordered.search)
 
 
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
@@ -213,16 +228,39 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
     block = int(np.clip(SEARCH_DIFFS // work, 8 * _chunks(), SEARCH_BLOCK))
     for start in range(0, todo.size, block):
         at = todo[start:start + block]
-        rows = instances[at]
-        found_idx = np.full((rows.size,) + neighbours.shape[1:], -1, dtype=np.intp)
-        found_dist = np.full((rows.size,) + neighbours.shape[1:], np.inf)
-        tiles, planes = model.tiles, model.planes     # (packing launches a kernel itself)
-        with parallel_launch():
-            _nearest_search(rows, tiles, planes, _GROUP_MODES[groups], skip_zero, _chunks(),
-                            found_idx, found_dist)
-        neighbours[at], distances[at] = found_idx, found_dist
+        neighbours[at], distances[at] = _search_rows(model, instances[at], model.tiles, groups,
+                                                     skip_zero, neighbours.shape[1:])
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
+
+
+def _search_rows(model, rows, tiles, groups, skip_zero, shape):
+    """:func:`_nearest_search` of ``rows`` over the candidates of ``tiles``: (neighbours,
+    distances), each of shape (rows.size, *shape) = (b, G, K)."""
+    found_idx = np.full((rows.size,) + tuple(shape), -1, dtype=np.intp)
+    found_dist = np.full((rows.size,) + tuple(shape), np.inf)
+    planes = model.planes                   # (packing launches a kernel itself)
+    with parallel_launch():
+        _nearest_search(np.ascontiguousarray(rows, dtype=np.intp), tiles, planes,
+                        _GROUP_MODES[groups], skip_zero, _chunks(), found_idx, found_dist)
+    return found_idx, found_dist
+
+
+def nearest_among(diff_model, rows, candidates, k, groups="per-class", skip_zero_distance=None):
+    """The k nearest instances of each group (see the module docstring) of each of ``rows``
+    among the ``candidates`` only, by the brute-force search: ``candidates`` = (order,
+    ranges) as :func:`.diffs.class_tiles` gives them for a subset of the instances (order:
+    their indices sorted by class, ranges: tiles of one class in it). Ties by index, as
+    :func:`nearest_neighbours`; a row is never its own neighbour. Returns (neighbours,
+    distances) of shape (len(rows), G, k), -1 and inf where a group has fewer."""
+    if skip_zero_distance is None:
+        skip_zero_distance = diff_model.options.skip_zero_distance
+    order, ranges = candidates
+    n_groups = {"per-class": diff_model.n_cls, "pooled": 2, "all": 1}[groups]
+    tiles = diff_model.tiles._replace(order=np.ascontiguousarray(order),
+                                      ranges=np.ascontiguousarray(ranges))
+    return _search_rows(diff_model, np.asarray(rows), tiles, groups, skip_zero_distance,
+                        (n_groups, k))
 
 
 def _corelearn_search(model, instances, groups, skip_zero, neighbours, distances, callback):
@@ -232,10 +270,11 @@ def _corelearn_search(model, instances, groups, skip_zero, neighbours, distances
     columns = np.concatenate([np.flatnonzero(kind == 0), np.flatnonzero(kind == 1)])
     n = model.data.n_instances
     block = int(min(SEARCH_BLOCK, max(1, CORELEARN_BLOCK_DIFFS // max(n * columns.size, 1))))
+    tables = model._pair_args()._replace(leave_out=False)
     for start in range(0, instances.size, block):
         at = slice(start, min(start + block, instances.size))
         with parallel_launch():
-            _corelearn_rows(instances[at], columns.astype(np.intp), *model._pair_args()[:-1],
+            _corelearn_rows(instances[at], columns.astype(np.intp), tables,
                             _GROUP_MODES[groups], skip_zero, neighbours[at], distances[at])
         if callback is not None:
             callback(at.stop / instances.size)
@@ -285,8 +324,7 @@ def _sort_k_smallest(keys, vals, edge, K):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_codes, lo, hi,
-                    slope, other, both, mode, skip_zero, out_idx, out_dist):
+def _corelearn_rows(rows, columns, tables, mode, skip_zero, out_idx, out_dist):
     """CORElearn's neighbours of each of ``rows``: the distance to every instance sums the diffs
     (:func:`.diffs._diff`) of ``columns`` (discrete first) in order; the candidates of a group,
     in index order, are partially heap sorted (:func:`_sort_k_smallest`). Per class (mode 0)
@@ -294,7 +332,8 @@ def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_code
     (ReliefF); of all instances (mode 2) the instance is sorted with the rest and then taken
     out, its place filled by the nearest (RReliefF); mode 1 takes the first nearest hit and
     miss in index order (Kira & Rendell's Relief) or, for K > 1, sorts each of the two groups."""
-    n = X.shape[0]
+    cls = tables.cls
+    n = cls.size
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     for q in prange(rows.size):
         r = rows[q]
@@ -303,8 +342,7 @@ def _corelearn_rows(rows, columns, X, cls, kind, shift, inv_span, factor, n_code
             if j != r:
                 s = 0.0
                 for u in range(columns.size):
-                    s += _diff(columns[u], r, j, X, cls, kind, shift, inv_span, factor, n_codes,
-                               lo, hi, slope, other, both, False)
+                    s += _diff(columns[u], r, j, tables)
                 dist[j] = s
         keys = np.empty(n)
         vals = np.empty(n, np.intp)
@@ -405,7 +443,7 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out
     keep the lowest indices among equal distances. The query itself is never its own
     neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
     chunks of the queries: few, since each chunk loads every tile once for all its queries."""
-    cls, order, ranges = tiles[1], tiles[2], tiles[3]
+    cls, order, ranges = tiles.cls, tiles.order, tiles.ranges
     b = rows.size
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
     n_chunks = min(b, n_chunks)
