@@ -14,8 +14,8 @@ tables, for one machine and for the Dask backend (:mod:`orangecontrib.relief.das
   ``Table``; :func:`parquet_dask` into a Dask dataframe, a partition per row group.
 
 The phenotype (the class) of PLINK data is the sixth column of the ``.fam`` file (PLINK's
-1 = control, 2 = case, read as two classes; other numbers as a numeric target; -9, 0 and NA are
-missing, and such individuals are left out), or a column of a separate phenotype file: white
+1 = control, 2 = case, read as two classes, 0 missing; other numbers as a numeric target, 0
+among them; -9 and NA are missing; individuals with a missing phenotype are left out), or a column of a separate phenotype file: white
 space separated, the family and individual identifiers first, then the phenotypes, with an
 optional header line ``FID IID name ...`` that names them.
 
@@ -34,8 +34,8 @@ from .estimators.encoding import EncodedData
 __all__ = ["PlinkFiles", "read_plink", "plink_dask", "read_parquet", "parquet_dask",
            "coded_frame", "MISSING_PHENOTYPES"]
 
-#: the phenotype values PLINK reads as missing
-MISSING_PHENOTYPES = ("-9", "0", "NA", "na", "nan", "NaN", "")
+#: the phenotype values PLINK reads as missing (and 0 for a case/control phenotype)
+MISSING_PHENOTYPES = ("-9", "NA", "na", "nan", "NaN", "")
 #: PLINK's .bed magic bytes (SNP-major mode)
 BED_MAGIC = b"\x6c\x1b\x01"
 #: bytes of one block of genotypes read by :func:`read_plink` (as int8, plus bed-reader's own)
@@ -101,10 +101,10 @@ class PlinkFiles:
 
     def target(self, pheno=None, column=None):
         """``(rows, y, n_classes, name)``: the individuals that have a phenotype, its values
-        (class codes 0, 1 for PLINK's control = 1 / case = 2, else numbers) and 2 or 0
-        (numeric), and the phenotype's name: the ``.fam`` file's (``pheno`` None) or the
-        column ``column`` (a name of the header, or None for the first) of the phenotype file
-        ``pheno``."""
+        (class codes 0, 1 for PLINK's control = 1 / case = 2, 0 then missing; else numbers,
+        0 among them), 2 or 0 (numeric), and the phenotype's name: the ``.fam`` file's
+        (``pheno`` None) or the column ``column`` (a name of the header, or None for the first)
+        of the phenotype file ``pheno``."""
         if pheno is None:
             if column is not None:
                 raise ValueError(f"PLINK data {self.path!r} have one phenotype, in "
@@ -113,21 +113,25 @@ class PlinkFiles:
             values, name = self.phenotype, "phenotype"
         else:
             values, name = self._pheno_file(pheno, column)
-        known = np.array([v not in MISSING_PHENOTYPES for v in values], dtype=bool)
-        rows = np.flatnonzero(known)
-        if rows.size == 0:
-            raise ValueError(f"PLINK data {self.path!r}: no individual has a phenotype "
-                             f"{name!r} (-9, 0 and NA are missing)")
+        values = np.asarray(values, dtype=str)
+        known = ~np.isin(values, MISSING_PHENOTYPES)
         try:
-            numbers = np.array([float(v) for v in np.asarray(values)[rows]])
+            numbers = np.array([float(v) if ok else np.nan for v, ok in zip(values, known)])
         except ValueError:
             raise ValueError(f"phenotype {name!r} of {self.path!r} has values that are not "
                              "numbers") from None
-        if not np.all(np.isfinite(numbers)):
+        if np.isinf(numbers).any():
             raise ValueError(f"phenotype {name!r} of {self.path!r} has infinite values")
-        if set(np.unique(numbers)) <= {1.0, 2.0}:
-            return rows, numbers - 1.0, 2, name
-        return rows, numbers, 0, name
+        case_control = set(np.unique(numbers[known])) <= {0.0, 1.0, 2.0}
+        if case_control:
+            known &= numbers != 0.0                 # PLINK's 0: missing (case/control only)
+        rows = np.flatnonzero(known)
+        if rows.size == 0:
+            raise ValueError(f"PLINK data {self.path!r}: no individual has a phenotype "
+                             f"{name!r} (-9 and NA are missing, 0 too for case/control)")
+        if case_control:
+            return rows, numbers[rows] - 1.0, 2, name
+        return rows, numbers[rows], 0, name
 
     def _pheno_file(self, pheno, column):
         lines = []
