@@ -182,8 +182,10 @@ def check_summary(estimator, n_instances, n_attributes, task=None, classes_prese
                   y_span=None, sparse=False):
     """:func:`check_data` on a summary of the data (as a pass over partitions gives it): the
     numbers of instances and attributes, the ``task`` ("classification" or "regression"), the
-    number of classes present or the target's span (max - min); what is None is not checked."""
-    estimator.check_parameters(n_instances)
+    number of classes present or the target's span (max - min); what is None is not checked.
+    The parameters are checked first, those whose range depends on the number of instances
+    (such as ``iterations``) once the data have instances."""
+    estimator.check_parameters()
     if task is not None and task not in estimator.tasks:
         wanted = " or ".join(sorted(estimator.tasks))
         raise ValueError(f"{estimator.name} needs a {wanted} target "
@@ -202,6 +204,7 @@ def check_summary(estimator, n_instances, n_attributes, task=None, classes_prese
                          f"the data have {classes_present}")
     if y_span is not None and y_span <= 0:
         raise ValueError(f"{estimator.name}: the target is constant")
+    estimator.check_parameters(n_instances)
 
 
 def random_generator(random_state):
