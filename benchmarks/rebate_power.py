@@ -36,6 +36,12 @@ fixed method by more than 0.1 when all have the same true perfect share (a Monte
 replicate outcomes correlated through a shared replicate difficulty): what the "within 0.1 of
 the best peer" criterion can tell apart at a given number of replicates.
 
+``--ties`` runs instead each of our selected methods (default ReliefF-10) twice on every
+replicate, with order-free neighbours (the default: the instances tied at the k-th distance
+share the remaining places) and with ties broken by row index, and prints per configuration
+the perfect share of both and the replicates that only one of them reaches (a paired
+comparison on the same replicates).
+
 ``--compare`` times instead our MultiSURF, scikit-rebate's and fast-select's (CPU) in the same run
 on the selected configurations and replicates (after a warm-up run that compiles the numba code
 of ours and fast-select's) and prints the largest absolute difference of their estimates.
@@ -280,6 +286,42 @@ def compare(root, configs, reps):
                   f"max |ours - fast-select| = {np.abs(ours - fs).max():.1e} (float32)")
 
 
+def ties_compare(root, configs, reps, methods):
+    """Order-free neighbours against ties by row index, paired on each replicate (see the
+    module docstring)."""
+    import functools
+    from orangecontrib.relief.estimators import relief_family
+    order_free = relief_family.nearest_neighbours
+    by_index = functools.partial(order_free, shared_ties=False)
+    print("| configuration | method | order-free perfect | by index perfect "
+          "| only order-free | only by index |")
+    print("|---|---|---|---|---|---|")
+    totals = {}
+    for config in configs:
+        paths = [Path(root, config, f"rep_{rep:02d}.txt.gz") for rep in reps]
+        loaded = [load(path) for path in paths if path.exists()]
+        for method in methods:
+            reached = {True: [], False: []}
+            for X, y, names, discrete, regression in loaded:
+                for shared in (True, False):
+                    relief_family.nearest_neighbours = order_free if shared else by_index
+                    try:
+                        scores, _ = run_one(method, X, y, discrete, regression)
+                    finally:
+                        relief_family.nearest_neighbours = order_free
+                    reached[shared].append(bool(judge(scores, names)[0]))
+            free, index = np.array(reached[True]), np.array(reached[False])
+            row = (free.mean(), index.mean(), int((free & ~index).sum()),
+                   int((index & ~free).sum()))
+            total = totals.setdefault(method, np.zeros(4))
+            total += row
+            print(f"| {config} | {method} | {row[0]:.1f} | {row[1]:.1f} | {row[2]} | {row[3]} |",
+                  flush=True)
+    for method, total in totals.items():
+        print(f"| total | {method} | {total[0]:.1f} | {total[1]:.1f} | {int(total[2])} "
+              f"| {int(total[3])} |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", help="root of the ReBATE benchmark tree")
@@ -292,6 +334,8 @@ def main(argv=None):
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--compare", action="store_true",
                         help="agreement and speed of the MultiSURFs")
+    parser.add_argument("--ties", action="store_true",
+                        help="order-free neighbours against ties by row index, paired")
     parser.add_argument("--chance", action="store_true",
                         help="chance shortfalls against the best of many peer columns")
     args = parser.parse_args(argv)
@@ -304,6 +348,10 @@ def main(argv=None):
     reps = parse_reps(args.reps)
     if args.compare:
         compare(args.data, configs, reps)
+        return
+    if args.ties:
+        ties_compare(args.data, configs, reps, [m for m in methods if m in OURS]
+                     if args.methods else ["ReliefF-10"])
         return
     files = args.results.split(",")
     results = read_results(files)

@@ -25,6 +25,15 @@ the case says m:
   our time into the neighbour search (``context``) and the diff sums (``estimate``), and gives
   the agreement of the two estimates (correlation, largest absolute difference).
 
+The ``ties`` section measures what neighbour selection independent of the row order costs
+(the default: every instance tied with the k-th distance is kept, and the tied ones share the
+remaining places): on the SNP cases (and on 1,600 × 20 SNPs, where nearly every row has ties
+at the k-th distance; ``--ties-snp`` takes a ReBATE replicate of that shape, e.g.
+``core2wayEpistasis/a_20/s_1600/her_0.4__maf_0.2/EDM-1/rep_01.txt.gz``) it times the default
+search and diff sums against the same estimator with ties broken by row index (best of
+``TIES_REPEATS`` runs each, alternated) and fast-select, and reports the largest change of the
+estimates over three shuffles of the rows for both.
+
 The ``wide`` section runs our ReliefF (k = 10) and MultiSURF on 2,000 × 100,000 generated SNPs,
 each in a fresh process, and reports encode, the search (the bands for MultiSURF) and the diff
 sums separately with the peak resident memory (no peer is timed in this table).
@@ -70,6 +79,7 @@ FULL = dict(
     fast_select=[(5_000, 100, 10, None), (10_000, 100, 10, None), (20_000, 100, 10, None),
                  (10_000, 1_000, 10, None), (50_000, 100, 10, 10)],
     snp=[(1_600, 1_000, 10), (1_600, 1_000, 100)],
+    ties_snp=[(1_600, 20, 10)],
     wide=(2_000, 100_000, 60),         # rows, SNPs, target seconds (and <= 2 GB)
 )
 QUICK = dict(
@@ -80,9 +90,12 @@ QUICK = dict(
     budgets={"Orange": 5.0e7, "skrebate": 2.0e7},
     fast_select=[(1_000, 20, 10, None), (2_000, 50, 10, None)],
     snp=[(400, 200, 10), (400, 200, 100)],
+    ties_snp=[(400, 20, 10)],
     wide=(500, 5_000, None),
 )
-SECTIONS = ("memory", "missing", "peers", "fast-select", "wide")
+SECTIONS = ("memory", "missing", "peers", "fast-select", "ties", "wide")
+#: the ties section compares the best of this many runs of each
+TIES_REPEATS = 3
 
 
 def make_data(n, a, missing=0.0, seed=SEED):
@@ -292,6 +305,9 @@ def main(argv=None):
                         help=f"comma-separated, of {', '.join(SECTIONS)} (default: all)")
     parser.add_argument("--snp", default=None,
                         help="a ReBATE replicate with 1,600 x 1,000 SNPs (default: generated)")
+    parser.add_argument("--ties-snp", default=None,
+                        help="a ReBATE replicate with 1,600 x 20 SNPs for the ties section "
+                             "(default: generated)")
     parser.add_argument("--memory-child", nargs=3, type=int, help=argparse.SUPPRESS)
     parser.add_argument("--wide-child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -321,6 +337,8 @@ def main(argv=None):
         peers_section(plan, peers)
     if "fast-select" in sections:
         fast_select_section(plan, args.snp, not args.no_peers)
+    if "ties" in sections:
+        ties_section(plan, args.snp, args.ties_snp, not args.no_peers)
     if "wide" in sections:
         wide_section(plan)
     report(f"load average {' '.join(open('/proc/loadavg').read().split()[:3])}")
@@ -441,6 +459,78 @@ def fast_select_section(plan, snp_path, with_peer=True):
         goal = "≥ 3× fast-select" + ("" if target is None else f", ≤ {target} s")
         row.append(goal)
         row += [f"{corr:.6f}", f"{np.abs(ours - theirs).max():.1e}"] if with_peer else ["—", "—"]
+        report("| " + " | ".join(row) + " |")
+
+
+def run_ours_ties(X, y, k, shared, rows=None):
+    """(estimates, seconds of the search, seconds of the diff sums, CPU seconds of both, all
+    threads) of our ReliefF on SNPs (rows in the order ``rows``), tied neighbours sharing
+    their places or (``shared`` False) taken by row index."""
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.neighbourhood.diffs import DiffModel
+    from orangecontrib.relief.estimators.neighbourhood.neighbours import nearest_neighbours
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    rows = np.arange(len(y)) if rows is None else rows
+    data = encode(X[rows], y[rows], discrete=True, n_classes=2)
+    estimator = ReliefF(k=k)
+    cpu, start = time.process_time(), time.perf_counter()
+    context = nearest_neighbours(DiffModel(data, estimator.diff_options()), np.arange(len(y)),
+                                 k, shared_ties=shared)
+    middle = time.perf_counter()
+    estimates = estimator.estimate(context)
+    return (estimates, middle - start, time.perf_counter() - middle,
+            time.process_time() - cpu)
+
+
+def ties_section(plan, snp_path, ties_path, with_peer=True):
+    """Order-free neighbours (the default) against ties broken by row index: time (best of
+    ``TIES_REPEATS``, alternated), the ratio (also of the CPU seconds, steadier on a loaded
+    machine), fast-select's time, and the largest change of the estimates over three shuffles
+    of the rows."""
+    warm_up()
+    if with_peer:
+        run_fast_select(*make_snp(200, 20))
+    cases = []
+    for (n, a, k), path in [(case, snp_path) for case in plan["snp"]] + \
+            [(case, ties_path) for case in plan["ties_snp"]]:
+        if path and plan is not QUICK:
+            cases.append((f"ReBATE SNPs {n:,} × {a:,}, k = {k}",
+                          lambda path=path: load_snp(path), k))
+        else:
+            cases.append((f"SNPs {n:,} × {a:,} (generated), k = {k}",
+                          lambda n=n, a=a: make_snp(n, a), k))
+    report("")
+    report("| case | order-free (s) | search | diff sums | by index (s) | search | diff sums "
+           "| order-free / by index | CPU: order-free / by index | fast-select (s) "
+           "| fast-select / order-free | shuffles change, order-free | by index |")
+    report("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, make, k in cases:
+        X, y = make()
+        best, cpu = {}, {}
+        for _ in range(TIES_REPEATS):
+            for shared in (True, False):
+                _, search, sums, seconds = run_ours_ties(X, y, k, shared)
+                if shared not in best or search + sums < sum(best[shared]):
+                    best[shared] = (search, sums)
+                cpu[shared] = min(cpu.get(shared, np.inf), seconds)
+        free, index = sum(best[True]), sum(best[False])
+        rng = np.random.default_rng(SEED)
+        change = {}
+        for shared in (True, False):
+            base = run_ours_ties(X, y, k, shared)[0]
+            change[shared] = max(np.abs(run_ours_ties(X, y, k, shared, rng.permutation(len(y)))[0]
+                                        - base).max() for _ in range(3))
+        row = [label, fmt_seconds(free), fmt_seconds(best[True][0]), fmt_seconds(best[True][1]),
+               fmt_seconds(index), fmt_seconds(best[False][0]), fmt_seconds(best[False][1]),
+               f"{free / index:.2f}×", f"{cpu[True] / cpu[False]:.2f}×"]
+        if with_peer:
+            start = time.perf_counter()
+            run_fast_select(X, y, k)
+            peer = time.perf_counter() - start
+            row += [fmt_seconds(peer), f"{peer / free:.2f}×"]
+        else:
+            row += ["—", "—"]
+        row += [f"{change[True]:.1e}", f"{change[False]:.1e}"]
         report("| " + " | ".join(row) + " |")
 
 

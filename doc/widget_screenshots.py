@@ -1,23 +1,173 @@
-"""Take the widget screenshots shown in the widget help (doc/widgets/images/).
+"""Take the widget screenshots shown in the widget help (doc/widgets/images/), one per state of
+every widget, each at the size the widget opens with (which fits a 1366 x 768 screen).
 
     QT_QPA_PLATFORM=offscreen python doc/widget_screenshots.py   # then: python doc/build_help.py
 
 Each widget is created headless with its default settings (not those a canvas stored), given the
-data of its help page, left to finish its computation and grabbed with ``QWidget.grab``. The data are the add-on's parity problems
-(:func:`orangecontrib.relief.datasets.parity`), so the pictures match the numbers in the text.
+data of its help page, put in the state named by :data:`STATES` (sections opened, estimators
+compared, attributes selected), left to finish its computation and grabbed with
+``QWidget.grab``. The data are the add-on's parity problems
+(:func:`orangecontrib.relief.datasets.parity`) and Orange's housing, so the pictures match the
+numbers in the text. The widget tests take the same states (``tests/widgets/test_layout.py``)
+and check that each fits the screen and elides no text.
 """
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Optional
 
+import numpy as np
 import orangewidget.settings
-
+from AnyQt.QtCore import Qt
 from AnyQt.QtWidgets import QApplication
 
 IMAGES = Path(__file__).resolve().parent / "widgets" / "images"
+#: the screen every widget fits
+SCREEN = (1366, 768)
+#: the largest minimum height of a widget (as Orange's own widgets keep)
+MAX_MIN_HEIGHT = 700
 
 
-def settle(app, widget, timeout=120):
+@dataclass
+class State:
+    """A widget in one state: ``name`` of its picture, the widget's class ``widget`` (a dotted
+    name under ``orangecontrib.relief.widgets``), the ``data`` it gets (a function), and
+    ``before`` (settings made before the data arrive) and ``after`` (once computed)."""
+    name: str
+    widget: str
+    data: Callable
+    before: Optional[Callable] = None
+    after: Optional[Callable] = None
+
+    def widget_class(self):
+        module, cls = self.widget.rsplit(".", 1)
+        return getattr(__import__(f"orangecontrib.relief.widgets.{module}", fromlist=[cls]),
+                       cls)
+
+
+# --- data
+def parity2():
+    from orangecontrib.relief.datasets import parity
+    return parity(order=2, n_irrelevant=10, n_instances=200)
+
+
+def parity3():
+    from orangecontrib.relief.datasets import parity
+    return parity(order=3, n_irrelevant=10, n_instances=200)
+
+
+def parity2_300():
+    from orangecontrib.relief.datasets import parity
+    return parity(order=2, n_irrelevant=10, n_instances=300)
+
+
+def housing():
+    from Orange.data import Table
+    return Table("housing")
+
+
+def many_long_names():
+    """500 binary attributes with long names, the class the parity of the first two."""
+    from Orange.data import DiscreteVariable, Domain, Table
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (200, 500)).astype(float)
+    y = (X[:, 0] != X[:, 1]).astype(float)
+    attributes = [DiscreteVariable(f"expression_of_gene_{i:03d}_in_tissue_sample",
+                                   values=("0", "1")) for i in range(500)]
+    return Table.from_numpy(Domain(attributes, DiscreteVariable("y", values=("0", "1"))), X, y)
+
+
+# --- states
+def choose(widget, name):
+    """Choose estimator ``name`` in Attribute Estimation's combo."""
+    widget.estimator_combo.setCurrentText(name)
+    widget.estimator_combo.activated.emit(widget.estimator_combo.currentIndex())
+
+
+def compare(widget, *names):
+    """Tick ``names`` in Attribute Estimation's Compare with list."""
+    model = widget.compare_model
+    for row in range(model.rowCount()):
+        item = model.item(row)
+        if item.text() in names:
+            item.setCheckState(Qt.Checked)
+
+
+def best_two(widget):
+    widget.controls.n_selected.setValue(2)
+    widget.set_selection_method(widget.SelectNBest)
+
+
+def everything_open(widget):
+    """ReliefF's Advanced section open, STIR, two estimators compared."""
+    choose(widget, "ReliefF")
+    widget.params_stack.set_advanced_expanded(True)
+    widget.significance_method = 1
+    widget._on_significance_changed()
+    compare(widget, "MultiSURF", "Unified Π")
+
+
+def pi_first(widget):
+    choose(widget, "Unified Π")
+    compare(widget, "ReliefF")
+
+
+def turf(widget):
+    choose(widget, "TuRF")
+
+
+def switched_to_regression(widget):
+    choose(widget, "Contextual Merit")
+    compare(widget, "ReliefF", "MSE")
+
+
+def tree_everything_open(widget):
+    widget.advanced.set_expanded(True)
+    widget.class_stack.set_advanced_expanded(True)
+    widget.controls.switch.setChecked(True)
+
+
+def select_informative(widget):
+    widget.attr_view.selectionModel().clear()
+    for curve in widget.curves[:2]:
+        curve.sigClicked.emit(curve, None)
+
+
+def select_first_two(widget):
+    select_informative(widget)
+    widget.filter_edit.setText("gene_00")
+
+
+def cross_validation(widget):
+    widget.controls.estimate.buttons[1].click()
+
+
+STATES = (
+    State("attribute-estimation", "owattributeestimation.OWAttributeEstimation", parity2,
+          after=best_two),
+    State("attribute-estimation-compare", "owattributeestimation.OWAttributeEstimation",
+          parity2, before=everything_open, after=best_two),
+    State("attribute-estimation-pi", "owattributeestimation.OWAttributeEstimation", parity2,
+          before=pi_first),
+    State("attribute-estimation-turf", "owattributeestimation.OWAttributeEstimation", parity2,
+          before=turf),
+    State("attribute-estimation-regression", "owattributeestimation.OWAttributeEstimation",
+          housing, before=switched_to_regression),
+    State("relief-tree", "owrelieftree.OWReliefTree", parity3),
+    State("relief-tree-advanced", "owrelieftree.OWReliefTree", parity3,
+          before=tree_everything_open),
+    State("locality-profile", "owlocalityprofile.OWLocalityProfile", parity2,
+          after=select_informative),
+    State("locality-profile-500", "owlocalityprofile.OWLocalityProfile", many_long_names,
+          before=lambda w: w.controls.k_max.setValue(30), after=select_first_two),
+    State("oblivious-tree", "owoblivioustree.OWObliviousTree", parity2_300),
+    State("oblivious-tree-cv", "owoblivioustree.OWObliviousTree", parity2_300,
+          before=cross_validation),
+)
+
+
+def settle(app, widget, timeout=300):
     """Process events until the widget's background task (if any) has finished."""
     start = time.perf_counter()
     while time.perf_counter() - start < timeout:
@@ -30,21 +180,24 @@ def settle(app, widget, timeout=120):
         time.sleep(0.01)
 
 
-def shoot(app, widget, data, name, prepare=None, size=None):
-    """Send ``data`` to ``widget``, let it compute, and save its picture as ``name``.png."""
+def show(app, state, widget):
+    """Show ``widget`` in ``state``, with its computation done, at the size it opens with then
+    (its size hint with the data in)."""
+    if state.before is not None:
+        state.before(widget)
+    for _ in range(5):          # let the layouts follow the sections opened
+        app.processEvents()
     widget.show()
-    if size is not None:
-        widget.resize(*size)
-    if data is not None:
-        widget.set_data(data)
-        widget.handleNewSignals()
+    widget.resize(widget.sizeHint())
+    widget.set_data(state.data())
+    widget.handleNewSignals()
     settle(app, widget)
-    if prepare is not None:
-        prepare(widget)
+    widget.resize(widget.sizeHint())    # as a widget opened on a canvas whose data are in
+    settle(app, widget)
+    if state.after is not None:
+        state.after(widget)
         settle(app, widget)
-    widget.grab().save(str(IMAGES / f"{name}.png"))
-    widget.onDeleteWidget()
-    widget.close()
+    return widget
 
 
 def main():
@@ -52,38 +205,12 @@ def main():
     # the widgets' defaults, not the settings a canvas stored for them
     defaults = tempfile.mkdtemp()
     orangewidget.settings.widget_settings_dir = lambda versioned=True: defaults
-    from orangecontrib.relief.datasets import parity
-    from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation
-    from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
-    from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
-    from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
-
-    parity2 = parity(order=2, n_irrelevant=10, n_instances=200)
-    parity3 = parity(order=3, n_irrelevant=10, n_instances=200)
-
-    def best_two(widget):
-        widget.controls.n_selected.setValue(2)
-        widget.set_selection_method(widget.SelectNBest)
-
-    shoot(app, OWAttributeEstimation(), parity2, "attribute-estimation", best_two, (820, 560))
-
-    def pi(widget):
-        widget.estimator_combo.setCurrentText("Unified Π")
-        widget.estimator_combo.activated.emit(widget.estimator_combo.currentIndex())
-
-    shoot(app, OWAttributeEstimation(), parity2, "attribute-estimation-pi", pi, (820, 640))
-
-    def select_informative(widget):
-        widget.attr_view.selectionModel().clear()
-        for curve in widget.curves[:2]:
-            curve.sigClicked.emit(curve, None)
-
-    profile = OWLocalityProfile()
-    profile.k_max = 100
-    shoot(app, profile, parity2, "locality-profile", select_informative, (900, 620))
-    shoot(app, OWReliefTree(), parity3, "relief-tree")
-    shoot(app, OWObliviousTree(), parity(order=2, n_irrelevant=10, n_instances=300),
-          "oblivious-tree", size=(640, 480))
+    for state in STATES:
+        widget = show(app, state, state.widget_class()())
+        widget.grab().save(str(IMAGES / f"{state.name}.png"))
+        print(f"{state.name}: {widget.width()} x {widget.height()}")
+        widget.onDeleteWidget()
+        widget.close()
 
 
 if __name__ == "__main__":

@@ -101,8 +101,9 @@ def test_discrete_features_use_their_distinct_values():
 
 def test_p_values_and_selection_by_q_value():
     X, y = xor_data()
-    selector = selectors.ReliefF(k=10, pvalues="stir", fdr=0.05).fit(X, y)
-    expected = stir(relieff.ReliefF(k=10), encode(X, y, n_classes=2))
+    selector = selectors.ReliefF(k=10, pvalues="stir", fdr=0.05, random_state=0).fit(X, y)
+    expected = stir(relieff.ReliefF(k=10, random_state=0), encode(X, y, n_classes=2),
+                    random_state=0)
     np.testing.assert_allclose(selector.pvalues_, expected.pvalues)
     np.testing.assert_allclose(selector.qvalues_, expected.qvalues)
     np.testing.assert_array_equal(selector.get_support(), expected.qvalues < 0.05)

@@ -120,6 +120,20 @@ class TestShippedWorkflows(unittest.TestCase):
         self.assertEqual(errors, {})
         data = values[("File", "Data", "Locality Profile")]
         self.assertEqual(data.name, "parity2")
+        # its note promises the informative attributes selected: the saved selection
+        selected = values[("Locality Profile", "Selected Data", "Selected")]
+        self.assertEqual({a.name for a in selected.domain.attributes}, {"I1", "I2"})
+
+    def test_every_workflow_has_notes_and_is_listed_in_the_help_index(self):
+        from xml.etree import ElementTree
+        index = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                  "doc", "index.md"), encoding="utf-8").read()
+        for path in glob.glob(workflow_path("*.ows")):
+            name = os.path.basename(path)[:-len(".ows")]
+            notes = [t.text for t in ElementTree.parse(path).getroot().iter("text")]
+            self.assertGreaterEqual(len(notes), 2, name)
+            self.assertTrue(all(len(text) > 40 for text in notes), name)
+            self.assertIn(f"*{name}*", index)
 
     def test_oblivious_tree_keeps_the_parity_attributes_and_beats_knn(self):
         values, errors = self.run_workflow("oblivious-tree-parity.ows")

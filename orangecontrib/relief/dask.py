@@ -3,17 +3,18 @@
 The data are a row-partitioned ``dask.array`` (or a Dask dataframe) that need not fit one machine;
 the estimates equal those of the single-machine estimators of :mod:`.estimators` with the same
 ``iterations`` = m and ``random_state``, because every number is computed by the same diff model
-(:class:`.estimators.neighbourhood.diffs.DiffModel`) with the same ranges and the same tie-breaking:
+(:class:`.estimators.neighbourhood.diffs.DiffModel`) with the same ranges and the same treatment of ties:
 
 1. a first pass over the partitions computes each column's minimum and maximum (the ranges of
    the diffs), the class counts (or the target's range) and checks the values;
 2. the m sampled instances (:meth:`.ReliefFamily.sample`: the same choice the single-machine
    estimator makes) are gathered to the client and sent to every partition;
 3. each partition runs the single-machine neighbour search over its own rows and keeps, for
-   ReliefF, the k nearest of each class (RReliefF: of all rows), ties by row index, or computes
-   for the SURF family the count, mean and variance of the distances; the client merges
-   the candidates into the global k nearest (by distance, then the lowest row index, as
-   :mod:`.estimators.neighbourhood.neighbours` does) or the per-instance thresholds (the partitions' moments
+   ReliefF, the k nearest of each class (RReliefF: of all rows) and every row tied with the
+   k-th, or computes for the SURF family the count, mean and variance of the distances; the
+   client merges the candidates into the global k nearest and those tied with the k-th, which
+   share the remaining places (as :mod:`.estimators.neighbourhood.neighbours` does), or the
+   per-instance thresholds (the partitions' moments
    combined as Chan, Golub & LeVeque, "Updating formulae and a pairwise algorithm for computing
    sample variances", 1979);
 4. a second pass sums, in each partition, the diffs between the sampled instances and their
@@ -55,6 +56,7 @@ from .estimators.base import BLOCK_BYTES, Estimator, check_summary
 from .estimators.neighbourhood import DiffModel, NeighbourContext, class_tiles, nearest_among, \
     neighbour_weights, target_diffs
 from .estimators.neighbourhood.diffs import TILE_WIDTH
+from .estimators.neighbourhood.neighbours import neighbour_places, tie_margin, tied_with_kth
 from .estimators.relief_family import first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
 from .estimators.rrelieff import RReliefF
@@ -378,15 +380,18 @@ class _Run:
         key = q * G + g
         start = np.searchsorted(key, key, side="left")
         rank = np.arange(key.size) - start
-        keep = rank < K
-        neighbours = np.full((m, G, K), -1, dtype=np.intp)
-        distances = np.full((m, G, K), np.inf)
+        # the K nearest and every one tied with the K-th (each block sent its own such)
+        kth = np.minimum(start + K - 1, max(key.size - 1, 0))
+        keep = (rank < K) | ((key[kth] == key) & (dist == dist[kth])) if K else rank < 0
+        width = int(rank[keep].max(initial=K - 1)) + 1
+        neighbours = np.full((m, G, width), -1, dtype=np.intp)
+        distances = np.full((m, G, width), np.inf)
         neighbours[q[keep], g[keep], rank[keep]] = idx[keep]
         distances[q[keep], g[keep], rank[keep]] = dist[keep]
         context = NeighbourContext(None, spec["reference"], self.instances, neighbours,
-                                   distances, groups, search="dask")
+                                   distances, groups, search="dask", shared_ties=True)
         wk = first_k_weights(neighbour_weights(context, est.weighting_, est.sigma),
-                             context.available, est.k_)
+                             neighbour_places(context), est.k_)
         ones = np.ones(m)
         if isinstance(est, ReliefF):
             prior = spec["counts"] / spec["counts"].sum()
@@ -611,11 +616,12 @@ def _stopper(name):
 
 def _search(x, y, offset, instances, queries, spec, groups, K):
     """The candidates for the k nearest of each sampled instance in each group: its K nearest
-    by (distance, row) in each block of the partition's rows, found by the single-machine
-    search (:func:`.neighbours.nearest_among`) with the block's rows as the only candidates
-    (each block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks whether
-    it is cancelled). Flat arrays of the instance's position, the group, the global row index
-    and the distance."""
+    by (distance, row) and every one tied with the K-th (:func:`.neighbours.tied_with_kth`) in
+    each block of the partition's rows, found by the single-machine search
+    (:func:`.neighbours.nearest_among`) with the block's rows as the only candidates (each
+    block's work is about ``SEARCH_WORK`` diffs; between blocks the task looks whether it is
+    cancelled). Flat arrays of the instance's position, the group, the global row index and
+    the distance."""
     model, n_p = _model(x, y, queries, spec)
     stopped = _stopper(spec["stop"])
     m = instances.size
@@ -635,8 +641,14 @@ def _search(x, y, offset, instances, queries, spec, groups, K):
         for part in np.split(np.arange(len(ranges)), np.unique(first)):
             if stopped():
                 raise RuntimeError("cancelled")
-            neighbours, distances = nearest_among(model, rows[blk], (order, ranges[part]), K,
-                                                  groups)
+            candidates = (order, ranges[part])
+
+            def find(at, wanted, queries=rows[blk], candidates=candidates):
+                return nearest_among(model, queries[at], candidates, wanted, groups)
+            # the block's K nearest and every one tied with its K-th (ties shared)
+            size = int((ranges[part, 1] - ranges[part, 0]).sum())
+            neighbours, distances = tied_with_kth(
+                find, K, size, *find(np.arange(blk.stop - lo), min(K + tie_margin(K), max(size, K))))
             q, g, j = np.nonzero(neighbours >= 0)
             out.append((q + lo, g, neighbours[q, g, j] + offset, distances[q, g, j]))
     if not out:

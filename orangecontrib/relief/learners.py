@@ -208,6 +208,24 @@ class ObliviousTreeClassifier(Model):
         super().__init__(domain)
         self.tree = tree
 
+    def __repr__(self):
+        """One line: the retained attributes and the estimated accuracy;
+        :meth:`print_tree` gives the elimination path."""
+        names = ", ".join(a.name for a in self.retained_attributes) or "none"
+        return (f"ObliviousTreeClassifier(retained {names} of "
+                f"{len(self.domain.attributes)} attributes; estimated accuracy "
+                f"{self.tree.accuracy:.3f})")
+
+    __str__ = __repr__
+
+    def print_tree(self):
+        """The full printout: the retained attributes and every step of the elimination path
+        with the estimated accuracy after it."""
+        lines = [repr(self), f"{0:>4}  {'(all attributes)':<24} {self.tree.initial_accuracy:.3f}"]
+        lines += [f"{step:>4}  {var.name:<24} {acc:.3f}"
+                  for step, (var, acc) in enumerate(self.path, 1)]
+        return "\n".join(lines)
+
     @property
     def retained_attributes(self):
         return [self.domain.attributes[i] for i in self.tree.retained]

@@ -334,6 +334,13 @@ class ObliviousTreeModel:
     path: tuple
     accuracy_loss: np.ndarray
 
+    def __repr__(self):
+        """One line: how many attributes are kept and the estimated accuracies (not the
+        training data)."""
+        return (f"ObliviousTreeModel({self.retained.size} of {self.data.n_attributes} "
+                f"attributes retained, columns {self.retained.tolist()}; estimated accuracy "
+                f"{self.initial_accuracy:.3f} -> {self.accuracy:.3f})")
+
     @property
     def eliminated(self):
         """Attributes removed from the final tree, in elimination order."""

@@ -89,7 +89,7 @@ class EstimatorScorer(Scorer):
                      callback=None):
         """Estimates of ``data.domain.attributes`` with their p-values and Benjamini-Hochberg
         q-values: a :class:`~.estimators.significance.Significance`. ``method="stir"`` (the
-        Relief estimators of a discrete class: STIR's pseudo t-test) or ``"permutation"`` (any
+        Relief estimators of a discrete class: STIR, calibrated by permutations) or ``"permutation"`` (any
         scorer: ``n_permutations`` estimates with the class permuted by ``random_state``)."""
         encoded, _ = encode_table(data, sparse=True)
         return estimate_significance(self, encoded, method, n_permutations, random_state,

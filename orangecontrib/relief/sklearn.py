@@ -13,8 +13,9 @@ Each selector takes its estimator's parameters (``ReliefF(k=..., iterations=...,
   (0, 1));
 * ``threshold``: keep the features whose estimate exceeds it;
 * ``fdr``: keep the features whose Benjamini-Hochberg q-value is below it (needs ``pvalues``);
-* ``pvalues``: None, "stir" (STIR's pseudo t-test, the Relief family of a discrete class) or
-  "permutation" (any estimator; ``n_permutations`` runs with ``random_state``): fitting then sets
+* ``pvalues``: None, "stir" (STIR, the Relief family of a discrete class, calibrated by 30
+  permutations drawn with ``random_state``) or "permutation" (any estimator;
+  ``n_permutations`` runs with ``random_state``): fitting then sets
   ``pvalues_`` and ``qvalues_`` (see :mod:`orangecontrib.relief.estimators.significance`);
 * ``discrete_features``: which columns are discrete (nominal): False (none, the default), True
   (all), a boolean mask or column indices. A discrete column's distinct values are its values;

@@ -229,7 +229,8 @@ def relieff_terms(data, rows, k, weighting="equal", sigma=20.0, misses="per-clas
     """Per iteration R and per attribute: the list of (signed weight, diff) contributions of
     Fig. 3 (hits negative, misses positive with P(C)/(1 - P(class(R)))); RELIEF-E
     (``misses="pooled"``) takes the k nearest of all other classes together, unweighted by
-    priors. Yields, per iteration, a list of (coefficient, neighbour index)."""
+    priors; ``misses="equal"`` weighs every other class's misses 1/(C - 1) (CORElearn's
+    ReliefFavgC and ReliefFpa under uniform costs). Yields, per iteration, a list of (coefficient, neighbour index)."""
     per_iteration = []
     for r in rows:
         cr = data.group[r]
@@ -251,7 +252,8 @@ def relieff_terms(data, rows, k, weighting="equal", sigma=20.0, misses="per-clas
                 found = nearest(data, r, members, k, skip_zero_distance)
                 if not found:
                     continue
-                factor = data.prior[c] / (1.0 - data.prior[cr])
+                factor = (1.0 / (data.n_classes - 1) if misses == "equal"
+                          else data.prior[c] / (1.0 - data.prior[cr]))
                 for w, (_, j) in zip(neighbour_weights(found, weighting, sigma), found):
                     terms.append((factor * w, j))
         per_iteration.append((r, terms))

@@ -75,17 +75,28 @@ def test_search_keeps_the_lowest_indices_among_equal_distances(groups):
     assert (y == 0).sum() > TILE_WIDTH
     model = DiffModel(encode(X, y, discrete=True, n_classes=3), DiffOptions(missing="B"))
     rows = np.arange(0, n, 53)
-    ctx = nearest_neighbours(model, rows, 15, groups=groups)
+    ctx = nearest_neighbours(model, rows, 15, groups=groups, shared_ties=False)
+    # by default the context holds every instance tied with the 15th too
+    shared = nearest_neighbours(model, rows, 15, groups=groups)
+    assert shared.shared_ties and not ctx.shared_ties
     pairs = model.pair_diffs(np.repeat(rows, n), np.tile(np.arange(n), rows.size))
     dist = pairs.sum(axis=1).reshape(rows.size, n)
+    longer = 0
     for i, r in enumerate(rows):
         members = {"per-class": [y == c for c in range(3)],
                    "pooled": [y == y[r], y != y[r]], "all": [np.ones(n, bool)]}[groups]
         for g, member in enumerate(members):
             idx = np.flatnonzero(member & (np.arange(n) != r))
-            expect = idx[np.lexsort((idx, dist[i, idx]))][:15]
+            ordered = idx[np.lexsort((idx, dist[i, idx]))]
+            expect = ordered[:15]
             np.testing.assert_array_equal(ctx.neighbours[i, g], expect)
             np.testing.assert_array_equal(ctx.distances[i, g], dist[i, expect])
+            tied = ordered[(np.arange(ordered.size) < 15) | (dist[i, ordered] == dist[i, expect[-1]])]
+            found = shared.neighbours[i, g]
+            np.testing.assert_array_equal(found[found >= 0], tied)
+            np.testing.assert_array_equal(shared.distances[i, g][found >= 0], dist[i, tied])
+            longer += tied.size > 15
+    assert longer > 0       # ties at the 15th distance occur, some beyond the margin
 
 
 def test_relief_c_leaves_missing_contributions_out_of_pair_diffs():
@@ -106,10 +117,13 @@ def test_context_neighbours_are_sorted_per_class_and_exclude_self():
             found = ctx.neighbours[i, c][ctx.neighbours[i, c] >= 0]
             assert r not in found
             assert np.all(data.y[found] == c)
-            # they are the 4 nearest of class c (self excluded), in order of distance
+            # they are the 4 nearest of class c (self excluded), in order of distance, and
+            # any others tied with the 4th
             members = np.flatnonzero((data.y == c) & (np.arange(data.n_instances) != r))
-            expect = np.sort(dist[i, members])[:4]
+            expect = np.sort(dist[i, members])[:found.size]
             np.testing.assert_allclose(ctx.distances[i, c, :found.size], expect)
+            assert found.size == min(4, members.size) or (
+                found.size > 4 and np.all(ctx.distances[i, c, 4:found.size] == ctx.distances[i, c, 3]))
 
 
 def test_k_is_capped_by_the_class_size():
@@ -142,11 +156,12 @@ def test_inverse_distance_weights_give_zero_distance_neighbours_all_influence():
     X = np.array([[0.0], [0.0], [1.0], [4.0]])
     data = encode(X, [0, 0, 0, 1], n_classes=2)
     ctx = ReliefF(k=2).context(data)
-    np.testing.assert_allclose(neighbour_weights(ctx, "1/d")[0, 0], [1.0, 0.0])
+    # (a third place: instance 3's two class-0 neighbours tied at the 2nd distance)
+    np.testing.assert_allclose(neighbour_weights(ctx, "1/d")[0, 0], [1.0, 0.0, 0.0])
     # the range is 4: instance 2 (x = 1) is at 1/4 from both zeros -> 1/d^2 = 16 each
-    np.testing.assert_allclose(neighbour_weights(ctx, "1/d2")[2, 0], [16.0, 16.0])
-    # instance 3 (x = 4): class-0 neighbours at 3/4 and 1 -> 1/d = 4/3, 1
-    np.testing.assert_allclose(neighbour_weights(ctx, "1/d")[3, 0], [4 / 3, 1.0])
+    np.testing.assert_allclose(neighbour_weights(ctx, "1/d2")[2, 0], [16.0, 16.0, 0.0])
+    # instance 3 (x = 4): class-0 neighbours at 3/4 and 1, 1 (tied) -> 1/d = 4/3, 1, 1
+    np.testing.assert_allclose(neighbour_weights(ctx, "1/d")[3, 0], [4 / 3, 1.0, 1.0])
 
 
 @pytest.mark.parametrize("weighting", ["equal", "exp-rank", "1/d", "1/d2"])
@@ -315,8 +330,9 @@ def test_wrong_target_type_is_named():
         RReliefF()(mixed_data())
 
 
-def test_ties_are_broken_by_index_so_profiles_match_separate_runs_on_binary_data():
+def test_ties_are_shared_so_profiles_match_separate_runs_on_binary_data():
     # binary parity data has many equal distances; the k nearest are taken by (distance, index)
+    # and every other one tied with the k-th is kept too
     rng = np.random.default_rng(13)
     X = rng.integers(0, 2, (80, 6)).astype(float)
     data = encode(X, (X[:, 0] != X[:, 1]).astype(int), discrete=True, n_classes=2)
@@ -329,8 +345,11 @@ def test_ties_are_broken_by_index_so_profiles_match_separate_runs_on_binary_data
     dist = ctx.diff_model.distances(ctx.instances[:1])[0]
     dist[0] = np.inf
     members = np.flatnonzero(data.y == data.y[0])
-    expect = members[np.lexsort((members, dist[members]))][:12]
-    np.testing.assert_array_equal(ctx.neighbours[0, int(data.y[0])], expect)
+    ordered = members[np.lexsort((members, dist[members]))]
+    expect = ordered[(np.arange(ordered.size) < 12) | (dist[ordered] == dist[ordered[11]])]
+    assert expect.size > 12
+    found = ctx.neighbours[0, int(data.y[0])]
+    np.testing.assert_array_equal(found[found >= 0], expect)
 
 
 def test_extended_model_measures_new_rows_with_the_training_ranges_and_probabilities():

@@ -376,7 +376,7 @@ class TestSignificance(WidgetTest):
         table = self.run_with("stir")
         names = [v.name for v in table.domain.attributes]
         self.assertEqual(names, ["ReliefF", "p", "q"])
-        expected = stir(ReliefF(), encode_table(self.parity)[0])
+        expected = stir(ReliefF(), encode_table(self.parity)[0], random_state=0)
         np.testing.assert_allclose(table.X[:, 1], expected.pvalues)
         np.testing.assert_allclose(table.X[:, 2], expected.qvalues)
         self.assertEqual(self.widget.ranks_model.columnCount(), 5)
@@ -419,3 +419,155 @@ class TestSignificance(WidgetTest):
         text = view.itemDelegateForIndex(index).displayText(
             self.widget.ranks_model.data(index), view.locale())
         self.assertIn("e-", text)
+
+    # --- several estimators side by side: their columns, the selection by any column, the
+    # plot, and the messages of the canvas review
+    def compare(self, *names):
+        model = self.widget.compare_model
+        for row in range(model.rowCount()):
+            if model.item(row).text() in names:
+                model.item(row).setCheckState(Qt.Checked)
+
+    def run_on(self, data):
+        self.send_signal(self.widget.Inputs.data, data)
+        self.wait_until_finished(timeout=TIMEOUT)
+
+    def test_compared_estimators_have_their_own_columns_equal_to_the_engine(self):
+        from orangecontrib.relief.estimators.impurity import Gini
+        from orangecontrib.relief.estimators.relieff import Relief
+        from orangecontrib.relief.estimators.surf import MultiSURF
+        w = self.widget
+        self.compare("Relief", "MultiSURF", scoring.Gini.stem())
+        w.significance_method = [m for _, m in SIGNIFICANCE].index("stir")
+        w._on_significance_changed()
+        self.run_on(self.parity)
+        table = self.get_output(w.Outputs.scores)
+        names = [v.name for v in table.domain.attributes]
+        gini = scoring.Gini.stem()
+        # STIR applies to Relief, ReliefF and MultiSURF, not to the impurity measure
+        self.assertEqual(names, ["ReliefF", "p", "q", "Relief", "p (Relief)", "q (Relief)",
+                                 "MultiSURF", "p (MultiSURF)", "q (MultiSURF)", gini])
+        encoded = encode_table(self.parity)[0]
+        np.testing.assert_allclose(table.X[:, 0], ReliefF()(encoded))
+        for estimator, at in ((Relief(), 3), (MultiSURF(), 6)):
+            expected = stir(estimator, encoded, random_state=0)   # the widget's seed
+            np.testing.assert_allclose(table.X[:, at], expected.scores)
+            np.testing.assert_allclose(table.X[:, at + 1], expected.pvalues)
+            np.testing.assert_allclose(table.X[:, at + 2], expected.qvalues)
+        np.testing.assert_allclose(table.X[:, names.index(gini)], Gini()(encoded))
+        self.assertTrue(w.Warning.no_stir.is_shown())
+        self.assertIn(gini, w.Warning.no_stir.formatted)
+        self.assertTrue(w.Warning.no_stir.formatted.endswith(f"permutations for {gini}."))
+        # the table has the same columns after the attribute and #, each header in full
+        model = w.ranks_model
+        headers = [model.headerData(c, Qt.Horizontal) for c in range(2, model.columnCount())]
+        self.assertEqual(headers, [n if n in (gini, "ReliefF", "Relief", "MultiSURF")
+                                   else n.split(" ")[0] for n in names])
+
+    def test_best_ranked_follow_the_column_the_table_is_sorted_by(self):
+        w = self.widget
+        self.compare(scoring.Gini.stem())
+        self.run_on(self.parity)
+        w.controls.n_selected.setValue(2)
+        w.set_selection_method(w.SelectNBest)
+        features = {a.name for a in self.get_output(w.Outputs.features)}
+        self.assertEqual(features, {"I1", "I2"})            # ReliefF's best
+        gini = self.get_output(w.Outputs.scores).X[:, 1]
+        w.ranks_view.horizontalHeader().sectionClicked.emit(3)  # sort by Gini gain
+        w.ranks_model.sort(3, Qt.DescendingOrder)
+        w._on_header_click()
+        attrs = self.parity.domain.attributes
+        expected = {attrs[i].name for i in np.argsort(-gini, kind="stable")[:2]}
+        self.assertEqual({a.name for a in self.get_output(w.Outputs.features)}, expected)
+        self.assertIn(f"Estimates by {scoring.Gini.stem()}",
+                      w.plot.getPlotItem().titleLabel.text)
+
+    def test_plot_marks_significant_and_selected_attributes(self):
+        import pyqtgraph as pg
+        w = self.widget
+        w.significance_method = [m for _, m in SIGNIFICANCE].index("stir")
+        w._on_significance_changed()
+        self.run_on(self.parity)
+        w.fdr = 0.01
+        w.set_selection_method(w.SelectFDR)
+        scatter = [i for i in w.plot.getPlotItem().items if isinstance(i, pg.ScatterPlotItem)]
+        points = [p for item in scatter for p in item.points()]
+        self.assertEqual(len(points), len(self.parity.domain.attributes))
+        q = w.result.qvalues
+        filled = {p.data() for p in points if p.brush().color().red() > 200
+                  and p.brush().color().green() < 100}
+        self.assertEqual(filled, {a.name for a, qi in zip(self.parity.domain.attributes, q)
+                                  if qi < 0.01})
+        # the dots go from the best estimate down
+        ys = [p.pos().y() for p in sorted(points, key=lambda p: p.pos().x())]
+        self.assertEqual(ys, sorted(ys, reverse=True))
+
+    def test_tau_says_how_many_attributes_pass_it_and_why_none(self):
+        w = self.widget
+        self.run_on(self.parity)
+        tau = 1 / np.sqrt(0.05 * len(self.parity))
+        above = int(np.sum(w.result.scores > tau))
+        self.assertIn(f"{tau:.3f}", w.tau_label.text())
+        self.assertIn(f"{above} of 8 attributes above", w.tau_label.text())
+        w.controls.alpha.setValue(0.001)      # τ = 2.58: no estimate reaches it
+        self.assertTrue(w.Warning.threshold_nothing.is_shown())
+        self.assertIn("m = 150", w.Warning.threshold_nothing.formatted)
+        self.assertIn("0 of 8", w.tau_label.text())
+
+    def test_turf_shows_removed_attributes_as_removed(self):
+        w = self.widget
+        w.estimator_combo.setCurrentText("TuRF")
+        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        self.run_on(self.parity)
+        model = w.ranks_model
+        texts = [model.data(model.index(r, 2)) for r in range(model.rowCount())]
+        n_removed = len(w.result.removed)
+        self.assertGreater(n_removed, 0)
+        self.assertEqual(texts.count("removed"), n_removed)
+        # the survivors rank first; a removed one's tooltip names its round
+        self.assertTrue(all(t == "removed" for t in texts[-n_removed:]))
+        self.assertIn("round", model.data(model.index(model.rowCount() - 1, 2), Qt.ToolTipRole))
+
+    def test_several_targets_and_a_switched_estimator_are_said(self):
+        from Orange.data import Table as T
+        w = self.widget
+        housing = T("housing")[:80]
+        two = housing.transform(Domain(housing.domain.attributes[:-1],
+                                       [housing.domain.attributes[-1],
+                                        housing.domain.class_var]))
+        self.run_on(two)
+        self.assertTrue(w.Error.several_targets.is_shown())
+        self.assertFalse(w.Error.no_class.is_shown())
+        w.estimator_combo.setCurrentText("Contextual Merit")
+        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        self.run_on(housing)
+        self.assertFalse(w.Error.active)
+        self.assertTrue(w.Information.switched.is_shown())
+        self.assertIn("Contextual Merit", w.Information.switched.formatted)
+        self.assertIn("RReliefF", w.Information.switched.formatted)
+        self.run_on(self.parity)
+        self.assertFalse(w.Information.switched.is_shown())
+        self.assertEqual(w.estimator_combo.currentText(), "Contextual Merit")
+
+    def test_settings_of_version_2_load_without_comparison(self):
+        old = {"estimator_name": "ReliefF", "estimator_params": {"ReliefF": {"k": 4}},
+               "sorting": (4, 1), "__version__": 2}
+        w = self.create_widget(OWAttributeEstimation, stored_settings=old)
+        self.assertEqual(w.compared, [])
+        self.send_signal(w.Inputs.data, self.parity, widget=w)
+        self.wait_until_finished(widget=w, timeout=TIMEOUT)
+        self.assertFalse(w.Error.active)
+        self.assertEqual(self.get_output(w.Outputs.scorer, widget=w).k, 4)
+        self.assertEqual(w.ranks_model.columnCount(), 3)    # a stored column beyond: reset
+
+
+def test_numbers_are_written_for_their_scale():
+    from orangecontrib.relief.widgets.numbers import format_p, format_scores
+    assert [format_p(p) for p in (0.003, 1.2e-05, 0.25, 1.0, np.nan)] == \
+        ["0.003", "1.2e-05", "0.25", "1", "NA"]
+    relieff = format_scores([0.427, -0.011, -0.0001])
+    assert [relieff(v) for v in (0.427, -0.011, -0.0001)] == ["0.427", "-0.011", "0.000"]
+    pi = format_scores([8541.37, 12.5])
+    assert [pi(v) for v in (8541.37, 12.5)] == ["8541", "12"]   # 8541.37 reads in full
+    tiny = format_scores([3.2e-9, 1e-10])
+    assert tiny(3.2e-9) == "3.2e-09"

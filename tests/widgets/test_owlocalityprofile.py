@@ -120,7 +120,7 @@ class TestOWLocalityProfile(WidgetTest):
 
     def test_regression_profile_is_rrelieff_correlated_with_mse(self):
         result = self.run_on(Table("housing")[:120], k_max=15)
-        self.assertEqual(list(result.correlations), ["MSE (eq. 17)"])
+        self.assertEqual(list(result.correlations), ["MSE"])
         self.assertEqual(result.profile.shape, (15, 13))
         self.assertFalse(self.widget.Error.active)
 
@@ -162,6 +162,57 @@ class TestOWLocalityProfile(WidgetTest):
         result = self.run_on(data, k_max=5)
         self.assertFalse(self.widget.Error.active)
         self.assertTrue(np.all(np.isfinite(result.profile)))
-        self.assertTrue(np.isnan(result.correlations["MSE (eq. 17)"]).all())
+        self.assertTrue(np.isnan(result.correlations["MSE"]).all())
         self.assertTrue(self.widget.Warning.no_reference.is_shown())
         self.assertIn("MSE", self.widget.Warning.no_reference.formatted)
+
+    # --- the canvas review's defects: legend over the curves, a pale curve, a list that
+    # could not be searched or sorted, nothing drawn for k = 1, a box titled ReliefF for RReliefF
+    def test_legend_stands_beside_the_plot_not_over_it(self):
+        w = self.widget
+        self.run_on(self.parity)
+        self.assertEqual(len(w.profile_legend.items), 10)
+        plot_area = w.profile_plot.vb.sceneBoundingRect()
+        legend = w.profile_legend.sceneBoundingRect()
+        self.assertGreaterEqual(legend.left(), plot_area.right())
+        self.assertFalse(legend.intersects(plot_area))
+
+    def test_no_curve_colour_is_pale_on_white(self):
+        from orangecontrib.relief.widgets.owlocalityprofile import curve_colours
+        for n in (3, 12, 50, 500):
+            for colour in curve_colours(n):
+                luminance = 0.299 * colour.red() + 0.587 * colour.green() \
+                    + 0.114 * colour.blue()
+                self.assertLessEqual(luminance, 150, (n, colour.name()))
+
+    def test_the_list_filters_and_sorts_and_keeps_the_selection(self):
+        from AnyQt.QtCore import Qt
+        w = self.widget
+        self.run_on(self.parity)
+        w.filter_edit.setText("i")                     # I1, I2 (names are matched in any case)
+        shown = [w.attr_proxy.index(r, 0).data() for r in range(w.attr_proxy.rowCount())]
+        self.assertEqual(sorted(shown), ["I1", "I2"])
+        w.filter_edit.setText("")
+        w.attr_view.sortByColumn(1, Qt.SortOrder.DescendingOrder)   # by the best estimate
+        best = w.result.profile.max(axis=0)
+        attrs = self.parity.domain.attributes
+        first = [w.attr_proxy.index(r, 0).data() for r in range(3)]
+        self.assertEqual(first, [attrs[i].name for i in np.argsort(-best, kind="stable")[:3]])
+        w.attr_view.selectRow(0)
+        self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], [first[0]])
+
+    def test_one_k_is_drawn_as_dots(self):
+        w = self.widget
+        self.run_on(self.parity, k_max=1)
+        self.assertEqual(list(w.result.ks), [1])
+        self.assertTrue(all(curve.opts.get("symbol") == "o" for curve in w.curves))
+        self.run_on(self.parity, k_max=5)
+        self.assertTrue(all(curve.opts.get("symbol") is None for curve in w.curves))
+
+    def test_settings_box_is_named_after_the_estimator_it_runs(self):
+        w = self.widget
+        self.assertEqual(w.settings_box.title().strip(), "ReliefF / RReliefF")
+        self.run_on(Table("housing")[:60], k_max=5)
+        self.assertEqual(w.settings_box.title().strip(), "RReliefF")
+        self.run_on(self.parity, k_max=5)
+        self.assertEqual(w.settings_box.title().strip(), "ReliefF")

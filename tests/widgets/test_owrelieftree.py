@@ -158,3 +158,24 @@ class TestOWReliefTree(WidgetTest, WidgetLearnerTestMixin):
         w.send_report()
         self.assertIn("ReliefF, Nearest neighbours k 4", w.report_html)
         self.assertIn("RReliefF", w.report_html)
+
+    def test_the_two_sections_open_apart_and_the_switch_is_always_in_view(self):
+        w = self.widget
+        self.assertTrue(w.controls.switch.isVisibleTo(w))
+        relieff = w.class_stack.editors["ReliefF"]
+        relieff.advanced.button.click()
+        self.assertTrue(relieff.advanced.is_expanded())
+        self.assertFalse(w.advanced.is_expanded())
+        self.assertFalse(w.controls.max_depth.isVisibleTo(w))
+        w.advanced.button.click()
+        self.assertTrue(w.controls.max_depth.isVisibleTo(w))
+        relieff.advanced.button.click()
+        self.assertFalse(relieff.advanced.is_expanded())
+        self.assertTrue(w.advanced.is_expanded())
+        self.assertEqual((w.advanced_shown, w.tree_advanced_shown), (False, True))
+
+    def test_settings_of_version_2_keep_their_one_advanced_state_for_both(self):
+        w = self.create_widget(OWReliefTree, stored_settings={"advanced_shown": True,
+                                                              "__version__": 2})
+        self.assertTrue(w.advanced.is_expanded())
+        self.assertTrue(w.class_stack.editors["ReliefF"].advanced.is_expanded())

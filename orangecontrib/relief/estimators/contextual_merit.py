@@ -40,7 +40,7 @@ from .neighbourhood.diffs import DiffModel, DiffOptions
 from .description import Param
 from .encoding import EncodedData
 from .parameters import PAIRWISE_DIFF_PARAMETERS, equals, ramp_rule
-from .neighbourhood.neighbours import nearest_neighbours
+from .neighbourhood.neighbours import first_k_places, nearest_neighbours, neighbour_places
 
 __all__ = ["ContextualMerit", "MeritContext", "PairwiseClassEstimator"]
 
@@ -129,15 +129,12 @@ class ContextualMerit(PairwiseClassEstimator):
         if self.neighbours == "nearest":
             ks = self.counter_example_counts(data)
             found = nearest_neighbours(model, np.arange(data.n_instances), int(ks.max()),
-                                       groups="pooled", skip_zero_distance=True,
+                                       groups="pooled", skip_zero_distance=True, shared_ties=False,
                                        callback=progress_part(callback, 0.0, 0.8))
             others = found.neighbours[:, 1, :]       # group 1 = the other classes
             dist = found.distances[:, 1, :]
-            if found.mass is None:
-                places = ((others >= 0) & (np.arange(others.shape[1]) < ks[:, None])) * 1.0
-            else:     # the places among the K nearest that each counter-example fills
-                mass = found.mass[:, 1, :]
-                places = np.clip(ks[:, None] - (np.cumsum(mass, axis=1) - mass), 0.0, mass)
+            # the places among the K nearest that each counter-example fills
+            places = first_k_places(neighbour_places(found), ks[:, None, None])[:, 1, :]
             chosen = places > 0
             ctx.rows = np.nonzero(chosen)[0]
             ctx.others = others[chosen]

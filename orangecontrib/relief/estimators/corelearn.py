@@ -4,8 +4,9 @@ CORElearn is the R package of the authors of ReliefF and RReliefF (Robnik-Sikonj
 :func:`corelearn_estimator` gives our estimator that reproduces the named one with CORElearn's
 defaults (``preset="corelearn"`` for the Relief family); :data:`CORELEARN_ESTIMATORS` lists the
 names with the keyword arguments they stand for. CORElearn's cost-sensitive ReliefF variants
-(ReliefFexpC, ReliefFavgC, ReliefFpe, ReliefFpa) and ReliefKukar reduce to ReliefFexpRank and
-Relief under the uniform cost matrix, which is the only one supported for them; DKMcost and
+(ReliefFexpC, ReliefFpe) and ReliefKukar reduce to ReliefFexpRank and Relief under the uniform
+cost matrix, which is the only one supported for them, and ReliefFavgC and ReliefFpa to
+ReliefFexpRank with every miss class weighing 1/(C - 1) (:class:`.relieff.ReliefFequalMisses`); DKMcost and
 GainRatioCost default to it. ReliefFsmp and MDLsmp draw their samples from CORElearn's random
 stream, R's, here after R's ``set.seed(1)`` (``random_state=1``; pass another ``random_state`` for
 ``set.seed`` with another seed); so do MSEofModel and MAEofModel, which draw the split points of
@@ -20,7 +21,7 @@ from .impurity import (DKM, MSE, Accuracy, DKMcost, GainRatio, GainRatioCost, Gi
                        MyopicReliefF)
 from .model_error import ModelError
 from .relief_mse import RReliefFwithMSE
-from .relieff import Relief, ReliefF, ReliefFbestK, ReliefFmerit
+from .relieff import Relief, ReliefF, ReliefFbestK, ReliefFequalMisses, ReliefFmerit
 from .rrelieff import RReliefF, RReliefFbestK
 
 __all__ = ["CORELEARN_ESTIMATORS", "corelearn_estimator"]
@@ -34,9 +35,9 @@ CORELEARN_ESTIMATORS = {
     "ReliefFdistance": (ReliefF, dict(preset="corelearn", weighting="1/d")),
     "ReliefFsqrDistance": (ReliefF, dict(preset="corelearn", weighting="1/d2")),
     "ReliefFexpC": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
-    "ReliefFavgC": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
+    "ReliefFavgC": (ReliefFequalMisses, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefFpe": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
-    "ReliefFpa": (ReliefF, dict(preset="corelearn", weighting="exp-rank")),
+    "ReliefFpa": (ReliefFequalMisses, dict(preset="corelearn", weighting="exp-rank")),
     "ReliefKukar": (Relief, dict(preset="corelearn")),
     "ReliefFsmp": (ReliefFsmp, dict(preset="corelearn", random_state=1)),
     "ReliefFmerit": (ReliefFmerit, dict(preset="corelearn", weighting="exp-rank")),

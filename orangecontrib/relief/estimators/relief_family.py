@@ -7,7 +7,9 @@ Every update of Relief, ReliefF (Robnik-Šikonja & Kononenko 1999, Fig. 3) and R
     coef[i, g] * sum_{j < k'} w^(k)_igj * factor_igj * diff(A, R_i, N_igj),
 
 with k' = min(k, neighbours found) and w^(k) the neighbour influences normalised over the first k'
-(eq. 13). With instance weights, the neighbours fill places by their weights
+(eq. 13). Neighbours tied at the k-th distance share the remaining places (:mod:`.neighbours`:
+the expected sums over all orders of the tied instances, so the estimates do not depend on the
+order of the rows). With instance weights, the neighbours fill places by their weights
 (:mod:`.neighbours`): w^(k) then counts each neighbour's influence once per place it fills among
 the first k (fractions at the k-th), and the estimators weight R_i's update by its weight and
 divide by the sum of the weights instead of m; with integer weights the estimates are those of
@@ -25,7 +27,8 @@ import numpy as np
 from .base import Estimator, check_data, check_memory, progress_part, random_generator
 from .neighbourhood.diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
 from .neighbourhood.diffs import _UNUSABLE, DiffOptions
-from .neighbourhood.neighbours import nearest_neighbours, neighbour_weights
+from .neighbourhood.neighbours import first_k_weights, nearest_neighbours, neighbour_places, \
+    neighbour_weights
 from .neighbourhood.sparse import diff_model
 from .parameters import (DIFF_KEYWORDS, DIFF_PARAMETERS, ITERATIONS, K, PRESET, RANDOM_STATE,
                          SIGMA, WEIGHTING, ramp_rule)
@@ -54,7 +57,9 @@ class ReliefFamily(Estimator):
     k
         Neighbours per group (class for ReliefF, all instances for RReliefF); capped by the
         group's size (CORElearn). None = the estimator's default (with ``preset="corelearn"``
-        CORElearn's: 10 for equal weights, 70 otherwise).
+        CORElearn's: 10 for equal weights, 70 otherwise). Instances tied at the k-th distance
+        share the remaining places equally, so the estimates do not depend on the order of
+        the rows (with ``preset="corelearn"``: CORElearn's order decides).
     iterations
         None = every instance once, in data order (deterministic; CORElearn's default); an int
         m < N = m instances sampled without replacement with ``random_state``.
@@ -227,7 +232,7 @@ class BestK:
         return np.iinfo(np.int32).max if self.preset == "corelearn" else DEFAULT_K_MAX
 
     def estimate(self, context, columns=None, callback=None):
-        K = context.neighbours.shape[2]
+        K = min(self.k_, context.neighbours.shape[2])     # (more with neighbours tied at k_max)
         if context.mass is not None:     # the places the neighbours fill, at most k_max
             K = int(min(self.k_, np.ceil(context.mass.sum(axis=2).max())))
         ks = np.arange(1, K + 1)
@@ -261,7 +266,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         factors = np.ones((1, m, G, K))
     S, F, n_k = coef.shape[0], factors.shape[0], ks.size
     weights = neighbour_weights(context, weighting, sigma)
-    available = context.available
+    places = neighbour_places(context)
     # running sums per pair: one per factor set, or with neighbour places one per output
     per_pair = 8 * max(G * K, 1) * (F + 2 + (0 if context.mass is None else S * F * n_k))
     check_memory(8 * n_k * a * (S * F + S) * (1 + numba.get_num_threads())
@@ -275,15 +280,16 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     sums = np.zeros((S, F, n_k, a))
     known = np.zeros((S, n_k, a))
     totals = np.zeros((S, F, n_k))
-    block = int(max(1, min(BLOCK_BYTES // per_pair, PAIR_DIFFS // max(G * K * a, 1),
+    # the pairs a sampled instance's sums read (the groups hold more than k with ties)
+    pairs = int(np.ceil(places.available.sum() / max(m, 1)))
+    block = int(max(1, min(BLOCK_BYTES // per_pair, PAIR_DIFFS // max(pairs * a, 1),
                            PLAN_READOUTS // max(S * F * n_k * G, 1))))
     for start in range(0, m, block):
         if callback is not None:
             callback(start / m)
         blk = slice(start, min(start + block, m))
-        mass = None if context.mass is None else context.mass[blk]
-        plan = sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk], factors[:, blk],
-                        first_k_weights)
+        block_places = places.rows(blk)
+        plan = sum_plan(ks, block_places, weights[blk], coef[:, blk], factors[:, blk])
         rows, nb = context.instances[blk], neighbours[blk]
         if model.sparse:        # the pairs' diffs summed over their non-zeros, all known
             sums += model.weighted_pair_sums(plan_matrix(plan), np.repeat(rows, G * K),
@@ -293,8 +299,8 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         block_totals = plan_totals(plan).reshape(S, F, n_k)
         totals += block_totals
         # the known diffs: factor 1 (the plan itself without factors)
-        count = plan if ones else sum_plan(ks, available[blk], mass, weights[blk], coef[:, blk],
-                                           np.ones((1,) + nb.shape), first_k_weights)
+        count = plan if ones else sum_plan(ks, block_places, weights[blk], coef[:, blk],
+                                           np.ones((1,) + nb.shape))
         plain = block_totals[:, 0] if ones else plan_totals(count).reshape(S, n_k)
         block_known = plain[..., None] * usable
         if partial.size:
@@ -303,18 +309,3 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
                 block_known[..., c0:c1] = counted[..., c0:c1]
         known += block_known
     return sums, known, totals
-
-
-def first_k_weights(weights, available, k, mass=None, before=None):
-    """The influences ``weights`` (..., G, K) of the first k' = min(k, ``available``) neighbours
-    of each group normalised to sum 1 (eq. 13), 0 beyond k' and in a group without neighbours.
-    With neighbour places ``mass`` (instance weights; ``before``: the places the nearer ones
-    fill, computed when not given) each counts for the places among the first k it fills."""
-    if mass is None:
-        first = np.arange(weights.shape[-1]) < np.minimum(k, available)[..., None]
-    else:
-        before = np.cumsum(mass, axis=-1) - mass if before is None else before
-        first = np.clip(k - before, 0.0, mass)
-    wk = weights * first
-    total = wk.sum(axis=-1, keepdims=True)
-    return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)

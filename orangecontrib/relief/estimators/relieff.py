@@ -20,11 +20,12 @@ import numpy as np
 from .base import row_blocks
 from .description import Param
 from .parameters import DIFF_PARAMETERS, ITERATIONS, K, PRESET, RANDOM_STATE, SIGMA, WEIGHTING
-from .neighbourhood.neighbours import neighbour_weights, regroup
+from .neighbourhood.neighbours import first_k_places, neighbour_places, neighbour_weights, regroup
 from .relief_family import BestK, ReliefFamily, first_k_weights, weighted_diff_sums
 from .significance import HitMissPairs
 
-__all__ = ["Relief", "ReliefF", "ReliefFbestK", "ReliefFmerit", "group_coefficients"]
+__all__ = ["Relief", "ReliefF", "ReliefFbestK", "ReliefFequalMisses", "ReliefFmerit",
+           "group_coefficients"]
 
 #: a permutation test keeps every instance's neighbours sorted (16 bytes each) up to this size
 ORDER_BYTES = 256 * 2 ** 20
@@ -95,14 +96,18 @@ class ReliefF(ReliefFamily):
         with their normalised influences times the group's coefficient (and the instance's
         weight)."""
         coef = self.coefficients(context)
-        w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma),
-                            context.available, self.k_, context.mass)
+        places = neighbour_places(context)
+        w = first_k_weights(neighbour_weights(context, self.weighting_, self.sigma), places,
+                            self.k_)
         miss, hit = coef[0][..., None] * w, coef[1][..., None] * w
         nb = context.neighbours
         keep = (nb >= 0) & (miss + hit > 0)
         rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
         return HitMissPairs(rows=rows[keep], others=nb[keep], weights=(miss + hit)[keep],
-                            miss=(miss > 0)[keep])
+                            miss=(miss > 0)[keep],
+                            # (tied neighbours count by their shares; weighted: one each)
+                            places=None if context.mass is not None
+                            else first_k_places(places, self.k_)[keep])
 
     def pair_factors(self, context):
         """Per-neighbour factors (m, G, K) of the diffs, or None (all 1)."""
@@ -147,6 +152,23 @@ def group_coefficients(y, prior, n_groups, groups, update_weights):
         hit = (np.arange(n_groups) == y[:, None]).astype(float)
         miss = np.where(hit > 0, 0.0, prior[None, :] / (1.0 - prior[y])[:, None])
     return np.stack([miss, hit]) * np.asarray(update_weights)[None, :, None]
+
+
+class ReliefFequalMisses(ReliefF):
+    """ReliefF in which every other class's misses weigh the same, 1/(C - 1) for C classes, in
+    place of P(C)/(1 - P(y)) in the update of the module docstring: CORElearn's ReliefFavgC
+    and ReliefFpa (Robnik-Šikonja & Savicky, CORElearn 1.57) under the uniform cost matrix,
+    whose miss weights are the average misclassification costs of the classes, normalised. It
+    equals ReliefF on two classes and on classes of equal size. CORElearn uses exp-rank weights
+    with k = 70 for both: ``ReliefFequalMisses.corelearn(weighting="exp-rank")``."""
+    name = "ReliefF (equal miss classes)"
+
+    def coefficients(self, context):
+        data = context.data
+        uniform = np.full(data.n_classes, 1.0 / data.n_classes)
+        return group_coefficients(data.y[context.instances], uniform,
+                                  context.neighbours.shape[1], context.groups,
+                                  self.update_weights(context))
 
 
 class Relief(ReliefF):

@@ -10,16 +10,44 @@ hit) pairs, W[A] = M̄_A - H̄_A, and tests it with a pseudo two-sample t-test o
     t_A  = (M̄_A - H̄_A) / (S_p * sqrt(1/|M| + 1/|H|)),   df = |M| + |H| - 2,
 
 with ``|M|``, ``|H|`` the numbers of miss and hit pairs and the one-sided p-value P(T_df >= t_A)
-(only a positive estimate is evidence of relevance). "Pseudo", because pairs that share an
-instance are not independent. The means are weighted by each pair's weight in the estimate
-(1/k for ReliefF's k nearest, P(C)/(1 - P(class(R))) for the misses of class C, the influences of
-a rank weighting), so M̄ - H̄ is the estimator's own estimate whenever every instance has hits and
-misses; S_M² and S_H² are the variances of the diffs about those means under the same weights,
-with Bessel's factor n/(n - 1) (the sample variances for equal weights). Under RELIEF-C a pair
-whose diff of A involves a missing value is left out of A's test. Any neighbourhood works: an
-estimator that supports STIR gives its (instance, neighbour, weight, hit or miss) pairs by
-``hit_miss_pairs(context)`` (fixed-k neighbourhoods of ReliefF and Relief; adaptive radii such as
-MultiSURF's give a varying number of pairs per instance).
+(only a positive estimate is evidence of relevance). The means are weighted by each pair's
+weight in the estimate (1/k for ReliefF's k nearest, P(C)/(1 - P(class(R))) for the misses of
+class C, the influences of a rank weighting, 1/size for the members of a MultiSURF band), so
+M̄ - H̄ is the estimator's own estimate whenever every instance has hits and misses; S_M² and
+S_H² are the variances of the diffs about those means under the same weights, with Bessel's
+factor n/(n - 1). Under RELIEF-C a pair whose diff of A involves a missing value is left out of
+A's test. An estimator that supports STIR gives its (instance, neighbour, weight, hit or miss)
+pairs by ``hit_miss_pairs(context)``: ReliefF's and Relief's k nearest, and the near bands of
+SURF and MultiSURF (the paper's main variant).
+
+"Pseudo", because the pairs are not independent: every instance is in many pairs, as the one
+estimated and as a neighbour, so S_p understates the spread of t_A; and with classes of unequal
+size t_A is not centred on 0 when no attribute is relevant (the instances of the smaller class
+find their hits among fewer candidates, farther away, than their misses, and the larger class
+the other way round). On data with no relevant attribute (200 instances, 30 attributes, ReliefF
+k = 10) the t distribution gives 9.5 % of p < 0.05 with equal classes and 28 % with 30 % / 70 %.
+So by default (``calibration`` R > 0) STIR's statistic is referred to its own null
+distribution: t_A is computed again for R copies of the data with the class permuted (the same
+class sizes, every dependence between pairs kept). Each attribute's t_A gets a normal score
+against its R permuted values, by the t-test of one new observation against a normal sample
+(a prediction interval): with their mean t̄_A and standard deviation s_A,
+
+    z_A = Φ⁻¹(F_{R-1}((t_A - t̄_A) / (s_A sqrt(1 + 1/R)))),
+
+F_{R-1} the t distribution; each permuted value gets its score against the other R - 1 of its
+attribute in the same way, and p_A = (b + 1)/(N + 1), b being the number of the N permuted
+values' scores, of all attributes together, at least z_A. Were t_A's permutation distribution
+normal, every score would be standard normal; it is an average over many pairs and nearly so,
+but skewed (skewness about 0.2 for ReliefF on uniform attributes, which doubles the share
+beyond 3 standard deviations), and pooling the scores of all attributes' permuted values
+carries that skewness into the p-values. Beyond the pool's largest score e, where it cannot
+count, p is the normal tail P(Z >= z_A) scaled by 2/(N + 1) over P(Z >= e), where that is
+below 1/(N + 1) (so a strong attribute gets a p-value far below 1/(N + 1)). It is an
+approximation, measured by
+``benchmarks/significance_fdr.py``, not an exact test: it assumes the attributes' permuted
+statistics have one shape. An attribute whose permuted statistics do not vary (or are not
+finite) is left out of the pool and gets the permutation p-value (b + 1)/(R + 1) of its own.
+``calibration=0`` gives the authors' t distribution with ``|M| + |H| - 2`` degrees of freedom.
 
 **Permutation p-values** (any estimator, any target): the estimates of R copies of the data with
 the target randomly permuted; p = (b + 1) / (R + 1), b being the number of permuted estimates at
@@ -40,9 +68,15 @@ from .base import progress_part, random_generator, row_blocks
 from .description import Param
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
-           "supports_stir", "permutation_test", "significance", "METHODS"]
+           "calibrated_pvalues", "supports_stir", "permutation_test", "significance", "METHODS",
+           "STIR_CALIBRATION"]
 
 METHODS = ("stir", "permutation")
+#: permutations that calibrate STIR's statistic by default (module docstring)
+STIR_CALIBRATION = 30
+#: the calibration's normal tail takes over beyond the pool's this many largest scores (1:
+#: beyond them all, where the pool cannot count)
+TAIL_DRAWS = 1
 #: relative tolerance by which a permuted estimate still counts as reaching the observed one
 #: (the same number summed in another order)
 TIE_RTOL = 1e-9
@@ -52,11 +86,14 @@ TIE_RTOL = 1e-9
 class HitMissPairs:
     """The (instance, neighbour) pairs of a Relief estimate: ``rows[p]`` is the current instance,
     ``others[p]`` its neighbour, ``weights[p]`` > 0 the pair's weight in its mean and ``miss[p]``
-    whether it is a miss (else a hit)."""
+    whether it is a miss (else a hit); ``places[p]`` the neighbour places the pair fills (a
+    share of one for neighbours tied at the k-th distance; None: one each), which count as
+    pairs in the test."""
     rows: np.ndarray
     others: np.ndarray
     weights: np.ndarray
     miss: np.ndarray
+    places: np.ndarray = None
 
 
 @dataclass(frozen=True)
@@ -64,7 +101,8 @@ class Significance:
     """Estimates with their significance, one entry per attribute: ``scores`` (the estimator's
     estimates), ``pvalues``, ``qvalues`` (Benjamini-Hochberg), ``method`` ("stir" or
     "permutation"), ``statistics`` (STIR's t, or the number of permuted estimates reaching the
-    observed one) and ``n_permutations`` (0 for STIR)."""
+    observed one) and ``n_permutations`` (for STIR those of its calibration, 0 for the
+    authors' t distribution)."""
     scores: np.ndarray
     pvalues: np.ndarray
     qvalues: np.ndarray
@@ -124,7 +162,7 @@ def stir_test(diff_model, pairs, callback=None):
             w = pairs.weights[blk][sel]
             d, kn = diffs[sel], known[sel]
             w_b = w @ kn
-            n_b = kn.sum(axis=0)
+            n_b = kn.sum(axis=0) if pairs.places is None else pairs.places[blk][sel] @ kn
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean_b = np.where(w_b > 0, (w @ d) / w_b, 0.0)
             m2_b = w @ (kn * (d - mean_b) ** 2)
@@ -161,21 +199,102 @@ def supports_stir(estimator):
     return "stir" in estimator.significance_tests()
 
 
-def stir(estimator, data, callback=None):
+def _normal_scores(values, mean, sd, r):
+    """Normal scores of ``values`` against R = ``r`` draws of mean ``mean`` and standard
+    deviation ``sd``: Φ⁻¹(F_{R-1}((v - mean) / (sd sqrt(1 + 1/R)))), F the t distribution (the
+    prediction-interval t-test of one new value, standard normal for normal draws)."""
+    from scipy import stats           # (imported only when significance runs)
+    score = (values - mean) / (sd * np.sqrt(1 + 1 / r))
+    return stats.norm.isf(stats.t.sf(score, r - 1))
+
+
+def calibrated_pvalues(observed, null):
+    """One-sided p-values of the ``observed`` statistics (a,) against R draws of each from its
+    null distribution, ``null`` (R, a) (module docstring). Each attribute's observed statistic
+    gets its normal score against its own draws, and so does each draw against the other draws
+    of its attribute (:func:`_normal_scores`); p = (b + 1) / (N + 1), b the number of the N
+    draws' scores of all attributes at least as large, or beyond the ``TAIL_DRAWS``-th largest
+    of them, e, the normal tail P(Z >= z) (TAIL_DRAWS + 1) / ((N + 1) P(Z >= e)) where it is
+    smaller. Normal draws make every score standard normal; pooling the draws' scores carries
+    their common skewness into the p-values. An attribute whose draws do not vary or are not finite is left out of the pool and gets the
+    permutation p-value of its own draws. NaN observed statistics give NaN."""
+    from scipy import stats           # (imported only when significance runs)
+    observed = np.asarray(observed, dtype=float)
+    null = np.asarray(null, dtype=float)
+    r = null.shape[0]
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        mean = null.mean(axis=0)
+        sd = null.std(axis=0, ddof=1)
+        usable = np.isfinite(null).all(axis=0) & (sd > 0) & ~np.isnan(observed)
+        lowest = np.where(np.isfinite(observed), observed - TIE_RTOL * np.abs(observed),
+                          observed)
+        reached = (~(null < lowest)).sum(axis=0)
+        p = (reached + 1) / (r + 1)
+        if usable.any() and r >= 3:
+            x, m, v = null[:, usable], mean[usable], sd[usable]
+            # each draw against the other R - 1: their mean and standard deviation
+            m_out = (r * m - x) / (r - 1)
+            ss = (r - 1) * v ** 2 - (x - m) ** 2 * r / (r - 1)
+            sd_out = np.sqrt(np.maximum(ss, 0.0) / (r - 2))
+            pool = np.sort(_normal_scores(x, m_out, sd_out, r - 1).ravel())
+            pool = pool[~np.isnan(pool)]
+            z = _normal_scores(observed[usable], m, v, r)
+            b = pool.size - np.searchsorted(pool, z - TIE_RTOL * np.abs(z), side="left")
+            pooled = (b + 1) / (pool.size + 1)
+            if pool.size > TAIL_DRAWS:
+                # beyond the TAIL_DRAWS-th largest score: the normal tail, scaled to meet the
+                # pool's share there
+                edge = pool[-TAIL_DRAWS]
+                scale = (TAIL_DRAWS + 1) / (pool.size + 1) / stats.norm.sf(edge)
+                pooled = np.where(z > edge, np.minimum(pooled, scale * stats.norm.sf(z)),
+                                  pooled)
+            p[usable] = pooled
+    return np.where(np.isnan(observed), np.nan, p)
+
+
+def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callback=None):
     """STIR p-values and q-values of a Relief-family ``estimator`` on ``data``
-    (:class:`.encoding.EncodedData`): the estimates and the pseudo t-test of their hit and miss
-    pairs from one neighbour search. ``estimator`` must give ``hit_miss_pairs(context)``
-    (classification estimators with a fixed neighbourhood); otherwise use
-    :func:`permutation_test`."""
-    if not supports_stir(estimator):
+    (:class:`.encoding.EncodedData`) with a discrete class: the estimates and STIR's statistic
+    of their hit and miss pairs, referred to its null distribution from ``calibration``
+    permutations of the class drawn by ``random_state`` (None, an int or a numpy Generator), or
+    for ``calibration=0`` to the authors' t distribution (module docstring). ``estimator`` must
+    give ``hit_miss_pairs(context)`` (ReliefF, Relief, SURF, MultiSURF); otherwise use
+    :func:`permutation_test`. ``callback(fraction)`` reports progress; raising from it
+    cancels."""
+    if not supports_stir(estimator) or not data.is_classification:
         raise ValueError(f"STIR tests the hits against the misses of one neighbourhood of a "
-                         f"discrete class; {estimator.name} has none: use permutation p-values")
-    context = estimator.context(data, progress_part(callback, 0.0, 0.7))
-    pairs = estimator.hit_miss_pairs(context)
+                         f"discrete class; {estimator.name} has none here: use permutation "
+                         f"p-values")
+    if isinstance(calibration, bool) or not isinstance(calibration, (int, np.integer)) \
+            or calibration < 0 or 0 < calibration < 3:
+        raise ValueError(f"calibration must be 0 (the t distribution) or an integer >= 3, "
+                         f"got {calibration!r}")
+    rng = random_generator(random_state)
+    estimator = _seeded(estimator, rng)
+    runs = calibration + 1
+
+    def statistic(context, part):
+        pairs = estimator.hit_miss_pairs(context)
+        return stir_test(context.diff_model, pairs, part)
+
+    context = estimator.context(data, progress_part(callback, 0.0, 0.7 / runs))
     scores = np.asarray(estimator.estimate(context), dtype=float)
-    t, _, p = stir_test(context.diff_model, pairs, progress_part(callback, 0.7, 1.0))
+    t, _, p = statistic(context, progress_part(callback, 0.7 / runs, 1 / runs))
+    if calibration:
+        make = getattr(estimator, "target_contexts", None)
+        shared = make(data) if make is not None else None
+        null = np.empty((calibration, t.size))
+        for r in range(calibration):
+            part = progress_part(callback, (r + 1) / runs, (r + 2) / runs)
+            permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
+            permuted_context = shared(permuted) if shared is not None \
+                else estimator.context(permuted, progress_part(part, 0.0, 0.7))
+            null[r] = statistic(permuted_context, progress_part(part, 0.7, 1.0))[0]
+        p = calibrated_pvalues(t, null)
+    if callback is not None:
+        callback(1.0)
     return Significance(scores=scores, pvalues=p, qvalues=benjamini_hochberg(p),
-                        method="stir", statistics=t)
+                        method="stir", statistics=t, n_permutations=int(calibration))
 
 
 def _seeded(estimator, rng):
@@ -227,10 +346,12 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
 
 
 def significance(estimator, data, method="stir", n_permutations=100, random_state=None,
-                 callback=None):
-    """:func:`stir` (``method="stir"``) or :func:`permutation_test` (``"permutation"``)."""
+                 callback=None, calibration=STIR_CALIBRATION):
+    """:func:`stir` (``method="stir"``, with ``calibration`` permutations) or
+    :func:`permutation_test` (``"permutation"``, with ``n_permutations``), either drawn by
+    ``random_state``."""
     if method == "stir":
-        return stir(estimator, data, callback)
+        return stir(estimator, data, calibration, random_state, callback)
     if method == "permutation":
         return permutation_test(estimator, data, n_permutations, random_state, callback)
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")

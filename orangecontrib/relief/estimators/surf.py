@@ -40,7 +40,7 @@ available memory are refused, with the largest ``iterations`` that fits). The up
 missing values over each row's band in one compiled pass (no list of pairs), those of the
 others from :meth:`.DiffModel.pair_diffs` of the band's pairs.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numba import njit, prange
@@ -52,6 +52,7 @@ from .neighbourhood.packed import band_mismatch_counts
 from .parameters import DIFF_PARAMETERS, ITERATIONS, PRESET, RANDOM_STATE
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
+from .significance import HitMissPairs
 
 __all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext", "band_thresholds",
            "others_mean_std", "band_coefficients", "band_estimates"]
@@ -166,6 +167,41 @@ class SURF(ReliefFamily):
     def __call__(self, data, callback=None):
         return self.estimate(self.context(data, progress_part(callback, 0.0, 0.6)),
                              callback=progress_part(callback, 0.6, 1.0))
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test (and STIR's calibration): a function from ``data`` with
+        another target (the same instances and attributes) to its context. The bands depend on
+        the distances only, so they are found once; None (find them again for each target)
+        when RELIEF-D's diffs of missing values depend on the class."""
+        options = self.diff_options()
+        if options.missing == "D" and np.isnan(data.X).any():
+            return None
+        context = self.context(data, callback)
+        return lambda target: replace(context, data=target,
+                                      diff_model=DiffModel(target, options))
+
+    def hit_miss_pairs(self, context):
+        """The (instance, band member) pairs of the estimate with their weights in the hit and
+        the miss mean (STIR, :mod:`.significance`; a discrete class): every member of each
+        sampled instance's near band, weighted as in the update (1/size of its class in the
+        band, times P(C)/(1 - P(y_i)) for a miss, times the instance weights)."""
+        data = context.data
+        y = data.y.astype(np.intp)
+        m, n = context.bands.shape
+        parts = []
+        for blk in _row_blocks(m, n, context.diff_model):
+            rows = context.instances[blk]
+            member = context.bands[blk] == NEAR
+            mass = _member_mass(data, rows, member)
+            coef = _class_coefficients(data, rows, member, mass)
+            q, j = np.nonzero(member)
+            weight = coef[q, 0, y[j]] + coef[q, 1, y[j]]
+            if mass is not None:
+                weight = weight * mass[q, j]
+            keep = weight > 0
+            parts.append((rows[q[keep]], j[keep], weight[keep], (y[j] != y[rows[q]])[keep]))
+        rows, others, weights, miss = (np.concatenate(column) for column in zip(*parts))
+        return HitMissPairs(rows=rows, others=others, weights=weights, miss=miss)
 
     def estimate(self, context, columns=None, callback=None):
         """W_near - W_far of ``columns`` (default: the context's data) over the bands;
@@ -437,10 +473,20 @@ def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_eq
 
 class SURFstar(SURF):
     """SURF*: SURF with the instances farther than the mean distance scored with the opposite
-    sign; see the module docstring."""
+    sign; see the module docstring.
+
+    Blind to main effects by its definition: an attribute that on its own decides the class
+    differs from the far misses as much as from the near ones and from the far hits as little
+    as from the near ones, so the far band cancels the near band and it scores about 0, which
+    noise attributes can exceed (an attribute equal to the class: 0.0, second of ten, where
+    MultiSURF gives it 1.0; scikit-rebate's SURF* and MultiSURF* agree). Meant for pure
+    interactions; to find main effects and interactions alike use MultiScaleRelief
+    (:mod:`.multiscale`)."""
     name = "SURF*"
     paper = "Greene et al. 2010 (SURF*); Urbanowicz et al. 2018, J Biomed Inform 85, §4.2"
     far_band = True
+    #: STIR tests the hits against the misses of one band; the far band's opposite sign is not
+    hit_miss_pairs = None
     #: not offered as a tree's split selector: candidate splits gain from the far band's
     #: opposite sign without separating the classes (a 1,000-valued attribute misleads it)
     split_selector = False
@@ -457,8 +503,14 @@ class MultiSURF(SURF):
 class MultiSURFstar(MultiSURF):
     """MultiSURF*: MultiSURF with the instances farther than the mean distance plus half the
     standard deviation scored with the opposite sign (a dead band between); see the module
-    docstring."""
+    docstring.
+
+    Blind to main effects by its definition, as SURF* (:class:`SURFstar`): an attribute that
+    decides the class on its own scores about 0 (0.0 for an attribute equal to the class, third
+    of ten), below some noise attributes. Meant for pure interactions; MultiScaleRelief
+    (:mod:`.multiscale`) finds main effects and interactions alike."""
     name = "MultiSURF*"
     paper = "Granizo-Mackenzie & Moore 2013, EvoBIO (MultiSURF*)"
     far_band = True
+    hit_miss_pairs = None           # as SURF*
     split_selector = False          # as SURF*

@@ -7,6 +7,20 @@ space of the remaining attributes only) and removes the share ``remove`` of them
 estimates (at least one); it stops after ``rounds`` removal rounds (default: 1/remove, as
 scikit-rebate) or when ``keep`` attributes remain, and a last round scores the survivors.
 
+Two kinds of input would defeat the removal, and are handled apart:
+
+* An attribute with at most one known value (constant or all missing) says nothing about the
+  class; every Relief estimate of it is 0 (or NaN), so it would outlive informative attributes
+  whose estimates are negative. It is removed before the first removal round, as a group of its
+  own that ranks below everything else, with its estimate from the first round (which runs on
+  all attributes); it does not count in the share removed.
+* A neighbourhood found in the space of a single attribute is found by that attribute alone: its
+  nearest hits and misses all lie close to the instance in it, so its own diffs are small for
+  both and its estimate no longer measures its relevance (an attribute that decides the class
+  scores below 0 alone). So removal never leaves fewer than ``MIN_ATTRIBUTES`` (two) attributes,
+  whatever ``keep``, and data with that many informative attributes or fewer get no removal
+  round at all: the result is then the base estimator's own.
+
 The result has one value per input attribute, in the input order:
 
 * a surviving attribute: its estimate in the last round;
@@ -17,7 +31,7 @@ The result has one value per input attribute, in the input order:
   removal, each group in the order of its estimates), and the differences within a group are
   that round's.
 
-An attribute whose estimate is NaN (no known value) counts as the worst and keeps NaN.
+An attribute whose estimate is NaN counts as the worst and keeps NaN.
 """
 from dataclasses import dataclass
 
@@ -26,7 +40,23 @@ import numpy as np
 from .base import Estimator, check_data, progress_part
 from .description import Param
 
-__all__ = ["TuRF", "TuRFContext"]
+__all__ = ["TuRF", "TuRFContext", "MIN_ATTRIBUTES", "informative_columns"]
+
+#: the fewest attributes the removal rounds leave (module docstring)
+MIN_ATTRIBUTES = 2
+
+
+def informative_columns(data):
+    """Boolean (a,): whether each attribute of ``data`` (:class:`.encoding.EncodedData`) has at
+    least two distinct known values. Numeric columns are read off their ranges (span > 0);
+    discrete ones are counted."""
+    informative = np.asarray(data.span > 0)     # NaN (all missing) compares False
+    for j in np.flatnonzero(data.discrete):
+        column = data.X[:, [j]]
+        values = column.toarray().ravel() if data.is_sparse else np.asarray(column).ravel()
+        known = values[~np.isnan(values)]
+        informative[j] = known.size > 0 and np.any(known != known[0])
+    return informative
 
 
 @dataclass(eq=False)
@@ -86,18 +116,28 @@ class TuRF(Estimator):
         base = self.estimator_
         check_data(data, base)
         rounds = int(round(1 / self.remove)) if self.rounds is None else self.rounds
-        keep = 1 if self.keep is None else self.keep
+        keep = max(MIN_ATTRIBUTES, 1 if self.keep is None else self.keep)
         survivors = np.arange(data.n_attributes)
+        informative = informative_columns(data)
         removed = []
+        steps = rounds + 1 + (0 < informative.sum() < informative.size)
+        if steps > rounds + 1:
+            # constant and all-missing attributes: a group of their own, removed first, with
+            # their estimates among all attributes
+            part = progress_part(callback, 0.0, 1 / steps)
+            estimates = np.asarray(base.estimate(base.context(data, part)), dtype=float)
+            removed.append((survivors[~informative], estimates[~informative]))
+            survivors = survivors[informative]
         for r in range(rounds + 1):
+            step = steps - (rounds + 1) + r
             context = base.context(data.columns(survivors), progress_part(
-                callback, r / (rounds + 1), (r + 1) / (rounds + 1)))
+                callback, step / steps, (step + 1) / steps))
             estimates = np.asarray(base.estimate(context), dtype=float)
             if r == rounds or survivors.size <= keep:
                 break
             count = min(max(1, int(survivors.size * self.remove)), survivors.size - keep)
             worst = np.argsort(np.where(np.isnan(estimates), -np.inf, estimates),
-                              kind="stable")[:count]
+                               kind="stable")[:count]
             removed.append((survivors[worst], estimates[worst]))
             survivors = np.delete(survivors, worst)
         if callback is not None:

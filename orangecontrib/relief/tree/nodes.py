@@ -41,6 +41,12 @@ class TreeNode:
     def is_leaf(self):
         return not self.children
 
+    def __repr__(self):
+        """One line: depth, weight and split, not the arrays of rows and weights."""
+        what = "leaf" if self.is_leaf else f"split on column {self.attribute} by " \
+                                           f"{self.estimator or 'an estimator'}"
+        return f"TreeNode(depth {self.depth}, weight {self.weight:g}, {what})"
+
     def make_leaf(self):
         self.attribute, self.split, self.children = -1, None, []
         self.estimator, self.rho = "", np.nan
@@ -67,6 +73,12 @@ class GrownTree:
     @property
     def is_classification(self):
         return self.n_classes > 0
+
+    def __repr__(self):
+        """One line: the tree's kind and size (the nodes' arrays are left out)."""
+        kind = f"{self.n_classes} classes" if self.is_classification else "regression"
+        return (f"GrownTree({kind}, {self.node_count()} nodes, {self.leaf_count()} leaves, "
+                f"depth {self.depth()})")
 
     def node_count(self):
         return sum(1 for _ in self.root.nodes())

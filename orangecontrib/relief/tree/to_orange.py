@@ -22,11 +22,24 @@ __all__ = ["CoreTreeModel", "orange_tree_model"]
 
 
 class CoreTreeModel(TreeModel):
-    """Orange ``TreeModel`` of a CORE tree; ``core_tree`` is the :class:`..nodes.GrownTree`."""
+    """Orange ``TreeModel`` of a CORE tree; ``core_tree`` is the :class:`..nodes.GrownTree`.
+    ``repr`` and ``print(model)`` give one line (size and root split); ``model.print_tree()``
+    lists every node."""
 
     def __init__(self, data, root, core_tree):
         super().__init__(data, root)
         self.core_tree = core_tree
+
+    def __repr__(self):
+        tree = self.core_tree
+        root = self.root
+        split = "" if not root.children else \
+            f", root split on {root.attr.name} by {root.split_estimator}"
+        target = self.domain.class_var.name if self.domain.class_var else "?"
+        return (f"CoreTreeModel(target {target}: {tree.node_count()} nodes, "
+                f"{tree.leaf_count()} leaves, depth {tree.depth()}{split})")
+
+    __str__ = __repr__
 
     def predict(self, X):
         """Class probabilities or regression values: an instance with a missing split value

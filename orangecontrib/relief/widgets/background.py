@@ -118,6 +118,8 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
 
     class Error(OWWidget.Error):
         no_class = Msg("Data has no target variable.")
+        several_targets = Msg("Data has {} target variables; choose one with the Select "
+                              "Columns widget.")
         no_attributes = Msg("Data has no attributes.")
         unsuitable = Msg("{}")
         failed = Msg("Estimation failed: {}")
@@ -141,7 +143,9 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         self.data = None
         self.result = None
         if data is not None:
-            if not data.domain.class_var:
+            if len(data.domain.class_vars) > 1:
+                self.Error.several_targets(len(data.domain.class_vars))
+            elif not data.domain.class_var:
                 self.Error.no_class()
             elif not data.domain.attributes:
                 self.Error.no_attributes()

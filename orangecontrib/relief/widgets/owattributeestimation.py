@@ -1,14 +1,18 @@
 """Attribute Estimation: any estimator of the add-on (Relief family, Contextual Merit, Π,
-impurity measures) with its parameters, a sortable score table with bars (as Orange's Rank), the
-configured scorer for Rank's Scorer input, and the selected attributes as Reduced Data."""
+impurity measures) with its parameters, compared side by side with further estimators in a
+sortable score table with bars (as Orange's Rank) and a plot of the scores, the configured scorer
+for Rank's Scorer input, and the selected attributes as Reduced Data."""
 from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
-from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QItemSelectionRange, Qt
+import pyqtgraph as pg
+from AnyQt.QtCore import (QItemSelection, QItemSelectionModel, QItemSelectionRange,
+                          QModelIndex, QSize, Qt)
+from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
 from AnyQt.QtWidgets import (
-    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QRadioButton, QStyledItemDelegate,
-    QTableWidget, QTableWidgetItem
+    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QListView, QRadioButton,
+    QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
 )
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
@@ -24,9 +28,11 @@ from Orange.widgets.widget import AttributeList, Input, Msg, Output
 from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.significance import significance, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
+from orangecontrib.relief.estimators.turf import TuRF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
+from orangecontrib.relief.widgets.numbers import format_p, format_scores
 
 __all__ = ["OWAttributeEstimation", "estimate"]
 
@@ -49,26 +55,30 @@ SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"
 PERMUTATION_SEED = 0
 
 
-def estimate(scorer, data, state, *, method=None, n_permutations=100):
+def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=None):
     """Estimates of ``data``'s attributes by ``scorer`` (a scorer of ``scoring.SCORERS``, which is
     also an engine estimator): encode once and run the estimator with a progress callback that
     raises :class:`~.background.Cancelled` when ``state`` requests interruption (its context and
     its estimate step alike); for the Π framework the context is kept, for its four-case count
-    matrices.
+    matrices, and for TuRF, for the attributes its rounds removed.
     With ``method`` ("stir" or "permutation", :func:`.significance.significance`) also the
-    p-values and q-values (STIR only for an estimator that supports it).
+    p-values and q-values (STIR only for an estimator that supports it). ``callback`` replaces
+    the one made from ``state`` (a part of a longer task's progress).
 
-    Returns a namespace with ``scores`` (1-D, aligned with ``data.domain.attributes``),
-    ``pvalues`` and ``qvalues`` (or None), ``case_counts`` (list of per-attribute count arrays,
-    or None), ``m`` (the iterations used) and ``n_ignored`` (instances dropped for a missing
-    class)."""
+    Returns a namespace with ``name`` (the scorer's stem), ``scores`` (1-D, aligned with
+    ``data.domain.attributes``), ``pvalues`` and ``qvalues`` (or None), ``case_counts`` (list
+    of per-attribute count arrays, or None), ``removed`` ({attribute index: TuRF round that
+    removed it}, empty for other estimators), ``m`` (the iterations used) and ``n_ignored``
+    (instances dropped for a missing class)."""
     encoded, rows = encode_table(data, sparse=True)
-    callback = progress_callback(state)
+    if callback is None:
+        callback = progress_callback(state)
     pvalues = qvalues = None
     if method == "stir" and not supports_stir(scorer):
         method = None
     context = None
-    if scorer.counts_cases:              # Π: the context holds the counts the widget shows
+    if scorer.counts_cases or isinstance(scorer, TuRF):
+        # Π: the context holds the counts the widget shows; TuRF: the removal rounds
         context = scorer.context(encoded, None if method else callback)
         scores = np.asarray(scorer.estimate(context), dtype=float)
     elif method is None:                 # the estimator's own run reports all its steps
@@ -78,28 +88,106 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100):
                               callback)
         scores, pvalues, qvalues = result.scores, result.pvalues, result.qvalues
     counts = getattr(context, "case_counts", None)
+    removed = {int(attr): round_ for round_, (attributes, _) in
+               enumerate(getattr(context, "removed", ()), 1) for attr in attributes}
     iterations = getattr(scorer, "iterations", None)
     m = min(iterations, encoded.n_instances) if iterations else encoded.n_instances
-    return SimpleNamespace(scores=scores, pvalues=pvalues, qvalues=qvalues, case_counts=counts,
-                           m=m, n_ignored=len(data) - len(rows))
+    return SimpleNamespace(name=scorer.stem(), scores=scores, pvalues=pvalues, qvalues=qvalues,
+                           case_counts=counts, removed=removed, m=m,
+                           n_ignored=len(data) - len(rows))
+
+
+def estimate_all(scorers, data, state, *, method=None, n_permutations=100):
+    """:func:`estimate` for each of ``scorers`` in turn (the progress bar split evenly between
+    them): the namespace of the first, with ``compared`` the list of the others'."""
+    n = len(scorers)
+    runs = [estimate(scorer, data, state, method=method, n_permutations=n_permutations,
+                     callback=progress_callback(state, 100 * i / n, 100 * (i + 1) / n))
+            for i, scorer in enumerate(scorers)]
+    runs[0].compared = runs[1:]
+    return runs[0]
+
+
+class ScoreDelegate(gui.ColoredBarItemDelegate):
+    """Estimates with a bar, formatted for their column (:func:`format_scores`); a text (such
+    as "removed") is shown as it is."""
+    def __init__(self, parent, formats):
+        super().__init__(parent)
+        self.formats = formats        # {column: formatter}, filled by the widget
+
+    def displayText(self, value, locale=None):
+        if isinstance(value, float):
+            return self.formats.get(self._column, format_scores([value]))(value)
+        return super().displayText(value)
+
+    def sizeHint(self, option, index):
+        self._column = index.column()
+        return super().sizeHint(option, index)
+
+    def paint(self, painter, option, index):
+        self._column = index.column()
+        super().paint(painter, option, index)
+
+    _column = -1
 
 
 class PValueDelegate(QStyledItemDelegate):
-    """p- and q-values to three significant digits (1.2e-31, not 0.000)."""
+    """p- and q-values to two significant digits (0.003, 1.2e-05; never 0.000)."""
     def displayText(self, value, locale):
         if isinstance(value, float):
-            return f"{value:.3g}"
+            return format_p(value)
         return super().displayText(value, locale)
+
+    def initStyleOption(self, option, index):
+        super().initStyleOption(option, index)
+        option.displayAlignment = Qt.AlignRight | Qt.AlignVCenter
+
+
+class EstimatesModel(RankTableModel):
+    """Rank's table model, with the cells of attributes that TuRF removed reading "removed"
+    (they still sort by TuRF's ranking) and header tooltips; p- and q-value columns sort
+    ascending first."""
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.notes = {}             # {(source row, column): (text, tooltip)}
+        self.header_tips = []
+        self.ascending = set()      # columns sorted ascending first (p and q)
+
+    def data(self, index, role=Qt.DisplayRole):
+        if index.isValid() and index.column() > 1 and self.notes:
+            note = self.notes.get((self.mapToSourceRows(index.row()), index.column()))
+            if note is not None:
+                if role == Qt.DisplayRole:
+                    return note[0]
+                if role == Qt.ToolTipRole:
+                    return note[1]
+                if role == gui.BarRatioRole:
+                    return None
+        return super().data(index, role)
+
+    def columnCount(self, parent=QModelIndex()):
+        """The rows are equally long: the first one's length (the base class takes the
+        longest of all rows at every call, which the view makes for every cell)."""
+        return 0 if parent.isValid() or not self._table else len(self._table[0])
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Horizontal:
+            if role == Qt.ToolTipRole and section < len(self.header_tips):
+                return self.header_tips[section]
+            if role == Qt.InitialSortOrderRole and section in self.ascending:
+                return Qt.AscendingOrder
+        return super().headerData(section, orientation, role)
 
 
 class OWAttributeEstimation(BackgroundEstimationWidget):
     name = "Attribute Estimation"
     description = ("Estimate the quality of attributes with ReliefF, RReliefF, Contextual "
-                   "Merit, the Π framework or impurity measures, with all their parameters.")
+                   "Merit, the Π framework or impurity measures, with all their parameters; "
+                   "compare several estimators side by side.")
     icon = "icons/AttributeEstimation.svg"
     priority = 10
     keywords = ["relief", "relieff", "rrelieff", "rank", "feature selection", "contextual merit",
-                "pi", "scorer", "non-myopic"]
+                "pi", "scorer", "non-myopic", "compare"]
 
     class Inputs:
         data = Input("Data", Table)
@@ -113,10 +201,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     SelectManual, SelectNBest, SelectThreshold, SelectFDR = range(4)
 
     settingsHandler = DomainContextHandler()
-    settings_version = 2
+    settings_version = 3
     #: the estimator for a categorical target and for a numeric one (its stem)
     estimator_name = Setting("ReliefF")
     regression_estimator_name = Setting("RReliefF")
+    #: further estimators shown beside it (stems; those that suit the data are run)
+    compared = Setting([])
     estimator_params = Setting({})
     advanced_shown = Setting(False)
     sorting = Setting((2, enum2int(Qt.DescendingOrder)))
@@ -130,31 +220,47 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     auto_apply = Setting(True)
 
     class Warning(BackgroundEstimationWidget.Warning):
-        threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f}.")
-        fdr_nothing = Msg("No attribute has q < {:g}.")
-        no_stir = Msg("STIR tests Relief and ReliefF of a categorical target; choose "
-                      "permutations for {}.")
+        threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f} of {}: "
+                                "with m = {} instances τ needs estimates this large; "
+                                "a larger α lowers it.")
+        fdr_nothing = Msg("No attribute of {} has q < {:g}.")
+        no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
+                      "target; choose permutations for {}.")
 
     class Information(BackgroundEstimationWidget.Information):
         no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
                            "the best ranked attributes are output instead.")
         no_qvalues = Msg("q-values need a significance method (STIR or permutations); "
                          "the best ranked attributes are output instead.")
+        switched = Msg("{} does not suit a {} target: the data are estimated with {}, "
+                       "the choice for such targets.")
+        not_compared = Msg("Not compared, since they do not suit a {} target: {}.")
 
     def __init__(self):
         super().__init__()
         self.scorer_classes = {cls.stem(): cls for cls in scoring.SCORERS}
         self.target_type = "classification"   # of the data; without data, of the last choice
+        self.chosen_name = None               # the estimator last chosen in the combo
         for attr, task in (("estimator_name", "classification"),
                            ("regression_estimator_name", "regression")):
             if getattr(self, attr) not in self.scorer_classes:
                 setattr(self, attr, next(name for name, cls in self.scorer_classes.items()
                                          if task in cls.tasks))
+        self.compared = [name for name in self.compared if name in self.scorer_classes]
 
-        box = gui.vBox(self.controlArea, "Estimator")
+        # the form scrolls when it is taller than the window (e.g. ReliefF's advanced
+        # parameters on a laptop screen); the selection and Send stay in view below it
+        scroll = gui.VerticalScrollArea(self.controlArea)
+        form = gui.vBox(None, margin=0)
+        scroll.setWidget(form)
+        self.controlArea.layout().addWidget(scroll)
+
+        box = gui.vBox(form, "Estimator")
         self.estimator_combo = QComboBox(
-            toolTip="The estimator; each target type (categorical or numeric) keeps its own "
-                    "choice, so ReliefF becomes RReliefF on a numeric target.")
+            toolTip="The estimator whose parameters are edited below, whose scores come "
+                    "first and which is the Scorer output; each target type (categorical or "
+                    "numeric) keeps its own choice, so ReliefF becomes RReliefF on a numeric "
+                    "target.")
         self.estimator_combo.addItems(list(self.scorer_classes))
         self.estimator_combo.activated.connect(self._on_estimator_changed)
         box.layout().addWidget(self.estimator_combo)
@@ -166,20 +272,41 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.editors = self.params_stack.editors
         box.layout().addWidget(self.params_stack)
 
-        box = gui.hBox(self.controlArea, "Significance")
+        box = gui.vBox(form, "Compare with")
+        self.compare_model = QStandardItemModel(self)
+        for name in self.scorer_classes:
+            item = QStandardItem(name)
+            item.setCheckable(True)
+            item.setEditable(False)
+            item.setCheckState(Qt.Checked if name in self.compared else Qt.Unchecked)
+            self.compare_model.appendRow(item)
+        self.compare_model.itemChanged.connect(self._on_compared_changed)
+        self.compare_view = QListView(
+            toolTip="Further estimators whose scores are shown beside the first one's, each "
+                    "with its own parameters (choose it above to edit them). Sort by any "
+                    "column: the selection follows it.")
+        self.compare_view.setModel(self.compare_model)
+        self.compare_view.setEditTriggers(QListView.NoEditTriggers)
+        rows = 6
+        self.compare_view.setFixedHeight(rows * self.compare_view.sizeHintForRow(0)
+                                         + 2 * self.compare_view.frameWidth())
+        box.layout().addWidget(self.compare_view)
+
+        box = gui.hBox(form, "Significance")
         gui.comboBox(box, self, "significance_method", items=[s[0] for s in SIGNIFICANCE],
                      callback=self._on_significance_changed,
                      tooltip="p-values and Benjamini-Hochberg q-values of the estimates: STIR "
-                             "(Le et al.'s pseudo t-test of hit against miss diffs; Relief and "
-                             "ReliefF) or the estimates of the data with the class permuted "
-                             "(any estimator; exact, slower)")
+                             "(Le et al.'s test of hit against miss diffs, calibrated by 30 "
+                             "permutations of the class; Relief, ReliefF, SURF and MultiSURF; "
+                             "approximate, fast) or the estimates of the data with the class "
+                             "permuted (any estimator; exact, slower)")
         self.permutations_spin = gui.spin(
             box, self, "n_permutations", 9, 100000, step=10, label="runs:",
             callback=self._on_significance_changed,
             tooltip="The number of permutations R; p = (b + 1) / (R + 1), b the number of "
                     "permuted estimates reaching the observed one")
         self.permutations_spin.setEnabled(self._method() == "permutation")
-        gui.rubber(self.controlArea)
+        gui.rubber(form)
 
         sel_box = gui.vBox(self.buttonsArea, "Select Attributes")
         grid = QGridLayout()
@@ -190,9 +317,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             button = QRadioButton(text)
             self.select_buttons.addButton(button, i)
             grid.addWidget(button, i, 0)
+        self.select_buttons.button(self.SelectNBest).setToolTip(
+            "The attributes at the top of the table as it is sorted (by any column).")
         self.select_buttons.button(self.SelectThreshold).setToolTip(
             "Attributes whose estimate exceeds τ = 1/√(α·m) (Kira & Rendell): by Chebyshev's "
-            "inequality an irrelevant attribute exceeds τ with a probability of at most α.")
+            "inequality an irrelevant attribute exceeds τ with a probability of at most α. "
+            "The estimates are those of the column the table is sorted by.")
         grid.addWidget(gui.spin(None, self, "n_selected", 1, 10000, addToLayout=False,
                                 callback=lambda: self.set_selection_method(self.SelectNBest),
                                 tooltip="The number of attributes with the highest estimates "
@@ -207,30 +337,38 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.select_buttons.button(self.SelectFDR).setToolTip(
             "Attributes whose Benjamini-Hochberg q-value is below the level: the expected share "
             "of false discoveries among them is at most that level (needs a significance "
-            "method).")
+            "method; the q-values of the column the table is sorted by).")
         grid.addWidget(gui.doubleSpin(None, self, "fdr", 0.001, 1.0, 0.01, addToLayout=False,
                                       decimals=3, callback=lambda: self.set_selection_method(
                                           self.SelectFDR)), 3, 1)
-        self.tau_label = QLabel()
+        self.tau_label = QLabel(wordWrap=True)
         grid.addWidget(self.tau_label, 4, 0, 1, 2)
         sel_box.layout().addLayout(grid)
         gui.auto_send(self.buttonsArea, self, "auto_apply")
 
-        self.ranks_model = RankTableModel(parent=self)
+        splitter = QSplitter(Qt.Vertical, childrenCollapsible=False)
+        self.mainArea.layout().addWidget(splitter)
+        self.ranks_model = EstimatesModel(parent=self)
         self.ranks_view = TableView(self)
         self.ranks_view.setModel(self.ranks_model)
         self.ranks_view.selectionModel().selectionChanged.connect(self._on_select)
         self.ranks_view.manualSelection.connect(
             lambda: self.set_selection_method(self.SelectManual))
         self.ranks_view.horizontalHeader().sectionClicked.connect(self._on_header_click)
-        self.pvalue_delegate = PValueDelegate(self)      # the view does not own delegates
-        for column in (3, 4):
-            self.ranks_view.setItemDelegateForColumn(column, self.pvalue_delegate)
-        self.mainArea.layout().addWidget(self.ranks_view)
+        self.ranks_view.horizontalHeader().setTextElideMode(Qt.ElideNone)
+        self.formats = {}
+        self.score_delegate = ScoreDelegate(self, self.formats)  # the view owns no delegates
+        self.ranks_view.setItemDelegate(self.score_delegate)
+        self.pvalue_delegate = PValueDelegate(self)
+        splitter.addWidget(self.ranks_view)
+
+        self.plot = ScorePlot(self)
+        splitter.addWidget(self.plot)
 
         # the Π counts of one attribute, chosen here and not in the table, whose selection
         # is the output
-        self.counts_box = gui.vBox(self.mainArea, "Π case counts")
+        self.counts_box = gui.vBox(None, "Π case counts")
+        splitter.addWidget(self.counts_box)
         self.counts_attr_model = VariableListModel(parent=self)
         self.counts_combo = QComboBox(toolTip="The attribute whose case counts are shown")
         self.counts_combo.setModel(self.counts_attr_model)
@@ -240,19 +378,35 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         row.layout().addWidget(self.counts_combo, 1)
         self.counts_view = QTableWidget(0, 4)
         self.counts_view.setHorizontalHeaderLabels(CASES)
-        self.counts_view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        header = self.counts_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        header.setTextElideMode(Qt.ElideNone)
+        self.counts_view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.counts_view.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.counts_view.setSizeAdjustPolicy(QTableWidget.AdjustToContents)
         self.counts_box.layout().addWidget(self.counts_view)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(2, 2)
 
         self.select_buttons.button(self.selection_method).setChecked(True)
         self._show_estimator()
-        self.resize(820, 560)
+        self.resize(1300, 700)
+
+    def sizeHint(self):
+        """Wide enough for the controls and every column of the table (several estimators
+        with their p and q), at most a 1366 px screen's width; 700 px tall."""
+        width = 1300
+        if self.result is not None:
+            width = max(width, self.controlArea.sizeHint().width() + self._table_width() + 60)
+        return QSize(min(width, 1366), 700)
 
     @classmethod
     def migrate_settings(cls, settings, version):
         """Version 1 stored one estimator for both target types, possibly under an older name
         (a class name such as "Gini"); parameters an estimator no longer has are dropped when
-        its editor is built (:class:`.estimatorparams.ParameterEditor`)."""
+        its editor is built (:class:`.estimatorparams.ParameterEditor`). Version 3 added the
+        compared estimators (none before)."""
         if version is None or version < 2:
             names = {}
             for key in ("estimator_name", "regression_estimator_name"):
@@ -272,6 +426,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                     cls_.stem(): dict(params[name])
                     for name in params if isinstance(params[name], dict)
                     for cls_ in [_scorer_or_none(name)] if cls_ is not None}
+        if version is None or version < 3:
+            settings.setdefault("compared", [])
 
     # --- configuration
     @property
@@ -280,27 +436,44 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         return (self.regression_estimator_name if self.target_type == "regression"
                 else self.estimator_name)
 
-    def create_scorer(self):
+    def compared_names(self):
+        """The compared estimators that suit the current target type (besides the first)."""
+        return [name for name in self.compared if name != self.current_name
+                and self.target_type in self.scorer_classes[name].tasks]
+
+    def create_scorer(self, name=None):
         """The configured scorer (the object sent on the Scorer output), constructed with the
         parameters that differ from their defaults, so its name shows just those."""
-        return self.params_stack.create(self.current_name)
+        return self.params_stack.create(name or self.current_name)
 
     def _show_estimator(self):
         name = self.current_name
         self.estimator_combo.setCurrentText(name)
         model = self.estimator_combo.model()
         for row, cls in enumerate(self.scorer_classes.values()):
-            model.item(row).setEnabled(self.data is None or self.target_type in cls.tasks)
+            suits = self.data is None or self.target_type in cls.tasks
+            model.item(row).setEnabled(suits)
+            item = self.compare_model.item(row)
+            item.setEnabled(suits)
+            item.setToolTip("" if suits else f"{cls.stem()} does not suit a "
+                                             f"{_TARGETS[self.target_type]} target.")
         self.params_stack.show_editor(name)
-        relief = "iterations" in self.editors[name].defaults     # τ needs the iterations m
+        self.counts_box.setVisible(self.scorer_classes[name].counts_cases)
+        self._update_threshold_enabled()
+        self.Outputs.scorer.send(self.create_scorer())
+
+    def _update_threshold_enabled(self):
+        relief = self._has_iterations(self._selection_run_name())   # τ needs iterations m
         self.select_buttons.button(self.SelectThreshold).setEnabled(relief)
         self.alpha_spin.setEnabled(relief)
-        self.counts_box.setVisible(self.scorer_classes[name].counts_cases)
-        self.Outputs.scorer.send(self.create_scorer())
+
+    def _has_iterations(self, name):
+        return "iterations" in self.editors[name].defaults
 
     def _on_estimator_changed(self):
         name = self.estimator_combo.currentText()
         tasks = self.scorer_classes[name].tasks
+        self.chosen_name = name
         if self.data is None and self.target_type not in tasks:
             self.target_type = next(iter(tasks))
         if "classification" in tasks:
@@ -308,6 +481,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         if "regression" in tasks:
             self.regression_estimator_name = name
         self._show_estimator()
+        self.restart()
+
+    def _on_compared_changed(self):
+        self.compared = [self.compare_model.item(row).text()
+                         for row in range(self.compare_model.rowCount())
+                         if self.compare_model.item(row).checkState() == Qt.Checked]
         self.restart()
 
     def _on_parameters_changed(self):
@@ -339,57 +518,149 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.select_buttons.button(self.selection_method).setChecked(True)
         self.restart(new_data=True)
 
+    def restart(self, new_data=False):
+        super().restart(new_data)
+        chosen = self.chosen_name
+        if self.data is not None and chosen is not None \
+                and self.target_type not in self.scorer_classes[chosen].tasks:
+            self.Information.switched(chosen, _TARGETS[self.target_type], self.current_name)
+        if self.data is not None:
+            left_out = [name for name in self.compared
+                        if self.target_type not in self.scorer_classes[name].tasks]
+            self.Information.not_compared(_TARGETS[self.target_type], ", ".join(left_out),
+                                          shown=bool(left_out))
+
     def background_task(self):
-        scorer = self.create_scorer()
-        self.Warning.no_stir(scorer.stem(),
-                             shown=self._method() == "stir" and not supports_stir(scorer))
-        return (partial(estimate, method=self._method(), n_permutations=self.n_permutations),
-                scorer, self.data)
+        scorers = [self.create_scorer(name)
+                   for name in [self.current_name] + self.compared_names()]
+        no_stir = [s.stem() for s in scorers if not supports_stir(s)]
+        self.Warning.no_stir(", ".join(no_stir), shown=self._method() == "stir" and no_stir)
+        return (partial(estimate_all, method=self._method(),
+                        n_permutations=self.n_permutations), scorers, self.data)
 
     # --- score table
+    def runs(self):
+        """The results of the estimators shown, the first one's first."""
+        return [] if self.result is None else [self.result] + self.result.compared
+
+    def _columns(self):
+        """(run, kind) of the table's columns from the third on: kind is "scores", "pvalues"
+        or "qvalues"."""
+        columns = []
+        for run in self.runs():
+            columns.append((run, "scores"))
+            if run.pvalues is not None:
+                columns += [(run, "pvalues"), (run, "qvalues")]
+        return columns
+
     def show_result(self):
         self.ranks_model.clear()
         self.ranks_model.resetSorting(True)
+        self.ranks_model.notes = {}
+        self.formats.clear()
         self.counts_view.setRowCount(0)
-        self._update_tau_label()
         if self.result is None:
+            self._update_tau_label()
+            self.plot.clear()
             return
         attrs = self.data.domain.attributes
         n_values = [float(len(a.values)) if a.is_discrete else np.nan for a in attrs]
-        columns = [self.result.scores]
-        headers = ["", "#", self.current_name]
-        if self.result.pvalues is not None:
-            columns += [self.result.pvalues, self.result.qvalues]
-            headers += ["p", "q"]
-        rows = [[a, nv, *map(float, values)]
-                for a, nv, values in zip(attrs, n_values, zip(*columns))]
-        self.ranks_model.setExtremesFrom(2, self.result.scores)
+        columns = self._columns()
+        headers, tips = ["", "#"], ["Attribute", "Number of values"]
+        self.ranks_model.ascending = set()
+        view = self.ranks_view
+        for c, (run, kind) in enumerate(columns, 2):
+            if kind == "scores":
+                headers.append(run.name)
+                tips.append(f"Estimates by {run.name}")
+                self.ranks_model.setExtremesFrom(c, run.scores)
+                self.formats[c] = format_scores(run.scores)
+                view.setItemDelegateForColumn(c, None)
+                for row, round_ in run.removed.items():
+                    self.ranks_model.notes[(row, c)] = (
+                        "removed", f"Removed by TuRF in round {round_}: it ranks below the "
+                                   "attributes that outlived that round.")
+            else:
+                headers.append(kind[0])
+                what = "p-values" if kind == "pvalues" else "q-values (Benjamini-Hochberg)"
+                tips.append(f"{what} of {run.name}'s estimates")
+                self.ranks_model.ascending.add(c)
+                view.setItemDelegateForColumn(c, self.pvalue_delegate)
+        rows = [[a, nv, *map(float, values)] for a, nv, values in
+                zip(attrs, n_values, zip(*(getattr(run, kind) for run, kind in columns)))]
         self.ranks_model.wrap(rows)
         self.ranks_model.setHorizontalHeaderLabels(headers)
-        self.ranks_view.setColumnWidth(1, 40)
-        self.ranks_view.resizeColumnToContents(0)
-        self._fit_table_width()
+        self.ranks_model.header_tips = tips
+        self._fit_columns()
         column, order = self.sorting
+        if column >= self.ranks_model.columnCount():
+            column, order = 2, enum2int(Qt.DescendingOrder)
         self.ranks_model.sort(column, Qt.SortOrder(order))
-        self.ranks_view.horizontalHeader().setSortIndicator(column, Qt.SortOrder(order))
+        view.horizontalHeader().setSortIndicator(column, Qt.SortOrder(order))
+        self._update_threshold_enabled()
+        self._update_tau_label()
         if self.result.case_counts is not None:
             self.counts_combo.setCurrentIndex(
                 int(np.argmax(np.nan_to_num(self.result.scores, nan=-np.inf))))
             self._show_case_counts()
         self.auto_select()
 
-    def _on_header_click(self):
-        self.sorting = (self.ranks_model.sortColumn(), enum2int(self.ranks_model.sortOrder()))
-        if self.selection_method != self.SelectManual:
-            self.auto_select()
+    def _fit_columns(self):
+        """Every column as wide as its widest text and its header (with the sort arrow), so
+        that no number or name is elided; measured on the texts (the view's own measure asks
+        the delegate for every row)."""
+        view = self.ranks_view
+        header = view.horizontalHeader()
+        metrics = view.fontMetrics()
 
-    def _fit_table_width(self):
-        """Make the main area at least as wide as the table's columns, so the score column is
-        never clipped."""
+        def widest(texts):
+            longest = sorted(set(texts), key=len)[-8:]     # the widest is among the longest
+            return max((metrics.horizontalAdvance(t) for t in longest), default=0)
+
+        attrs = self.data.domain.attributes
+        icon = view.iconSize().width() if view.iconSize().isValid() else 16
+        # the names: measured, and by the view on its first thousand rows (icon and margins)
+        widths = [max(widest(a.name for a in attrs) + icon + 16, view.sizeHintForColumn(0)),
+                  widest(["99"]) + 12]
+        for c, (run, kind) in enumerate(self._columns(), 2):
+            values = np.sort(getattr(run, kind))       # the widest are among the extremes
+            text = self.formats[c] if kind == "scores" else format_p
+            texts = [text(v) for v in np.concatenate((values[:16], values[-16:]))]
+            if kind == "scores" and run.removed:
+                texts.append("removed")
+            widths.append(widest(texts) + 12)
+        for c, width in enumerate(widths):
+            view.setColumnWidth(c, max(width, header.sectionSizeHint(c)))
+        view.setMinimumWidth(min(self._table_width(), 500))
+
+    def _table_width(self):
+        """The width that shows every column of the table."""
         view = self.ranks_view
         width = sum(view.columnWidth(c) for c in range(self.ranks_model.columnCount()))
-        view.setMinimumWidth(width + view.verticalHeader().width() + 2 * view.frameWidth()
-                             + view.verticalScrollBar().sizeHint().width())
+        return width + view.verticalHeader().width() + 2 * view.frameWidth() \
+            + view.verticalScrollBar().sizeHint().width()
+
+    def _on_header_click(self):
+        self.sorting = (self.ranks_model.sortColumn(), enum2int(self.ranks_model.sortOrder()))
+        self._update_threshold_enabled()
+        self._update_tau_label()
+        if self.selection_method != self.SelectManual:
+            self.auto_select()
+        else:
+            self._update_plot()
+
+    def _selection_run(self):
+        """The run whose column (estimates, p or q) the table is sorted by; the first one's
+        when sorted by name."""
+        column = self.sorting[0]
+        columns = self._columns()
+        if 2 <= column < len(columns) + 2:
+            return columns[column - 2][0]
+        return self.result
+
+    def _selection_run_name(self):
+        run = self._selection_run() if self.result is not None else None
+        return run.name if run is not None else self.current_name
 
     def _show_case_counts(self):
         """Fill the Π table with the count matrices {R_m} of the attribute chosen in the
@@ -408,23 +679,39 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         flat = counts.reshape(-1, 4)
         self.counts_view.setRowCount(len(flat))
         self.counts_view.setVerticalHeaderLabels(labels)
+        text = format_scores(flat)
         for r, row in enumerate(flat):
             for c, x in enumerate(row):
-                item = QTableWidgetItem(f"{x:.4g}")
+                item = QTableWidgetItem(text(x))
                 item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.counts_view.setItem(r, c, item)
+        view = self.counts_view     # every row in view, up to eight (then it scrolls)
+        view.resizeRowsToContents()
+        rows = sum(view.rowHeight(r) for r in range(min(len(flat), 8)))
+        view.setMinimumHeight(rows + view.horizontalHeader().sizeHint().height()
+                              + 2 * view.frameWidth()
+                              + view.horizontalScrollBar().sizeHint().height())
 
     # --- selection
     def _threshold(self):
-        """τ, or None when the estimator has no iterations (not a Relief-family estimate)."""
-        if self.result is None or "iterations" not in self.editors[self.current_name].defaults:
+        """τ of the estimator the table is sorted by, or None when it has no iterations (not
+        a Relief-family estimate)."""
+        if self.result is None or not self._has_iterations(self._selection_run().name):
             return None
-        return relief_threshold(self.alpha, self.result.m)
+        return relief_threshold(self.alpha, self._selection_run().m)
 
     def _update_tau_label(self):
         tau = self._threshold()
-        self.tau_label.setText("" if tau is None else
-                               f"τ = 1/√(α·m) = {tau:.4f} (m = {self.result.m})")
+        if tau is None:
+            self.tau_label.setText("")
+            return
+        run = self._selection_run()
+        above = int(np.sum(run.scores > tau))
+        self.tau_label.setText(
+            f"τ = {tau:.3f} for m = {run.m}: {above} of {len(run.scores)} "
+            f"attributes above")
+        self.tau_label.setToolTip(
+            f"τ = 1/√(α·m) = 1/√({self.alpha:g} · {run.m}) for {run.name}'s estimates")
 
     def _on_alpha_changed(self):
         self._update_tau_label()
@@ -445,36 +732,72 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         if self.result is None:
             return
         method = self.selection_method
+        run = self._selection_run()
         tau = self._threshold()
         if method == self.SelectThreshold and tau is None:
             self.Information.no_threshold()
             method = self.SelectNBest
-        if method == self.SelectFDR and self.result.qvalues is None:
+        if method == self.SelectFDR and run.qvalues is None:
             self.Information.no_qvalues()
             method = self.SelectNBest
         attrs = self.data.domain.attributes
-        if method == self.SelectNBest:
-            order = np.argsort(-np.nan_to_num(self.result.scores, nan=-np.inf), kind="stable")
-            indices = order[:self.n_selected]
+        if method == self.SelectNBest:      # the top rows as the table is sorted
+            rows = range(min(self.n_selected, model.rowCount()))
+            indices = model.mapToSourceRows(list(rows)) if len(rows) else []
         elif method == self.SelectThreshold:
-            indices = np.flatnonzero(self.result.scores > tau)
-            self.Warning.threshold_nothing(tau, shown=not len(indices))
+            indices = np.flatnonzero(run.scores > tau)
+            self.Warning.threshold_nothing(tau, run.name, run.m, shown=not len(indices))
         elif method == self.SelectFDR:
-            indices = np.flatnonzero(self.result.qvalues < self.fdr)
-            self.Warning.fdr_nothing(self.fdr, shown=not len(indices))
+            indices = np.flatnonzero(run.qvalues < self.fdr)
+            self.Warning.fdr_nothing(run.name, self.fdr, shown=not len(indices))
         else:
-            indices = [attrs.index(a) for a in self.selected_attrs if a in attrs]
+            indices = self._attribute_indices(self.selected_attrs)
         selection = QItemSelection()
         last = model.columnCount() - 1
         for row in model.mapFromSourceRows(list(indices)):
             selection.append(QItemSelectionRange(model.index(row, 0), model.index(row, last)))
-        self.ranks_view.selectionModel().select(selection, QItemSelectionModel.ClearAndSelect)
+        selection_model = self.ranks_view.selectionModel()
+        blocked = selection_model.blockSignals(True)     # one update of the plot and outputs
+        selection_model.select(selection, QItemSelectionModel.ClearAndSelect)
+        selection_model.blockSignals(blocked)
+        self.ranks_view.viewport().update()
+        self._on_select()
+
+    def _attribute_indices(self, variables):
+        """The indices of ``variables`` among the data's attributes (those that are)."""
+        domain, n = self.data.domain, len(self.data.domain.attributes)
+        indices = []
+        for var in variables:
+            try:
+                index = domain.index(var)
+            except ValueError:
+                continue
+            if 0 <= index < n:
+                indices.append(index)
+        return indices
 
     def _on_select(self):
         rows = [i.row() for i in self.ranks_view.selectionModel().selectedRows(0)]
         indices = sorted(self.ranks_model.mapToSourceRows(rows)) if rows else []
         self.selected_attrs = [self.data.domain.attributes[i] for i in indices]
+        self._update_plot()
         self.commit.deferred()
+
+    def _update_plot(self):
+        if self.result is None:
+            self.plot.clear()
+            return
+        run = self._selection_run()
+        attrs = self.data.domain.attributes
+        selected = set(self._attribute_indices(self.selected_attrs))
+        if run.qvalues is not None:
+            marked, mark = run.qvalues < self.fdr, f"q &lt; {self.fdr:g}"
+        elif self._threshold() is not None:
+            marked, mark = run.scores > self._threshold(), "above τ"
+        else:
+            marked, mark = None, ""
+        self.plot.show_scores(run.name, [a.name for a in attrs], run.scores, selected,
+                              marked, mark, self._threshold(), set(run.removed))
 
     # --- output
     @gui.deferred
@@ -490,15 +813,18 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.Outputs.features.send(AttributeList(self.selected_attrs))
 
     def scores_table(self):
-        """Scores as a table in Rank's format: the score column (and with a significance method
-        the p- and q-values), attribute names as meta."""
+        """Scores as a table in Rank's format: a column per estimator (with a significance
+        method its p- and q-values after it, named "p" and "q" for the first estimator and
+        "p (name)", "q (name)" for the others), attribute names as meta."""
         if self.result is None:
             return None
-        columns = [self.result.scores]
-        names = [self.current_name]
-        if self.result.pvalues is not None:
-            columns += [self.result.pvalues, self.result.qvalues]
-            names += ["p", "q"]
+        columns, names = [], []
+        for i, (run, kind) in enumerate(self._columns()):
+            columns.append(getattr(run, kind))
+            if kind == "scores":
+                names.append(run.name)
+            else:
+                names.append(kind[0] if run is self.result else f"{kind[0]} ({run.name})")
         domain = Domain([ContinuousVariable(name) for name in names],
                         metas=[StringVariable("Feature")])
         features = np.array([[a.name] for a in self.data.domain.attributes], dtype=object)
@@ -512,19 +838,101 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.report_items("Estimator", [("Estimator", self.current_name)]
                           + [describe(name, value, self.scorer_classes[self.current_name])
                              for name, value in params.items()]
-                          + [("Significance", SIGNIFICANCE[self.significance_method][0]
+                          + [("Compared with", ", ".join(self.compared_names()) or "none"),
+                             ("Significance", SIGNIFICANCE[self.significance_method][0]
                               + (f" ({self.n_permutations} runs)"
                                  if method == "permutation" else ""))])
         if self.data is None:
             return
         self.report_data("Data", self.data)
         if self.result is not None:
-            self.report_table("Estimates", self.ranks_view, num_format="{:.4f}")
+            self.report_table("Estimates", self.ranks_view, num_format="{:.4g}")
+            self.report_plot("Scores", self.plot)
             selection = ["manually", f"the {self.n_selected} best ranked",
                          f"above τ (α = {self.alpha:g})",
                          f"q < {self.fdr:g}"][self.selection_method]
             self.report_items("Output", [("Selected attributes",
                                           f"{len(self.selected_attrs)}, {selection}")])
+
+
+#: the words for a target type in messages
+_TARGETS = {"classification": "categorical", "regression": "numeric"}
+
+
+#: the plot draws the attributes beyond this rank that are neither marked nor selected as a line
+MAX_DOTS = 500
+
+
+class ScorePlot(pg.PlotWidget):
+    """The estimates of one estimator as dots, attributes ordered from the best: filled where
+    the attribute is significant (q below the level, or above Relief's τ), ringed in the
+    selection's colour where it is selected; τ as a dashed line. Hovering a dot names its
+    attribute. Beyond the best :data:`MAX_DOTS`, the plain attributes are a line."""
+    def __init__(self, parent=None):
+        super().__init__(parent, background="w")
+        self.setMinimumHeight(160)
+        self.getPlotItem().setMenuEnabled(False)
+        self.getPlotItem().hideButtons()
+        self.setMouseEnabled(x=False, y=False)
+        self.showGrid(y=True, alpha=0.2)
+        self.setLabel("bottom", "attributes, from the best", color="k")
+        for side in ("left", "bottom"):
+            self.getAxis(side).enableAutoSIPrefix(False)
+        self.legend = self.addLegend(offset=(-10, 10), labelTextColor="k")
+
+    def clear(self):
+        self.getPlotItem().clear()
+        self.legend.clear()
+        self.setTitle(None)
+
+    def show_scores(self, name, names, scores, selected, marked, mark, tau, removed):
+        self.clear()
+        scores = np.asarray(scores, dtype=float)
+        order = np.argsort(-np.nan_to_num(scores, nan=-np.inf), kind="stable")
+        order = [i for i in order if np.isfinite(scores[i]) and i not in removed]
+        if not order:
+            return
+        self.setTitle(f"Estimates by {name}", color="k")
+        self.setLabel("left", name, color="k")
+        x = np.arange(1, len(order) + 1)
+        y = scores[order]
+        grey, red, blue = QColor(150, 150, 150), QColor(220, 50, 47), QColor(38, 139, 210)
+        significant = np.zeros(len(order), bool) if marked is None \
+            else np.asarray(marked)[order]
+        chosen = np.array([i in selected for i in order])
+        labels = np.array([names[i] for i in order], dtype=object)
+        # beyond the best MAX_DOTS, attributes neither marked nor selected are a grey line
+        plain = ~(significant | chosen) & (x > MAX_DOTS)
+        if plain.any():
+            self.addItem(pg.PlotDataItem(x[plain], y[plain], pen=pg.mkPen(grey, width=2)))
+        # one item per look (significant or not, selected or not): pyqtgraph draws a look
+        # once, not once per attribute
+        for sig in (False, True):
+            for sel in (False, True):
+                mask = (significant == sig) & (chosen == sel) & ~plain
+                if not mask.any():
+                    continue
+                self.addItem(pg.ScatterPlotItem(
+                    x=x[mask], y=y[mask], data=labels[mask], size=10 if sel else 7,
+                    pen=pg.mkPen(blue if sel else (red if sig else grey),
+                                 width=2.5 if sel else 1),
+                    brush=pg.mkBrush(red if sig else QColor(255, 255, 255)),
+                    hoverable=True, tip=lambda x, y, data: f"{data}: {y:.4g}"))
+        if tau is not None:
+            self.addItem(pg.InfiniteLine(tau, angle=0,
+                                         pen=pg.mkPen(grey, style=Qt.DashLine)))
+        # the legend: what the marks mean
+        if marked is not None:
+            self.legend.addItem(pg.ScatterPlotItem(brush=pg.mkBrush(red), pen=pg.mkPen(red),
+                                                   size=7), mark)
+        if len(selected):
+            self.legend.addItem(pg.ScatterPlotItem(brush=pg.mkBrush("w"),
+                                                   pen=pg.mkPen(blue, width=2.5), size=10),
+                                "selected")
+        if tau is not None:
+            self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen(grey, style=Qt.DashLine)),
+                                f"τ = {tau:.3f}")
+        self.setXRange(0.5, len(order) + 0.5, padding=0.02)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,20 +2,20 @@
 number of nearest neighbours k, from one neighbour search (Fig. 2 of Robnik-Šikonja &
 Kononenko 1999), and the correlation (eq. 15) of those estimates with myopic estimates, as
 functions of k (Fig. 5): with myopic ReliefF (eq. 5) and accuracy (eq. 16) for classification,
-with the MSE of the mean (eq. 17) for regression."""
+with the MSE of the mean (eq. 17) for regression. The legends stand beside the plots, and the
+attributes are listed with their best estimates, to filter and sort."""
 from types import SimpleNamespace
 
 import numpy as np
 import pyqtgraph as pg
-from AnyQt.QtCore import QItemSelection, QItemSelectionModel, Qt
-from AnyQt.QtGui import QColor
-from AnyQt.QtWidgets import QListView
+from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSize, QSortFilterProxyModel, Qt
+from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
+from AnyQt.QtWidgets import QHeaderView, QLineEdit, QSizePolicy, QSplitter, QTableView
 
 from Orange.data import Domain, Table
 from Orange.widgets import gui
 from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
 from Orange.widgets.utils.colorpalettes import LimitedDiscretePalette
-from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
@@ -24,18 +24,44 @@ from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
+from orangecontrib.relief.widgets.numbers import format_scores
 
 __all__ = ["OWLocalityProfile", "locality_profile", "correlation"]
 
 #: attributes named in the legend of the profile when none is selected
 LEGEND_SIZE = 10
+#: the longest attribute name the legend shows in full
+LEGEND_CHARACTERS = 24
 
 #: myopic estimators the profile is correlated with, per task (Fig. 5; eqs. 5, 16, 17)
 REFERENCES = {
-    "classification": (("myopic ReliefF (eq. 5)", impurity.MyopicReliefF),
-                       ("accuracy (eq. 16)", impurity.Accuracy)),
-    "regression": (("MSE (eq. 17)", impurity.MSE),),
+    "classification": (("myopic ReliefF", impurity.MyopicReliefF),
+                       ("accuracy", impurity.Accuracy)),
+    "regression": (("MSE", impurity.MSE),),
 }
+#: where each myopic estimate is defined (the tooltip of the correlation plot)
+REFERENCE_SOURCES = {"myopic ReliefF": "eq. 5", "accuracy": "eq. 16", "MSE": "eq. 17"}
+#: what a settings box is titled by the target type of the data (None: no data)
+ESTIMATORS = {"classification": "ReliefF", "regression": "RReliefF",
+              None: "ReliefF / RReliefF"}
+
+
+def _short(name, length=LEGEND_CHARACTERS):
+    """``name`` for the legend: a long one shortened in the middle (the list beside the plots
+    shows it in full)."""
+    if len(name) <= length:
+        return name
+    half = (length - 1) // 2
+    return f"{name[:half]}…{name[-half:]}"
+
+
+def curve_colours(n):
+    """``n`` distinct colours for curves on a white background: Orange's palette, the pale
+    ones (such as its yellow) darkened so that a thin line stays visible."""
+    def luminance(c):
+        return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue()
+    return [c.darker(100 + int(luminance(c) - 100)) if luminance(c) > 150 else c
+            for c in LimitedDiscretePalette(max(n, 1)).qcolors]
 
 
 def correlation(x, y):
@@ -62,7 +88,7 @@ def locality_profile(data, k_max, iterations, random_state, state):
     cls = ReliefF if task == "classification" else RReliefF
     estimator = cls(k=k_max, iterations=iterations, random_state=random_state)
     context = estimator.context(encoded, progress_callback(state, 0, 60))
-    ks = np.arange(1, context.neighbours.shape[2] + 1)
+    ks = np.arange(1, min(estimator.k_, context.neighbours.shape[2]) + 1)   # (ties may add more)
     profile = estimator.profile(context, ks, callback=progress_callback(state, 60, 95))
     callback = progress_callback(state, 95, 100)
     correlations, failures = {}, {}
@@ -115,57 +141,104 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.curves = []
         self.colors = []
 
-        box = gui.vBox(self.controlArea, "ReliefF")
+        box = self.settings_box = gui.vBox(self.controlArea, ESTIMATORS[None])
         gui.spin(box, self, "k_max", 1, 10000, label="Largest k:", callback=self.restart,
-                 controlWidth=110,
                  tooltip="Estimates are computed for every number of nearest neighbours "
                          "k = 1 … this, from one neighbour search (at most the size of the "
                          "classes).")
         gui.spin(box, self, "iterations", 0, 1000000, label="Iterations m:",
                  specialValueText="all instances", callback=self._on_iterations_changed,
-                 controlWidth=110,
                  tooltip="m, the number of instances R sampled at random whose neighbours "
                          "update the estimates; 'all instances' visits each once.")
         self.seed_spin = gui.spin(
             box, self, "random_state", 0, 2 ** 31 - 1, label="Random seed:",
-            callback=self.restart, controlWidth=110,
+            callback=self.restart,
             tooltip="Seed of the sample of m instances: the same seed repeats a run exactly "
                     "(used only when instances are sampled).")
         self.seed_spin.setEnabled(bool(self.iterations))
+        gui.rubber(self.controlArea)
 
-        box = gui.vBox(self.controlArea, "Attributes")
-        self.attr_model = VariableListModel(parent=self)
-        self.attr_view = QListView(selectionMode=QListView.ExtendedSelection)
-        self.attr_view.setModel(self.attr_model)
+        # the attribute list beside the plots, where long names have room
+        splitter = QSplitter(Qt.Horizontal, childrenCollapsible=False)
+        self.mainArea.layout().addWidget(splitter)
+        plots = gui.vBox(None, margin=0)
+        splitter.addWidget(plots)
+        box = gui.vBox(None, "Attributes")
+        splitter.addWidget(box)
+        splitter.setStretchFactor(0, 1)
+        self.filter_edit = QLineEdit(placeholderText="Filter attributes ...",
+                                     clearButtonEnabled=True,
+                                     toolTip="Show the attributes whose names contain this")
+        box.layout().addWidget(self.filter_edit)
+        self.attr_model = QStandardItemModel(0, 2, self)
+        self.attr_model.setHorizontalHeaderLabels(["Attribute", "Best"])
+        self.attr_model.setHeaderData(
+            1, Qt.Horizontal, "The attribute's highest estimate over all k", Qt.ToolTipRole)
+        self.attr_proxy = QSortFilterProxyModel(self, filterCaseSensitivity=Qt.CaseInsensitive,
+                                                sortRole=Qt.UserRole)
+        self.attr_proxy.setSourceModel(self.attr_model)
+        self.filter_edit.textChanged.connect(self.attr_proxy.setFilterFixedString)
+        self.attr_view = QTableView(
+            selectionMode=QTableView.SelectionMode.ExtendedSelection,
+            selectionBehavior=QTableView.SelectionBehavior.SelectRows,
+            editTriggers=QTableView.EditTrigger.NoEditTriggers, sortingEnabled=True,
+            horizontalScrollMode=QTableView.ScrollMode.ScrollPerPixel,
+            textElideMode=Qt.ElideMiddle,
+            toolTip="Click a row (or a curve) to select the attribute; click a header to "
+                    "sort.")
+        self.attr_view.setModel(self.attr_proxy)
+        self.attr_view.verticalHeader().hide()
+        self.attr_view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        header = self.attr_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        header.setTextElideMode(Qt.ElideNone)
         self.attr_view.selectionModel().selectionChanged.connect(self._on_list_selection)
         box.layout().addWidget(self.attr_view)
         gui.auto_send(self.buttonsArea, self, "auto_commit")
 
-        self.profile_plot = self._plot("Estimate of each attribute", "estimate")
-        self.correlation_plot = self._plot("Correlation with myopic estimates",
-                                           "correlation (eq. 15)")
-        self.profile_legend = self.profile_plot.addLegend(offset=(-10, 10),
-                                                          labelTextColor="k")
-        self.correlation_plot.addLegend(offset=(-10, -10), labelTextColor="k")
+        self.profile_view, self.profile_plot, self.profile_legend = self._plot(
+            "Estimate of each attribute", "estimate")
+        self.correlation_view, self.correlation_plot, self.correlation_legend = self._plot(
+            "Correlation with myopic estimates", "correlation")
+        self.correlation_view.setToolTip(
+            "Pearson's correlation of the estimates at each k with myopic estimates "
+            "(Robnik-Šikonja & Kononenko 1999, eq. 15): myopic ReliefF (eq. 5) and accuracy "
+            "(eq. 16) for a categorical target, MSE (eq. 17) for a numeric one.")
         self.correlation_plot.setYRange(-1, 1)
-        self.mainArea.layout().addWidget(self.profile_plot, 3)
-        self.mainArea.layout().addWidget(self.correlation_plot, 2)
-        self.resize(900, 620)
+        plots.layout().addWidget(self.profile_view, 3)
+        plots.layout().addWidget(self.correlation_view, 2)
+        self.resize(1300, 680)
+
+    def sizeHint(self):
+        return QSize(1300, 680)
 
     def _on_iterations_changed(self):
         self.seed_spin.setEnabled(bool(self.iterations))
         self.restart()
 
-    def _plot(self, title, ylabel):
-        plot = pg.PlotWidget(background="w")
+    @staticmethod
+    def _plot(title, ylabel):
+        """A view with a plot and its legend beside it (not over the curves): (view, plot,
+        legend)."""
+        view = pg.GraphicsLayoutWidget()
+        view.setBackground("w")
+        plot = view.addPlot(row=0, col=0)
         plot.setTitle(title, color="k")
         plot.setLabel("bottom", "number of nearest neighbours k", color="k")
         plot.setLabel("left", ylabel, color="k")
         for side in ("left", "bottom"):     # plain numbers, no "(x0.001)" scale in the label
             plot.getAxis(side).enableAutoSIPrefix(False)
         plot.showGrid(x=True, y=True, alpha=0.2)
-        plot.getPlotItem().setMenuEnabled(False)
-        return plot
+        plot.setMenuEnabled(False)
+        legend = pg.LegendItem(labelTextColor="k")
+        column = view.addLayout(row=0, col=1)    # the legend at the top, not spread out
+        column.addItem(legend, row=0, col=0)
+        column.addLabel("", row=1, col=0)
+        column.layout.setRowStretchFactor(1, 1)
+        # the legend's column as wide as its names, the plot takes the rest
+        column.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
+        view.ci.layout.setColumnStretchFactor(0, 1)
+        return view, plot, legend
 
     # --- data and computation
     @Inputs.data
@@ -173,7 +246,10 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.closeContext()
         self.selected_attrs = []
         self.accept_data(data)
-        self.attr_model[:] = self.data.domain.attributes if self.data is not None else []
+        target = None if self.data is None else \
+            "regression" if self.data.domain.class_var.is_continuous else "classification"
+        self.settings_box.setTitle(f" {ESTIMATORS[target]} ")   # padded as gui.vBox pads
+        self._fill_list()
         self.openContext(self.data)
         self.restart(new_data=True)
 
@@ -197,25 +273,40 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self._select_in_list()
 
     def _plot_result(self):
+        view = self.profile_plot.vb
+        for curve in self.curves:
+            view.removeItem(curve)
         self.profile_plot.clear()
         self.correlation_plot.clear()
+        self.correlation_legend.clear()
         self.curves = []
+        self._fill_list()
         if self.result is None:
+            self.profile_legend.clear()
             return
         ks = self.result.ks
         n = self.result.profile.shape[1]
-        self.colors = list(LimitedDiscretePalette(max(n, 1)).qcolors)
+        self.colors = curve_colours(n)
+        # with a single k (the smallest class has two instances) a line has no length: dots
+        dots = dict(symbol="o", symbolSize=7) if len(ks) < 2 else {}
+        # plain curves (a data item only for dots), added to the view box directly: the plot
+        # item's own bookkeeping costs time quadratic in the number of curves
         for i, attr in enumerate(self.data.domain.attributes):
-            curve = pg.PlotDataItem(ks, self.result.profile[:, i])
-            curve.setCurveClickable(True, width=6)
+            if dots:
+                curve = pg.PlotDataItem(ks, self.result.profile[:, i], **dots)
+                curve.setCurveClickable(True, width=6)
+            else:
+                curve = pg.PlotCurveItem(ks, self.result.profile[:, i], clickable=True)
+                curve.setClickable(True, width=6)
             curve.sigClicked.connect(self._on_curve_clicked)
             curve.setToolTip(attr.name)
-            self.profile_plot.addItem(curve)
+            view.addItem(curve)
             self.curves.append(curve)
         styles = (Qt.SolidLine, Qt.DotLine, Qt.DashLine)
         for (label, values), style in zip(self.result.correlations.items(), styles):
             pen = pg.mkPen(color="k", width=2, style=style)
-            self.correlation_plot.plot(ks, values, pen=pen, name=label)
+            item = self.correlation_plot.plot(ks, values, pen=pen, **dots)
+            self.correlation_legend.addItem(item, label)
         self._style_curves()
 
     def _style_curves(self):
@@ -223,14 +314,22 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         legend names the coloured curves: the selected ones, or without a selection the
         :data:`LEGEND_SIZE` attributes with the highest estimates."""
         attrs = self.data.domain.attributes
-        selected = {attrs.index(a) for a in self.selected_attrs}
+        positions = {attr: i for i, attr in enumerate(attrs)}
+        selected = {positions[a] for a in self.selected_attrs if a in positions}
+        grey = QColor(190, 190, 190)
+        grey_pen = pg.mkPen(grey, width=1)
         for i, curve in enumerate(self.curves):
             if i in selected or not selected:
-                curve.setPen(pg.mkPen(self.colors[i], width=3 if selected else 1.5))
+                colour = self.colors[i]
+                curve.setPen(pg.mkPen(colour, width=3 if selected else 1.5))
                 curve.setZValue(2)
             else:
-                curve.setPen(pg.mkPen(QColor(190, 190, 190), width=1))
+                colour = grey
+                curve.setPen(grey_pen)
                 curve.setZValue(1)
+            if isinstance(curve, pg.PlotDataItem):
+                curve.setSymbolPen(colour)
+                curve.setSymbolBrush(colour)
         self.profile_legend.clear()
         if selected:
             shown = sorted(selected)
@@ -239,7 +338,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             best = np.where(np.isnan(profile), -np.inf, profile).max(axis=0, initial=-np.inf)
             shown = np.argsort(-best, kind="stable")[:LEGEND_SIZE]
         for i in shown:
-            self.profile_legend.addItem(self.curves[i], attrs[i].name)
+            self.profile_legend.addItem(self.curves[i], _short(attrs[i].name))
 
     # --- selection
     def _on_curve_clicked(self, curve, _event=None):
@@ -251,16 +350,54 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             self.selected_attrs = self.selected_attrs + [attr]
         self._select_in_list()
 
+    def _fill_list(self):
+        """The attribute list: each attribute with its highest estimate over k (once
+        computed), sortable by either."""
+        self.attr_model.setRowCount(0)
+        if self.data is None:
+            return
+        best = None
+        if self.result is not None:
+            profile = self.result.profile
+            best = np.where(np.isnan(profile), -np.inf, profile).max(axis=0, initial=-np.inf)
+        text = format_scores(best if best is not None else [])
+        blocked = self.attr_view.selectionModel().blockSignals(True)
+        for i, attr in enumerate(self.data.domain.attributes):
+            name = QStandardItem(gui.attributeIconDict[attr], attr.name)
+            name.setData(attr.name.lower(), Qt.UserRole)
+            name.setToolTip(attr.name)
+            value = QStandardItem()
+            if best is not None and np.isfinite(best[i]):
+                value.setText(text(best[i]))
+                value.setData(float(best[i]), Qt.UserRole)
+            else:
+                value.setData(-np.inf, Qt.UserRole)
+            value.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            self.attr_model.appendRow([name, value])
+        self.attr_view.selectionModel().blockSignals(blocked)
+        view = self.attr_view      # as wide as the names, up to a third of a laptop screen
+        width = sum(max(view.sizeHintForColumn(c), view.horizontalHeader().sectionSizeHint(c))
+                    for c in range(2))
+        view.setMinimumWidth(min(width + 2 * view.frameWidth()
+                                 + view.verticalScrollBar().sizeHint().width() + 4, 520))
+
     def _select_in_list(self):
+        attrs = self.data.domain.attributes if self.data is not None else []
         selection = QItemSelection()
         for attr in self.selected_attrs:
-            index = self.attr_model.index(self.attr_model.indexOf(attr))
-            selection.select(index, index)
-        self.attr_view.selectionModel().select(selection, QItemSelectionModel.ClearAndSelect)
+            if attr in attrs:
+                index = self.attr_proxy.mapFromSource(self.attr_model.index(attrs.index(attr), 0))
+                if index.isValid():
+                    selection.select(index, index)
+        self.attr_view.selectionModel().select(
+            selection, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
 
     def _on_list_selection(self):
-        rows = sorted(i.row() for i in self.attr_view.selectionModel().selectedRows())
-        self.selected_attrs = [self.attr_model[r] for r in rows]
+        if self.data is None:
+            return
+        rows = sorted(self.attr_proxy.mapToSource(i).row()
+                      for i in self.attr_view.selectionModel().selectedRows())
+        self.selected_attrs = [self.data.domain.attributes[r] for r in rows]
         if self.curves:
             self._style_curves()
         self.commit.deferred()
@@ -286,8 +423,8 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             return
         self.report_data("Data", self.data)
         if self.result is not None:
-            self.report_plot("Estimates", self.profile_plot)
-            self.report_plot("Correlations", self.correlation_plot)
+            self.report_plot("Estimates", self.profile_view)
+            self.report_plot("Correlations", self.correlation_view)
             self.report_items("Selected", [("Attributes",
                                             ", ".join(a.name for a in self.selected_attrs)
                                             or "none")])

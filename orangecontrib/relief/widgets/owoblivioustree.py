@@ -4,7 +4,7 @@ Outputs the learner, the model, the retained attributes and the data reduced to 
 the elimination path."""
 import inspect
 
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import QSize, Qt
 from AnyQt.QtGui import QStandardItem, QStandardItemModel
 from AnyQt.QtWidgets import QComboBox, QTableView
 
@@ -106,6 +106,10 @@ class OWObliviousTree(BackgroundLearnerWidget):
         self.path_view.horizontalHeader().setStretchLastSection(True)
         gui.vBox(self.mainArea, "Elimination path").layout().addWidget(self.path_view)
         self._update_folds_enabled()
+        self.resize(700, 560)
+
+    def sizeHint(self):
+        return QSize(700, 560)
 
     def _on_search_changed(self):
         self.search = self.search_combo.currentData()
@@ -155,6 +159,10 @@ class OWObliviousTree(BackgroundLearnerWidget):
                     item.setToolTip("The tree that is kept")
             self.path_model.appendRow(items)
         self.path_view.resizeColumnsToContents()
+        view = self.path_view       # every column in view, however long the names
+        width = sum(view.columnWidth(c) for c in range(self.path_model.columnCount()))
+        view.setMinimumWidth(min(width + 2 * view.frameWidth()
+                                 + view.verticalScrollBar().sizeHint().width(), 700))
         retained = model.retained_attributes
         self.Information.retained(len(retained), len(model.domain.attributes), tree.accuracy)
         self.Warning.no_attributes(shown=not retained)

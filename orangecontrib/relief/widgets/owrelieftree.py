@@ -1,7 +1,7 @@
 """Relief Tree: CORE decision and regression trees whose binary splits are chosen by any
 estimator of the add-on (Robnik-Šikonja & Kononenko 1999 §4), with the estimator
 switch, stopping rules, pruning, leaf models and pre-discretisation; fitted in the background."""
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import QEvent, QSize, Qt, QTimer
 from AnyQt.QtWidgets import QComboBox
 
 from Orange.data import Table
@@ -24,6 +24,8 @@ CLASSIFICATION_ESTIMATORS = {s.stem(): s.engine() for s in _SELECTORS
 REGRESSION_ESTIMATORS = {s.stem(): s.engine() for s in _SELECTORS if "regression" in s.tasks}
 PRUNINGS = (("m-estimate", "m-estimate"), ("pessimistic", "pessimistic (C4.5)"), (None, "none"))
 LEAF_MODELS = (("mean", "mean"), ("linear", "linear model"))
+#: the tallest the window opens (Orange's widgets fit a 1366 x 768 screen)
+MAX_HEIGHT = 700
 
 
 class OWReliefTree(BackgroundLearnerWidget):
@@ -36,6 +38,8 @@ class OWReliefTree(BackgroundLearnerWidget):
                 "classification tree", "switch"]
 
     LEARNER = CoreTreeLearner
+    #: the form scrolls, so the window may be shorter than it (a laptop screen)
+    resizing_enabled = True
 
     class Inputs(BackgroundLearnerWidget.Inputs):
         pass
@@ -43,12 +47,15 @@ class OWReliefTree(BackgroundLearnerWidget):
     class Outputs(BackgroundLearnerWidget.Outputs):
         pass
 
-    settings_version = 2
+    settings_version = 3
     estimator_name = Setting("ReliefF")
     regression_estimator_name = Setting("RReliefF")
     #: the parameters of each estimator, by name (as Attribute Estimation's)
     estimator_params = Setting({})
+    #: whether the estimators' advanced parameters are shown
     advanced_shown = Setting(False)
+    #: whether the tree's further options are shown (apart from the estimators')
+    tree_advanced_shown = Setting(False)
     switch = Setting(False)
     switch_threshold = Setting(0.8)
     min_leaf = Setting(5)
@@ -67,13 +74,16 @@ class OWReliefTree(BackgroundLearnerWidget):
     @classmethod
     def migrate_settings(cls, settings, version):
         """Version 1 had no estimator parameters and may name an estimator by its class
-        ("Gini"); values a combo does not offer fall back to its first item."""
+        ("Gini"); values a combo does not offer fall back to its first item. Up to version 2
+        one "Advanced" state opened the estimators' and the tree's sections together."""
         if version is None or version < 2:
             for key in ("estimator_name", "regression_estimator_name"):
                 try:
                     settings[key] = scorer_by_name(str(settings[key])).stem()
                 except (KeyError, ValueError):
                     settings.pop(key, None)
+        if version is None or version < 3:
+            settings["tree_advanced_shown"] = bool(settings.get("advanced_shown", False))
 
     # --- layout
     def _combo(self, box, label, attr, items, tooltip):
@@ -105,7 +115,15 @@ class OWReliefTree(BackgroundLearnerWidget):
         return stack
 
     def add_main_layout(self):
-        box = gui.vBox(self.controlArea, "Split selection")
+        # the form scrolls when taller than the window (both Advanced sections open on a
+        # laptop screen); Apply stays in view below it
+        scroll = self.form_scroll = gui.VerticalScrollArea(self.controlArea)
+        form = self.form = gui.vBox(None, margin=0)
+        scroll.setWidget(form)
+        self.controlArea.layout().addWidget(scroll)
+        form.installEventFilter(self)
+
+        box = gui.vBox(form, "Split selection")
         self.estimator_combo = self._combo(
             box, "Classification:", "estimator_name",
             [(name, name) for name in CLASSIFICATION_ESTIMATORS],
@@ -119,8 +137,16 @@ class OWReliefTree(BackgroundLearnerWidget):
             "The estimator that chooses the split in every node of a regression tree")
         self.regression_stack = self._estimator_editors(
             box, REGRESSION_ESTIMATORS)
+        gui.doubleSpin(box, self, "switch_threshold", 0.0, 1.0, 0.05, decimals=2,
+                       label="Switch to accuracy / MSE at correlation ", checked="switch",
+                       callback=self.settings_changed, checkCallback=self.settings_changed,
+                       controlWidth=70,
+                       tooltip="In the subtree of a node where the correlation ρ of the "
+                               "estimator's estimates with accuracy (MSE) reaches this, the "
+                               "myopic measure chooses the splits: the dependencies there are "
+                               "no longer hidden (Robnik-Šikonja & Kononenko 1999, §4, eq. 15).")
 
-        box = gui.vBox(self.controlArea, "Tree")
+        box = gui.vBox(form, "Tree")
         gui.spin(box, self, "min_leaf", 1, 10000, label="Min. instances in leaves: ",
                  callback=self.settings_changed, alignment=Qt.AlignRight, controlWidth=70,
                  tooltip="A node is not split when a branch would get fewer instances.")
@@ -130,14 +156,6 @@ class OWReliefTree(BackgroundLearnerWidget):
                     "confidence bound) is not larger than the subtree's.")
 
         content = gui.vBox(None, margin=0)
-        gui.doubleSpin(content, self, "switch_threshold", 0.0, 1.0, 0.05, decimals=2,
-                       label="Switch to accuracy / MSE at ρ ≥ ", checked="switch",
-                       callback=self.settings_changed, checkCallback=self.settings_changed,
-                       controlWidth=70,
-                       tooltip="In the subtree of a node where the correlation ρ of the "
-                               "estimator's estimates with accuracy (MSE) reaches this, the "
-                               "myopic measure chooses the splits: the dependencies there are "
-                               "no longer hidden (Robnik-Šikonja & Kononenko 1999, §4).")
         gui.checkBox(content, self, "discretize", "Discretize numeric attributes first",
                      callback=self._on_discretize_changed,
                      tooltip="Split numeric attributes into equal-width intervals before "
@@ -174,21 +192,48 @@ class OWReliefTree(BackgroundLearnerWidget):
         self._combo(content, "Regression leaves:", "leaf_model", LEAF_MODELS,
                     "What a regression tree's leaf predicts: the mean of its instances or a "
                     "linear model fitted on them.")
-        self.advanced = Collapsible("Advanced", content, self.advanced_shown)
-        self.advanced.toggled.connect(self._on_advanced_toggled)
-        self.controlArea.layout().addWidget(self.advanced)
-        gui.rubber(self.controlArea)
+        self.advanced = Collapsible("More tree options", content, self.tree_advanced_shown)
+        self.advanced.toggled.connect(self._on_tree_advanced_toggled)
+        box.layout().addWidget(self.advanced)
+        gui.rubber(form)
         self._update_enabled()
+        self._fit_form_width()
+
+    def eventFilter(self, obj, event):
+        if obj is getattr(self, "form", None) and event.type() == QEvent.Type.LayoutRequest:
+            QTimer.singleShot(0, self._fit_form_width)
+        return super().eventFilter(obj, event)
+
+    def _fit_form_width(self):
+        """The scroll area as wide as the form, so that opening a section never clips the
+        controls at the right (the form scrolls only vertically)."""
+        self.form_scroll.setMinimumWidth(
+            self.form.sizeHint().width()
+            + self.form_scroll.verticalScrollBar().sizeHint().width() + 6)
+
+    def sizeHint(self):
+        """As tall as the form, at most :data:`MAX_HEIGHT` (then the form scrolls)."""
+        hint = super().sizeHint()
+        # a scroll area hints at a few lines; the window would show the whole form
+        height = hint.height() - self.form_scroll.sizeHint().height() \
+            + self.form.sizeHint().height()
+        return QSize(hint.width(), min(height, MAX_HEIGHT))
 
     def _on_discretize_changed(self):
         self._update_enabled()
         self.settings_changed()
 
     def _on_advanced_toggled(self, shown):
+        """The estimators' Advanced sections (of both target types) open and close together;
+        the tree's options have their own toggle."""
         self.advanced_shown = shown
-        self.advanced.set_expanded(shown)
         self.class_stack.set_advanced_expanded(shown)
         self.regression_stack.set_advanced_expanded(shown)
+        self._fit_form_width()
+
+    def _on_tree_advanced_toggled(self, shown):
+        self.tree_advanced_shown = shown
+        self._fit_form_width()
 
     def _update_enabled(self):
         """Show the parameters of the estimator for the data's target (classification without
@@ -243,7 +288,7 @@ class OWReliefTree(BackgroundLearnerWidget):
             ("Estimator (regression)",
              self._estimator_description(self.regression_stack,
                                          self.regression_estimator_name)),
-            ("Switch", f"at ρ ≥ {self.switch_threshold:g}" if self.switch else "off"),
+            ("Switch", f"at correlation ≥ {self.switch_threshold:g}" if self.switch else "off"),
             ("Discretization", f"{self.n_intervals} equal-width intervals"
                                if self.discretize else "none"),
             ("Stopping", ", ".join(filter(None, (

@@ -34,6 +34,7 @@ from numba import njit, prange
 
 from ..base import parallel_launch
 from .diffs import _DISCRETE, _UNUSABLE, _code, _threads_for
+from .neighbours import first_k_weights
 
 __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]
 
@@ -58,35 +59,47 @@ class SumPlan:
     n_outputs: int
 
 
-def sum_plan(ks, available, mass, w, c, f, first_k_weights):
+def sum_plan(ks, places, w, c, f):
     """The :class:`SumPlan` of outputs r = (s * F + f) * len(ks) + q: coefficient set s of
     ``c`` (S, b, G), factor set f of ``f`` (F, b, G, K), k = ks[q], with the neighbour
-    influences ``w`` (b, G, K) normalised over the first k' = min(k, ``available``) (eq. 13;
-    ``first_k_weights`` does it with neighbour places ``mass``)."""
+    influences ``w`` (b, G, K) of the first k neighbour places (:class:`.NeighbourPlaces`
+    ``places``) normalised over them (eq. 13). With one place per neighbour the first k' =
+    min(k, available) places are a prefix but for the run of tied neighbours that reaches
+    past the k-th, which fills its remaining places in equal shares: the sum is then
+    (1 - alpha) times the running sum before the run plus alpha times the one after it, alpha
+    the share of the run's places among the first k'."""
     S, b, G = c.shape
     F, K = f.shape[0], w.shape[2]
     n_k = len(ks)
     R = S * F * n_k
-    if mass is None:
+    if places.prefix:
         pair = f * w[None]
         cum = np.cumsum(w, axis=2)
-        kk = np.minimum(np.asarray(ks)[:, None, None], available[None])       # (n_k, b, G)
-        at = np.maximum(kk - 1, 0)
-        first = cum[np.arange(b)[None, :, None], np.arange(G)[None, None, :], at]
+        kk = np.minimum(np.asarray(ks)[:, None, None], places.available[None])  # (n_k, b, G)
+        i_, g_ = np.arange(b)[None, :, None], np.arange(G)[None, None, :]
+        last = np.maximum(kk - 1, 0)
+        start = places.run_before[i_, g_, last].astype(np.intp)
+        stop = places.run_stop[i_, g_, last]
+        alpha = (kk - start) / np.maximum(stop - start, 1)
+        lo = np.maximum(start - 1, 0)
+        below = np.where(start > 0, cum[i_, g_, lo], 0.0)
+        first = (1.0 - alpha) * below + alpha * cum[i_, g_, stop - 1]
         norm = np.where(kk > 0, 1.0 / np.where(kk > 0, first, 1.0), 0.0)
-        scale = c[:, None, None] * norm[None, None]                  # (S, 1, n_k, b, G)
-        scale = np.broadcast_to(scale, (S, F, n_k, b, G))
-        s_, f_, q_, i_, g_ = np.nonzero(scale)
-        scale = scale[s_, f_, q_, i_, g_]
-        source, target, position = f_, (s_ * F + f_) * n_k + q_, at[q_, i_, g_]
+        scales = []
+        for part, at in ((alpha, stop - 1), (np.where(start > 0, 1.0 - alpha, 0.0), lo)):
+            scale = np.broadcast_to(c[:, None, None] * (part * norm)[None, None],
+                                    (S, F, n_k, b, G))
+            s_, f_, q_, i_, g_ = np.nonzero(scale)
+            scales.append((scale[s_, f_, q_, i_, g_], f_, (s_ * F + f_) * n_k + q_,
+                           at[q_, i_, g_], i_, g_))
+        scale, source, target, position, i_, g_ = (np.concatenate(x) for x in zip(*scales))
     else:
-        before = np.cumsum(mass, axis=2) - mass
         pair = np.empty((S, F, n_k, b, G, K))
         for q, k in enumerate(ks):
-            wk = first_k_weights(w, available, k, mass, before)
+            wk = first_k_weights(w, places, k)
             pair[:, :, q] = c[:, None, ..., None] * wk[None, None] * f[None]
         pair = pair.reshape(R, b, G, K)
-        last = np.maximum(available - 1, 0)
+        last = np.maximum(places.available - 1, 0)
         r_, i_, g_ = np.nonzero(pair.any(axis=3))
         scale = np.ones(r_.size)
         source, target, position = r_, r_, last[i_, g_]

@@ -1,7 +1,8 @@
 """The Relief family's context: the nearest neighbours of the sampled instances, found once.
 
 For each sampled instance R_i the context keeps its K nearest instances in each of G groups,
-sorted by distance, ties by instance index (Robnik-Šikonja & Kononenko 1999, Fig. 3 lines 4-6, Fig. 4 line 4):
+sorted by (distance, instance index) (Robnik-Šikonja & Kononenko 1999, Fig. 3 lines 4-6, Fig. 4
+line 4), and by default every other instance tied with the K-th (see Ties below):
 
 * ``groups="per-class"``: one group per class (RELIEF-F: hits are the group of R_i's class,
   misses the others);
@@ -11,6 +12,21 @@ sorted by distance, ties by instance index (Robnik-Šikonja & Kononenko 1999, Fi
 
 R_i itself is never its own neighbour; with ``skip_zero_distance`` no instance at distance 0 is
 (CORElearn). K is capped by the group size; a missing neighbour has index -1 and distance inf.
+
+Ties: which of several instances at the k-th distance are "the k nearest" would depend on the
+order of the rows. Unless the diff model follows CORElearn (which keeps its own order), the
+context keeps every instance tied with the K-th (``shared_ties``), so a group may hold more
+than K neighbours, and neighbours at equal distance share their places: of k places, the run
+of equal distances that reaches past the k-th place fills the places left by the nearer ones,
+each of its instances the share of them its own places are of the run's
+(:func:`first_k_places`). That is the expected number of places each fills over all orders of
+the tied instances; since tied neighbours have equal influence under every weighting (exp-rank
+gives them the rank of the first of them, 1/d the same distance), the influences normalised
+over the first k (:func:`first_k_weights`), and so every sum of the Relief family, are their
+expected values over those orders. The search finds K plus a margin (:func:`tie_margin`) and
+searches the rows whose run of the K-th distance reaches the margin again with more
+(:func:`tied_with_kth`); a search on any path (tiles, bit planes, single precision, k-d tree,
+sparse) gives the K' nearest by (distance, index) exactly, so they all give the same context.
 
 Instance weights: an instance of weight w stands for w copies of it, so it fills w of the k
 neighbour places (``mass``; fractional weights fill fractions), and R_i's own other copies
@@ -25,13 +41,14 @@ double-precision kernel (:mod:`.single_precision`: the same context to the last 
 for many instances with few numeric attributes, no missing values and the linear diff, k-d trees
 (``scipy.spatial.cKDTree``, Robnik-Sikonja 1998 in the papers' §3.3); a row whose k-th and
 (k+1)-th candidates are (nearly) equally far is searched by brute force again, so both searches
-give the same neighbours, ties broken by index.
+give the same neighbours in the same order.
 
 :func:`neighbour_weights` gives the unnormalised influence of each neighbour: equal, exp-rank
 (eq. 14: exp(-(rank/sigma)^2), neighbours at equal distance sharing the rank of the first of
 them), 1/d or 1/d^2. Estimators normalise them over the first k (eq. 13).
 """
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -46,7 +63,8 @@ from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _
 from .heaps import _group, _heap_sort, _offer
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "nearest_among", "regroup",
-           "neighbour_weights", "WEIGHTINGS", "SEARCHES"]
+           "neighbour_weights", "WEIGHTINGS", "SEARCHES", "NeighbourPlaces", "neighbour_places",
+           "first_k_places", "first_k_weights", "tie_margin", "tied_with_kth"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
 
@@ -63,6 +81,7 @@ class NeighbourContext:
     mass: np.ndarray = None  # (m, G, K) neighbour places each fills; None = one each
     #: which search found the neighbours (one of ``SEARCHES``)
     search: str = None
+    shared_ties: bool = False    # neighbours at equal distance share their places
 
     @property
     def available(self):
@@ -90,15 +109,17 @@ KD_TREE_MAX_ATTRIBUTES = 6
 
 
 def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_distance=None,
-                       callback=None):
+                       callback=None, shared_ties=None):
     """Find the context (see the module docstring) for the sampled ``instances``;
-    ``skip_zero_distance`` None = the diff model's option."""
+    ``skip_zero_distance`` None = the diff model's option; ``shared_ties`` None = unless the
+    diff model follows CORElearn."""
     if skip_zero_distance is None:
         skip_zero_distance = diff_model.options.skip_zero_distance
+    if shared_ties is None:
+        shared_ties = not diff_model.options.corelearn
     data = diff_model.data
     n = data.n_instances
     instances = np.asarray(instances, dtype=np.intp)
-    m = instances.size
     cls = data.y.astype(np.intp) if data.is_classification else np.zeros(n, np.intp)
     if groups == "per-class":
         n_groups, size = data.n_classes, int(np.bincount(cls).max())
@@ -109,6 +130,40 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if data.weights is not None:      # enough neighbours to fill k places
         k = int(np.ceil(k / data.weights.min()))
     K = max(0, min(k, size))
+    wanted = min(K + tie_margin(K), size) if shared_ties and K else K
+    how = (diff_model, groups, skip_zero_distance, cls, n_groups)
+    neighbours, distances, search = _search(
+        how, instances, wanted, progress_part(callback, 0.0, 0.95 if shared_ties else 1.0))
+    if shared_ties and K:
+        again = progress_part(callback, 0.95, 1.0)
+        neighbours, distances = tied_with_kth(
+            lambda rows, wider: _search(how, instances[rows], wider, again)[:2], K, size,
+            neighbours, distances)
+    mass = None
+    if data.weights is not None and K:
+        neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
+                                                   skip_zero_distance, neighbours, distances)
+    if callback is not None:
+        callback(1.0)
+    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass,
+                            search, bool(shared_ties))
+
+
+def tie_margin(K):
+    """Neighbours searched beyond the K-th, so that most runs of equal distances through the
+    K-th end within one search: a larger margin costs every row a larger heap, a row searched
+    again costs more than its share, as a few rows are searched less efficiently than many
+    (ReliefF on 1,600 x 1,000 SNPs: no row searched again with K = 10 or 100)."""
+    return max(K // 4 + 4, 16)
+
+
+def _search(how, instances, K, callback):
+    """(neighbours, distances, search): the K nearest (m, G, K) of each group by (distance,
+    index), by the search that suits the data (see the module docstring), and which search
+    that was (one of ``SEARCHES``). ``how``: (diff model, groups, skip_zero_distance, class
+    codes, number of groups)."""
+    diff_model, groups, skip_zero_distance, cls, n_groups = how
+    m = instances.size
     check_memory(16 * n_groups * K * (m + min(m, SEARCH_BLOCK)),
                  f"the nearest neighbours ({K} in each of {n_groups} group(s) of {m} instances)",
                  "use a smaller k or fewer iterations")
@@ -139,14 +194,33 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done)
-    mass = None
-    if data.weights is not None and K:
-        neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
-                                                   skip_zero_distance, neighbours, distances)
-    if callback is not None:
-        callback(1.0)
-    return NeighbourContext(data, diff_model, instances, neighbours, distances, groups, mass,
-                            search)
+    return neighbours, distances, search
+
+
+def tied_with_kth(find, K, size, neighbours, distances):
+    """The K nearest and every instance tied with the K-th, from ``neighbours`` and
+    ``distances`` (b, G, K' >= K, each group sorted by (distance, index)) as found by ``find``
+    (positions of rows, K'') -> their K'' nearest (b', G, K''), for groups of at most ``size``
+    candidates; others beyond the K-th are left out. The rows whose run of the K-th distance
+    reaches the last one found are searched again with four times as many (such runs tend to
+    be long)."""
+    while True:
+        found = neighbours.shape[2]
+        kth = distances[:, :, K - 1]
+        open_run = (neighbours[:, :, -1] >= 0) & (distances[:, :, -1] == kth)
+        rows = np.flatnonzero(open_run.any(axis=1))
+        if not rows.size or found >= size:
+            break
+        wider = min(4 * found, size)
+        pad = ((0, 0), (0, 0), (0, wider - found))
+        neighbours = np.pad(neighbours, pad, constant_values=-1)
+        distances = np.pad(distances, pad, constant_values=np.inf)
+        neighbours[rows], distances[rows] = find(rows, wider)
+    keep = (neighbours >= 0) & ((np.arange(neighbours.shape[2]) < K)
+                                | (distances == distances[:, :, K - 1:K]))
+    width = int(keep.sum(axis=2).max(initial=K))
+    return (np.where(keep, neighbours, -1)[:, :, :width],
+            np.where(keep, distances, np.inf)[:, :, :width])
 
 
 def _self_distances(model, instances):
@@ -194,8 +268,9 @@ def regroup(ordered, data, k, groups):
     """The context of ``data`` (the instances of ``ordered.data`` with other class values, e.g.
     permuted) for ``k`` neighbours per group, without a new search: ``ordered`` holds every
     other instance of each sampled one sorted by (distance, index) (a ``groups="all"`` context
-    with k = n - 1), and the first k of each group in that order are the group's nearest. Only
-    valid when distances do not depend on the class (no RELIEF-D missing values)."""
+    with k = n - 1), and the first k of each group in that order are the group's nearest (with
+    ``ordered.shared_ties`` and every one tied with the k-th). Only valid when distances do not
+    depend on the class (no RELIEF-D missing values)."""
     nb, dist = ordered.neighbours[:, 0], ordered.distances[:, 0]
     n, m = data.n_instances, nb.shape[0]
     cls = data.y.astype(np.intp)
@@ -208,15 +283,24 @@ def regroup(ordered, data, k, groups):
         members = [same, (nb >= 0) & ~same]
         size = n
     K = max(0, min(k, size))
-    neighbours = np.full((m, len(members), K), -1, dtype=np.intp)
-    distances = np.full((m, len(members), K), np.inf)
-    for g, member in enumerate(members):
+    chosen = []
+    for member in members:
         rank = np.cumsum(member, axis=1, dtype=np.int32)
-        rows, at = np.nonzero(member & (rank <= K))
+        take = member & (rank <= K)
+        if ordered.shared_ties and K:      # and every one tied with the K-th
+            at_k = member & (rank == K)
+            kth = np.where(at_k.any(axis=1), dist[np.arange(m), at_k.argmax(axis=1)], np.nan)
+            take |= member & (dist == kth[:, None])
+        chosen.append((take, rank))
+    width = max([K] + [int(take.sum(axis=1).max(initial=0)) for take, _ in chosen])
+    neighbours = np.full((m, len(members), width), -1, dtype=np.intp)
+    distances = np.full((m, len(members), width), np.inf)
+    for g, (take, rank) in enumerate(chosen):
+        rows, at = np.nonzero(take)
         neighbours[rows, g, rank[rows, at] - 1] = nb[rows, at]
         distances[rows, g, rank[rows, at] - 1] = dist[rows, at]
     return NeighbourContext(data, ordered.diff_model, ordered.instances, neighbours, distances,
-                            groups, search=ordered.search)
+                            groups, search=ordered.search, shared_ties=ordered.shared_ties)
 
 
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
@@ -480,23 +564,21 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out
 def neighbour_weights(context, weighting="equal", sigma=20.0):
     """Unnormalised influence of each neighbour in the context, shape (m, G, K), per neighbour
     place it fills; 0 where there is no neighbour. ``exp-rank`` is eq. 14 (rank 0-based: the
-    places before the neighbour; equal distances share the rank of the first of them); ``1/d`` and ``1/d2`` use the distance, and where a group has neighbours at
-    distance 0 those share all of its influence (the limit of 1/d as d -> 0)."""
+    places before the neighbour; equal distances share the rank of the first of them, so tied
+    neighbours have equal influence); ``1/d`` and ``1/d2`` use the distance, and where a group
+    has neighbours at distance 0 those share all of its influence (the limit of 1/d as
+    d -> 0)."""
     d = context.distances
     found = context.neighbours >= 0
     if weighting == "equal":
         w = np.ones_like(d)
     elif weighting == "exp-rank":
-        K = d.shape[2]
         if context.mass is None:
-            rank = np.broadcast_to(np.arange(K), d.shape).copy()
+            before = np.broadcast_to(np.arange(d.shape[2], dtype=float), d.shape)
         else:       # the places before a neighbour, filled by the masses of the nearer ones
-            rank = np.cumsum(context.mass, axis=2) - context.mass
-        if K > 1:
-            same = np.zeros(d.shape, bool)
-            same[..., 1:] = d[..., 1:] == d[..., :-1]
-            # the rank of the first neighbour of each run of equal distances
-            rank = np.maximum.accumulate(np.where(same, 0, rank), axis=2)
+            before = np.cumsum(context.mass, axis=2) - context.mass
+        # the rank of the first neighbour of each run of equal distances
+        rank = np.take_along_axis(before, _equal_runs(d)[0], axis=2)
         w = np.exp(-(rank / sigma) ** 2)
     elif weighting in ("1/d", "1/d2"):
         if context.diff_model.options.distance == "euclidean":
@@ -516,3 +598,81 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
     else:
         raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
     return np.where(found, w, 0.0)
+
+
+def _equal_runs(d):
+    """(start, stop) (..., K): the positions of the first and after the last neighbour of each
+    neighbour's run of equal distances along the last axis (sorted)."""
+    K = d.shape[-1]
+    first = np.ones(d.shape, bool)
+    first[..., 1:] = d[..., 1:] != d[..., :-1]
+    first = first.ravel()            # every row starts a run: runs never cross rows
+    starts = np.flatnonzero(first)
+    run = np.cumsum(first) - 1
+    at = np.arange(first.size)
+    row = at - at % K
+    return ((starts[run] - row).reshape(d.shape),
+            (np.append(starts[1:], first.size)[run] - row).reshape(d.shape))
+
+
+class NeighbourPlaces(NamedTuple):
+    """The neighbour places of a context (see the module docstring): each neighbour's
+    ``mass`` (places it fills; 0 = no neighbour) and, of the run it shares its places with
+    (itself, or with ``shared_ties`` its run of equal distances), the places before the run
+    (``run_before``), the run's places (``run_mass``) and the position after its last
+    neighbour (``run_stop``), all (m, G, K); ``available`` (m, G) the neighbours found;
+    ``prefix``: the places are one per neighbour (no instance weights)."""
+    mass: np.ndarray
+    run_before: np.ndarray
+    run_mass: np.ndarray
+    run_stop: np.ndarray
+    available: np.ndarray
+    prefix: bool
+
+    def rows(self, block):
+        """The places of a block of the sampled instances."""
+        return NeighbourPlaces(*(a if isinstance(a, bool) else a[block] for a in self))
+
+
+def neighbour_places(context):
+    """The :class:`NeighbourPlaces` of ``context``."""
+    found = context.neighbours >= 0
+    if context.shared_ties:
+        start, stop = _equal_runs(np.where(found, context.distances, np.nan))
+    else:
+        start = np.broadcast_to(np.arange(found.shape[2]), found.shape)
+        stop = start + 1
+    prefix = context.mass is None
+    if prefix:
+        mass = found.astype(float)
+        run_before, run_mass = start.astype(float), (stop - start).astype(float)
+    else:
+        mass = context.mass
+        after = np.cumsum(mass, axis=2)
+        before = after - mass
+        if context.shared_ties:
+            run_before = np.take_along_axis(before, start, axis=2)
+            run_mass = np.take_along_axis(after, stop - 1, axis=2) - run_before
+        else:
+            run_before, run_mass = before, mass
+    return NeighbourPlaces(mass, run_before, run_mass, stop, found.sum(axis=2), prefix)
+
+
+def first_k_places(places, k):
+    """(m, G, K): the places among the first ``k`` (broadcast against (m, G, 1)) each neighbour
+    fills: all of its own before the k-th place; in the run that reaches past it, its share
+    (its mass over the run's) of the run's places before it, the expected number over all
+    orders of the run."""
+    filled = np.clip(k - places.run_before, 0.0, places.run_mass)
+    share = np.divide(places.mass, places.run_mass, out=np.zeros_like(places.mass),
+                      where=places.run_mass > 0)
+    return filled * share
+
+
+def first_k_weights(weights, places, k):
+    """The influences ``weights`` (..., G, K) of the neighbours among the first k places
+    (:func:`first_k_places`) of each group, counted once per place, normalised to sum 1
+    (eq. 13); 0 beyond and in a group without neighbours."""
+    wk = weights * first_k_places(places, k)
+    total = wk.sum(axis=-1, keepdims=True)
+    return np.divide(wk, total, out=np.zeros_like(wk), where=total > 0)

@@ -94,8 +94,8 @@ def suits(model, n_queries, skip_zero, n_groups=1, K=10):
         return False
     if model.has_missing.any() and o.missing == "D" and o.both_missing != "both":
         return False
-    panels = 4 * Panels.n_rows(model) * (model.data.n_instances + n_queries
-                                         + 2 * model.n_cls * WIDTH)
+    panels = 4 * (Panels.n_rows(model) + int(model.has_missing.sum())) * (
+        model.data.n_instances + n_queries + 2 * model.n_cls * WIDTH)    # (+ missing lists)
     heaps = 12 * n_queries * n_groups * (K + EXTRA)
     available = available_memory()
     return available is None or 2 * (panels + heaps) < available

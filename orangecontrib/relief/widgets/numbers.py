@@ -1,0 +1,32 @@
+"""How the widgets write numbers in their tables: a column of estimates to the precision of its
+largest magnitude, p- and q-values to two significant digits."""
+import numpy as np
+
+__all__ = ["format_scores", "format_p"]
+
+
+def format_scores(values):
+    """A formatter for one column of estimates: three significant digits of the column's
+    largest magnitude, in plain notation (0.250, 12.3, 8541), or in scientific notation when
+    the whole column is tiny or huge (1.23e-07); never "-0.000"; "NA" for an unknown value."""
+    magnitudes = np.abs(np.asarray(values, dtype=float)).ravel()
+    magnitudes = magnitudes[np.isfinite(magnitudes) & (magnitudes > 0)]
+    largest = magnitudes.max() if magnitudes.size else 1.0
+    decimals = 2 - int(np.floor(np.log10(largest)))
+    if decimals > 6 or largest >= 1e9:
+        return lambda v: "NA" if not np.isfinite(v) else f"{v:.3g}"
+    decimals = max(decimals, 0)
+
+    def text(v):
+        if not np.isfinite(v):
+            return "NA"
+        s = f"{v:.{decimals}f}"
+        return s[1:] if s.startswith("-") and not s.strip("-0.") else s
+    return text
+
+
+def format_p(value):
+    """A p- or q-value to two significant digits: 0.003, 0.25, 1.2e-05; "NA" if unknown."""
+    if value is None or not np.isfinite(value):
+        return "NA"
+    return f"{value:.2g}"

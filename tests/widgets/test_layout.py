@@ -1,0 +1,116 @@
+"""Every widget in every state of the help's screenshots (doc/widget_screenshots.py: sections
+open, estimators compared, data in): it fits a 1366 x 768 screen, its minimum height is at most
+700 px, and at the size it opens with no header, cell, spin box or combo box text is elided."""
+import importlib.util
+import os
+
+from AnyQt.QtCore import QPoint
+from AnyQt.QtWidgets import (QAbstractSpinBox, QApplication, QCheckBox, QComboBox, QHeaderView,
+                             QLabel, QScrollArea, QTableView, QWidget)
+from Orange.widgets.tests.base import WidgetTest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_spec = importlib.util.spec_from_file_location(
+    "widget_screenshots", os.path.join(ROOT, "doc", "widget_screenshots.py"))
+screenshots = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(screenshots)
+
+SCREEN_WIDTH, SCREEN_HEIGHT = screenshots.SCREEN
+STATES = screenshots.STATES
+
+
+def visible(widget, cls):
+    """The children of ``widget`` of class ``cls`` that are shown."""
+    return [child for child in widget.findChildren(cls) if child.isVisibleTo(widget)]
+
+
+def elided_in_table(view):
+    """The headers and columns of ``view`` narrower than their text: [(what, needed, width)]."""
+    problems = []
+    model = view.model()
+    header = view.horizontalHeader()
+    for c in range(model.columnCount()):
+        if header.isSectionHidden(c):
+            continue
+        width = view.columnWidth(c)
+        name = model.headerData(c, header.orientation())
+        text_width = header.fontMetrics().horizontalAdvance(str(name or "").split("\n")[0])
+        needed = max(view.sizeHintForColumn(c), header.sectionSizeHint(c), text_width)
+        if needed > width:
+            problems.append((f"column {c} ({name!r})", needed, width))
+    return problems
+
+
+def hidden_columns(view):
+    """Columns of ``view`` beyond its visible width (the table would need scrolling)."""
+    widths = sum(view.columnWidth(c) for c in range(view.model().columnCount()))
+    return widths - view.viewport().width()
+
+
+class TestLayout(WidgetTest):
+    def setUp(self):
+        # WidgetTest's own checks (minimum size, image export, messages) on one of ours
+        self.widget = self.create_widget(STATES[0].widget_class())
+
+    def test_the_checks_see_an_elided_column_and_a_clipped_spin_box(self):
+        state = STATES[1]
+        widget = self.create_widget(state.widget_class())
+        screenshots.show(QApplication.instance(), state, widget)
+        view = widget.ranks_view
+        view.setColumnWidth(3, 12)                        # the p-values' column
+        self.assertEqual([what for what, *_ in elided_in_table(view)], ["column 3 ('p')"])
+        spin = widget.editors["ReliefF"].controls["iterations"]
+        spin.setFixedWidth(60)
+        self.assertGreater(spin.lineEdit().fontMetrics().horizontalAdvance(spin.text()),
+                           spin.lineEdit().width())
+
+    def check_state(self, state):
+        widget = self.create_widget(state.widget_class())
+        screenshots.show(QApplication.instance(), state, widget)
+        self.process_events()
+        self.assertFalse(widget.Error.active, [m.formatted for m in widget.Error.active])
+        hint, minimum = widget.sizeHint(), widget.minimumSizeHint()
+        with self.subTest("fits the screen"):
+            self.assertLessEqual(hint.width(), SCREEN_WIDTH)
+            self.assertLessEqual(hint.height(), SCREEN_HEIGHT)
+            self.assertLessEqual(minimum.width(), SCREEN_WIDTH)
+            self.assertLessEqual(minimum.height(), screenshots.MAX_MIN_HEIGHT)
+            self.assertLessEqual(widget.width(), SCREEN_WIDTH)
+            self.assertLessEqual(widget.height(), SCREEN_HEIGHT)
+        tables = visible(widget, QTableView)
+        self.assertTrue(tables or "relief-tree" in state.name, "no table found")
+        for view in tables:
+            with self.subTest("nothing elided", table=view.objectName() or type(view).__name__):
+                self.assertEqual(elided_in_table(view), [])
+            if view.horizontalHeader().sectionResizeMode(0) != QHeaderView.ResizeMode.Stretch:
+                with self.subTest("every column in view"):
+                    self.assertLessEqual(hidden_columns(view), 0)
+        for area in visible(widget, QScrollArea):
+            viewport = area.viewport()
+            for control in visible(area.widget(), QWidget):
+                if isinstance(control, (QAbstractSpinBox, QComboBox, QCheckBox, QLabel)):
+                    right = control.mapTo(viewport, QPoint(control.width(), 0)).x()
+                    with self.subTest("inside the scroll area", control=type(control).__name__):
+                        self.assertLessEqual(right, viewport.width())
+        for spin in visible(widget, QAbstractSpinBox):
+            edit = spin.lineEdit()
+            needed = edit.fontMetrics().horizontalAdvance(spin.text())
+            with self.subTest("spin box text", text=spin.text()):
+                self.assertLessEqual(needed, edit.width())
+        for combo in visible(widget, QComboBox):
+            needed = combo.fontMetrics().horizontalAdvance(combo.currentText())
+            with self.subTest("combo box text", text=combo.currentText()):
+                self.assertLessEqual(needed, combo.width() - 24)
+        return widget
+
+
+def _add_test(state):
+    def test(self):
+        self.check_state(state)
+    test.__name__ = f"test_{state.name.replace('-', '_')}"
+    test.__doc__ = f"{state.name}: fits 1366 x 768, nothing elided"
+    setattr(TestLayout, test.__name__, test)
+
+
+for _state in STATES:
+    _add_test(_state)
