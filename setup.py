@@ -55,10 +55,13 @@ setup(
     ],
     extras_require={
         # the docs build is a test; the Dask backend's tests run too
-        "test": ["pytest", "sphinx", "numpydoc", "myst-parser", "dask[distributed,dataframe]"],
+        "test": ["pytest", "sphinx", "numpydoc", "myst-parser", "dask[distributed,dataframe]",
+                 "bed-reader", "pyarrow"],
         "doc": ["sphinx", "numpydoc", "myst-parser"],
         "bench": ["skrebate", "fast-select"],
         "dask": ["dask[distributed,dataframe]"],
+        "plink": ["bed-reader"],            # PLINK .bed/.bim/.fam genotypes
+        "parquet": ["pyarrow"],             # Parquet files and folders
     },
     entry_points={
         "console_scripts": ["orange-relief = orangecontrib.relief.cli:main"],

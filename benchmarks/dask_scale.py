@@ -23,6 +23,11 @@ limited to ``--memory-limit``:
     first, not timed) with the ratio.
 (d) cancelling: the callback raises 10 s (quick: 1 s) into ReliefF on the first rows of the
     table; the time until the call returns, and until no worker thread runs a task.
+(e) from a Parquet folder and through scikit-learn: the first rows of the table written once as
+    Parquet (a file per partition, row groups of 50,000 rows) and ranked as
+    ``orange-relief rank DIR --class y --dask`` reads it (:func:`.readers.parquet_dask`, a
+    partition per row group), and the same rows fitted by the scikit-learn selector with
+    ``backend="dask"``; both against the single-machine estimator on the same rows.
 
 Times are wall clock of one run; the machine's load average is printed with them (it is shared).
 """
@@ -39,9 +44,9 @@ import numpy as np
 A = 100
 SEED = 0
 FULL = dict(medium=(20_000, 40, 200), big=20_000_000, rows=[1_000_000, 2_000_000, 5_000_000],
-            single=2_000_000, m=100)
+            single=2_000_000, m=100, parquet=1_000_000)
 QUICK = dict(medium=(2_000, 10, 50), big=400_000, rows=[100_000, 200_000], single=200_000,
-             m=20)
+             m=20, parquet=100_000)
 
 
 def load():
@@ -215,6 +220,41 @@ def cancel_latency(client, x_dir, y_dir, n, m, after):
     return fraction, returned - at, idle - at
 
 
+def parquet_and_sklearn(client, x_dir, y_dir, folder, n, m):
+    """(e): seconds of the Parquet route and of the selector, and their largest differences
+    from the single-machine estimates (and its seconds)."""
+    import dask.array as da
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from orangecontrib.relief.dask import estimate
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    from orangecontrib.relief.readers import parquet_dask
+    from orangecontrib.relief.sklearn import ReliefF as Selector
+    X = da.from_npy_stack(x_dir, mmap_mode="r")[:n]
+    y = da.from_npy_stack(y_dir, mmap_mode="r")[:n]
+    folder = folder / f"parquet_{n}"
+    if not folder.exists():
+        folder.mkdir()
+        for i, (xb, yb) in enumerate(zip(X.to_delayed().ravel(), y.to_delayed().ravel())):
+            xb, yb = np.asarray(xb.compute()), np.asarray(yb.compute())
+            columns = {f"x{c}": xb[:, c] for c in range(xb.shape[1])}
+            columns["y"] = yb.astype(np.int8)
+            pq.write_table(pa.table(columns), folder / f"part{i}.parquet",
+                           row_group_size=50_000)
+    ref, t_single = single_machine(x_dir, y_dir, n, m)
+    start = time.perf_counter()
+    frame = parquet_dask(folder)
+    from_parquet = estimate(ReliefF(k=10, iterations=m, random_state=SEED), frame, "y",
+                            n_classes=2, client=client)
+    t_parquet = time.perf_counter() - start
+    start = time.perf_counter()
+    selector = Selector(k=10, iterations=m, random_state=SEED, backend="dask", client=client)
+    fitted = selector.fit(X, np.asarray(y)).feature_importances_
+    t_sklearn = time.perf_counter() - start
+    return (t_parquet, np.max(np.abs(from_parquet - ref)), t_sklearn,
+            np.max(np.abs(fitted - ref)), t_single)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True,
@@ -224,7 +264,7 @@ def main():
     parser.add_argument("--memory-limit", default="2GB", help="per worker")
     parser.add_argument("--chunk", type=int, default=250_000, help="rows per partition")
     parser.add_argument("--rows", type=int, default=None, help="rows of the big table (b)")
-    parser.add_argument("--skip", default="", help="parts to skip, e.g. 'a,c,d'")
+    parser.add_argument("--skip", default="", help="parts to skip, e.g. 'a,c,d,e'")
     args = parser.parse_args()
     sizes = QUICK if args.quick else FULL
     big = args.rows or sizes["big"]
@@ -265,6 +305,18 @@ def main():
             print(f"\n(d) cancel: the callback raised at {100 * fraction:.0f} % of ReliefF on "
                   f"{n:,} rows; the call returned {returned:.2f} s later, the workers were "
                   f"idle {idle:.2f} s later; load {load()}", flush=True)
+        if "e" not in skip:
+            n = sizes["parquet"]
+            t_parquet, d_parquet, t_sklearn, d_sklearn, t_single = parquet_and_sklearn(
+                client, x_dir, y_dir, args.data, n, m)
+            print(f"\n(e) {n:,} rows, ReliefF k=10, m = {m}, load {load()}")
+            print("| route | seconds | / one machine | max abs difference |")
+            print("|---|---|---|---|")
+            print(f"| Parquet folder, parquet_dask + estimate (as rank --dask) | "
+                  f"{t_parquet:.1f} | {t_parquet / t_single:.2f} | {d_parquet:.1e} |")
+            print(f"| scikit-learn ReliefF(backend='dask') | {t_sklearn:.1f} | "
+                  f"{t_sklearn / t_single:.2f} | {d_sklearn:.1e} |")
+            print(f"| one machine, in memory | {t_single:.1f} | 1 | 0 |", flush=True)
         if "b" not in skip:
             from dask.utils import parse_bytes
             size, hold = big * A * 4, args.workers * parse_bytes(args.memory_limit)

@@ -19,15 +19,17 @@ stated so that it can be checked without the code under test:
 The base data are small (24 instances) and hold multiples of 1/16 only, so that scaling them by
 a power of two (huge, tiny and subnormal magnitudes) changes no value's digits: a scaled table
 must give the very same estimates. :func:`bad_inputs` makes every case for a task;
-:func:`encoded_arrays` gives the engine's numpy form of a table.
+:func:`encoded_arrays` gives the engine's numpy form of a table; :func:`unreadable_files` writes the
+files the command line's readers must refuse.
 """
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 from Orange.data import (ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table)
 
-__all__ = ["BadInput", "bad_inputs", "base_table", "make_table", "encoded_arrays", "TASKS",
+__all__ = ["BadInput", "bad_inputs", "unreadable_files", "base_table", "make_table", "encoded_arrays", "TASKS",
            "N_INSTANCES"]
 
 TASKS = ("classification", "regression")
@@ -205,3 +207,46 @@ def encoded_arrays(table):
     n_values = np.array([len(var.values) if var.is_discrete else 0 for var in attributes])
     n_classes = len(table.domain.class_var.values) if table.domain.class_var.is_discrete else 0
     return np.asarray(table.X, float), np.asarray(table.Y, float), discrete, n_values, n_classes
+
+
+# ---------------------------------------------------------------------------------------------
+# files a reader cannot read: (file name, extra command-line arguments, words of the message)
+
+def unreadable_files(directory):
+    """Write into ``directory`` the files the command line must refuse with a one-line message
+    (exit status 2), and return ``[(name, arguments, message)]``: random bytes named as a text
+    table, a CSV holding inf, PLINK file sets that are truncated, lack their .fam or .bim or
+    start with the wrong magic bytes, a file named .parquet that is not Parquet, a Parquet file
+    without the class column named."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from bed_reader import to_bed
+    directory = Path(directory)
+    rng = np.random.default_rng(0)
+    (directory / "random.csv").write_bytes(rng.bytes(4096))
+    (directory / "random.tab").write_bytes(rng.bytes(4096))
+    (directory / "inf.csv").write_text("a,b,label\n1,2,x\ninf,3,y\n2,1,x\n3,4,y\n")
+    genotypes = rng.integers(0, 3, size=(20, 30)).astype(np.int8)
+    for name in ("truncated", "magic", "nofam", "nobim"):
+        to_bed(str(directory / f"{name}.bed"), genotypes,
+               properties={"pheno": ["1", "2"] * 10})
+    bed = directory / "truncated.bed"
+    bed.write_bytes(bed.read_bytes()[:-5])
+    bed = directory / "magic.bed"
+    bed.write_bytes(b"\x00\x00\x00" + bed.read_bytes()[3:])
+    (directory / "nofam.fam").unlink()
+    (directory / "nobim.bim").unlink()
+    (directory / "fake.parquet").write_bytes(b"PAR1" + rng.bytes(200))
+    pq.write_table(pa.table({"a": [0.5, 0.25, 1.0], "label": ["x", "y", "x"]}),
+                   directory / "table.parquet")
+    return [
+        ("random.csv", [], "cannot read data 'random.csv' as a table"),
+        ("random.tab", [], "cannot read data 'random.tab' as a table"),
+        ("inf.csv", ["--class", "label"], "infinite values"),
+        ("truncated.bed", [], "truncated"),
+        ("magic.bed", [], "magic bytes"),
+        ("nofam.bed", [], "missing nofam.fam"),
+        ("nobim.bed", [], "missing nobim.bim"),
+        ("fake.parquet", ["--class", "label"], "cannot read 'fake.parquet' as Parquet"),
+        ("table.parquet", ["--class", "cls"], "no column 'cls'"),
+    ]

@@ -13,8 +13,9 @@ from Orange.data import ContinuousVariable, Domain, Table
 
 from orangecontrib.relief import datasets
 from orangecontrib.relief.cli import main
+from orangecontrib.relief.estimators import encode
 
-from bad_inputs import TASKS, bad_inputs
+from bad_inputs import TASKS, bad_inputs, unreadable_files
 
 
 @pytest.fixture(scope="module")
@@ -403,3 +404,141 @@ def test_tree_command_takes_the_class_of_a_plain_csv(plain_csv, capsys):
     assert status == 0 and err == ""
     assert "2-fold cross-validated accuracy" in out
     assert "I1" in out and "I2" in out           # parity: the tree splits on both
+
+
+# ---------------------------------------------------------------------------------------------
+# files the readers refuse; PLINK and Parquet data; --dask
+
+def test_files_that_cannot_be_read_are_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, extra, message in unreadable_files(tmp_path):
+        status, out, err = run(["rank", name, "--quiet", *extra], capsys)
+        assert status == 2 and out == "", name
+        assert err.startswith("orange-relief rank: error: ") and err.count("\n") == 1, err
+        assert message in err, (name, err)
+
+
+@pytest.fixture(scope="module")
+def plink_file(tmp_path_factory):
+    """PLINK genotypes written by bed-reader (the class follows SNP 4) and a phenotype file
+    with a numeric trait following SNP 9."""
+    from bed_reader import to_bed
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, size=(80, 100)).astype(np.int8)
+    folder = tmp_path_factory.mktemp("plink")
+    to_bed(str(folder / "g.bed"), X,
+           properties={"pheno": list(np.where(X[:, 4] > 0, "2", "1")),
+                       "iid": [f"i{i}" for i in range(80)]})
+    lines = ["FID IID trait"] + [f"0 i{i} {X[i, 9] * 1.5 + 0.1 * (i % 3)}" for i in range(80)]
+    (folder / "pheno.tsv").write_text("\n".join(lines) + "\n")
+    return str(folder / "g.bed"), X
+
+
+def test_plink_ranked_as_the_same_genotypes_by_the_scripting_api(plink_file, capsys):
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    path, X = plink_file
+    status, out, err = run(["rank", path, "-q", "-k", "7", "--format", "json"], capsys)
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["class"] == "phenotype" and document["class_type"] == "discrete"
+    assert document["instances"] == 80 and document["ranking"][0]["attribute"] == "sid5"
+    want = ReliefF(k=7)(encode(X.astype(float), (X[:, 4] > 0) * 1.0, discrete=True,
+                               n_values=3, n_classes=2))
+    got = {row["attribute"]: row["score"] for row in document["ranking"]}
+    assert [got[f"sid{i + 1}"] for i in range(100)] == pytest.approx(want, rel=0, abs=1e-15)
+
+
+def test_plink_with_a_phenotype_file_column(plink_file, capsys):
+    path, _ = plink_file
+    pheno = str(Path(path).with_name("pheno.tsv"))
+    status, out, err = run(["rank", path, "--pheno", pheno, "--class", "trait", "-q",
+                            "--format", "json", "--top", "1"], capsys)
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["estimator"] == "RReliefF" and document["class"] == "trait"
+    assert document["ranking"][0]["attribute"] == "sid10"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import LocalCluster
+    with LocalCluster(processes=False, n_workers=1, threads_per_worker=2) as local:
+        yield local.scheduler_address
+
+
+def local_and_dask_scores(args, cluster, capsys):
+    """The scores (attribute -> score) of ``args`` ranked in memory and with ``--dask``."""
+    scores = []
+    for extra in ([], ["--dask", cluster]):
+        status, out, err = run(args + ["-q", "--format", "json"] + extra, capsys)
+        assert status == 0, err
+        scores.append({r["attribute"]: r["score"] for r in json.loads(out)["ranking"]})
+    return scores
+
+
+@pytest.mark.parametrize("estimator", ["ReliefF", "MultiSURF"])
+def test_dask_ranking_of_plink_equals_one_machine(plink_file, cluster, estimator, capsys):
+    path, _ = plink_file
+    want, got = local_and_dask_scores(["rank", path, "-e", estimator, "-m", "30", "-s", "4"],
+                                      cluster, capsys)
+    assert got.keys() == want.keys() and len(got) == 100
+    assert all(got[name] == pytest.approx(want[name], abs=1e-12) for name in want)
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv"])
+def test_dask_ranking_of_a_table_equals_one_machine(kind, tmp_path, cluster, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    rng = np.random.default_rng(5)
+    a, b = rng.random(150), rng.random(150)
+    columns = {"a": a, "b": b, "colour": rng.choice(["red", "blue"], 150),
+               "label": np.where((a > 0.5) ^ (b > 0.5), "yes", "no")}
+    path = str(tmp_path / f"t.{kind}")
+    if kind == "parquet":
+        pq.write_table(pa.table(columns), path, row_group_size=40)
+    else:
+        with open(path, "w", newline="") as file:
+            writer = csv.writer(file)
+            writer.writerow(columns)
+            writer.writerows(zip(*columns.values()))
+    want, got = local_and_dask_scores(["rank", path, "-c", "label", "-m", "40", "-s", "2"],
+                                      cluster, capsys)
+    assert got.keys() == want.keys() == {"a", "b", "colour"}
+    assert all(got[name] == pytest.approx(want[name], abs=1e-12) for name in want)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-e", "InfGain", "-m", "10"], "InfGain has no Dask path"),
+    (["-e", "ReliefFbestK", "-m", "10"], "ReliefFbestK has no Dask path"),
+    ([], "--dask needs --iterations M"),
+])
+def test_dask_refuses_what_it_cannot_compute(plink_file, cluster, args, message, capsys):
+    path, _ = plink_file
+    status, out, err = run(["rank", path, "-q", "--dask", cluster, *args], capsys)
+    assert status == 2 and out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_ctrl_c_on_dask_cancels_the_tasks_and_exits_130(plink_file, cluster, capsys,
+                                                        monkeypatch):
+    """Ctrl-C arrives as a KeyboardInterrupt in the client while it waits for the tasks (here
+    raised from the progress callback): the tasks are cancelled, the command exits 130."""
+    from contextlib import contextmanager
+    from distributed import Client
+    from orangecontrib.relief import cli
+
+    @contextmanager
+    def interrupting(args, description):
+        def callback(fraction):
+            raise KeyboardInterrupt
+        yield callback
+    monkeypatch.setattr(cli, "progress", interrupting)
+    path, _ = plink_file
+    status, out, err = run(["rank", path, "-q", "-m", "50", "--dask", cluster], capsys)
+    assert status == 130 and out == ""
+    assert err.strip().endswith("orange-relief rank: cancelled")
+    with Client(cluster) as client:
+        deadline = time.monotonic() + 10
+        while any(client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(client.processing().values())

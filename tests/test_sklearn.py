@@ -143,6 +143,43 @@ def test_targets_the_estimator_cannot_use():
         selectors.RReliefF(pvalues="stir").fit(X, X[:, 0])
 
 
+@pytest.mark.parametrize("selector, regression, k", [(selectors.ReliefF, False, {"k": 5}),
+                                                     (selectors.RReliefF, True, {"k": 5}),
+                                                     (selectors.MultiSURF, False, {})])
+def test_dask_backend_fits_as_in_memory(selector, regression, k):
+    import dask.array as da
+    import dask.dataframe as dd
+    import pandas as pd
+    from distributed import Client, LocalCluster
+    X, y = xor_data(n=200, seed=4)
+    X[:, 2] = np.arange(200) % 3                       # a discrete feature (codes 0, 1, 2)
+    if regression:
+        y = X[:, 1] + X[:, 4]
+    params = dict(k, iterations=40, random_state=7, discrete_features=[2],
+                  n_features_to_select=2)
+    in_memory = selector(**params).fit(X, y)
+    frame = dd.from_pandas(pd.DataFrame(X, columns=[f"f{i}" for i in range(6)]),
+                           npartitions=3)
+    with Client(LocalCluster(processes=False, n_workers=1)) as client:
+        on_array = selector(backend="dask", client=client, **params).fit(
+            da.from_array(X, chunks=(70, 6)), y)
+        on_frame = selector(backend="dask", client=client, **params).fit(frame, y)
+    for fitted in (on_array, on_frame):
+        assert np.allclose(fitted.feature_importances_, in_memory.feature_importances_,
+                           rtol=0, atol=1e-12)
+        assert np.array_equal(fitted.get_support(), in_memory.get_support())
+    assert list(on_frame.feature_names_in_) == [f"f{i}" for i in range(6)]
+    assert np.flatnonzero(in_memory.get_support()).tolist() == [1, 4]
+
+
+def test_dask_backend_refuses_p_values_and_unknown_backends():
+    X, y = xor_data(n=40)
+    with pytest.raises(ValueError, match="not p-values"):
+        selectors.ReliefF(iterations=5, backend="dask", pvalues="stir").fit(X, y)
+    with pytest.raises(ValueError, match="backend must be"):
+        selectors.ReliefF(backend="spark").fit(X, y)
+
+
 def test_the_base_selector_says_which_to_use_and_new_selectors_fit():
     X, y = xor_data()
     with pytest.raises(TypeError, match="base of the selectors.*MultiSURF"):

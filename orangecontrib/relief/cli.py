@@ -10,17 +10,22 @@ Subcommands:
 * ``compile``: compile the numeric kernels for every kind of data into the cache now, rather
   than on their first use.
 
-DATA is a file Orange reads (.tab, .csv, .tsv, .xlsx, ...) or the name of a data set Orange ships
-(``iris``, ``zoo``, ``housing``, ...); without DATA, Orange's ``heart_disease`` (numeric and
-discrete attributes with missing values, two classes) is ranked. ``--class NAME`` names the
+DATA is a file Orange reads (.tab, .csv, .tsv, .xlsx, ...), a Parquet file or folder, a PLINK
+``.bed`` file (with its ``.bim`` and ``.fam``; the phenotype of the ``.fam`` file is the class, or
+``--pheno FILE`` names a phenotype file), or the name of a data set Orange ships (``iris``,
+``zoo``, ``housing``, ...); without DATA, Orange's ``heart_disease`` (numeric and discrete
+attributes with missing values, two classes) is ranked. ``rank --dask [ADDRESS]`` ranks on a
+Dask cluster (a local one by default) with ReliefF, RReliefF or the SURF family and
+``--iterations M``, reading the data by partitions (:mod:`orangecontrib.relief.dask`). ``--class NAME`` names the
 class column of a plain file (one without Orange's header flags); ``--class-type`` reads it as
 discrete or numeric where the guess is not what is meant (e.g. integer class labels).
 
 Results go to stdout and nothing else does: a progress bar (for work longer than a second), the
 notice that numba compiles the kernels on their first use, and errors go to stderr; ``--quiet``
-keeps only the errors. Bad arguments, empty or unreadable files, data without a class and an
-estimator that does not suit the target print a one-line message to stderr and exit with
-status 2.
+keeps only the errors. Bad arguments, empty or unreadable files (binary content where a text
+table is expected, infinite values), data without a class and an estimator that does not suit the
+target print a one-line message to stderr and exit with status 2; Ctrl-C stops the work (on Dask,
+the workers' tasks) and exits with status 130.
 
 Adding a subcommand is one function: decorate a function that declares its arguments on the
 given ``argparse`` parser and returns the function that runs it::
@@ -42,6 +47,8 @@ import json
 import os
 import re
 import sys
+import warnings
+from collections import namedtuple
 from contextlib import contextmanager
 
 from . import __version__
@@ -127,8 +134,9 @@ def add_data_argument(parser):
     """DATA and the options that say which column is the class."""
     parser.add_argument(
         "data", nargs="?", default=DEFAULT_DATA, metavar="DATA",
-        help="a data file Orange reads (.tab, .csv, .tsv, .xlsx, ...) or the name of a data set "
-             f"shipped with Orange (iris, zoo, housing, ...); default: {DEFAULT_DATA}")
+        help="a data file Orange reads (.tab, .csv, .tsv, .xlsx, ...), a Parquet file or "
+             "folder, a PLINK .bed file (rank only), or the name of a data set shipped with "
+             f"Orange (iris, zoo, housing, ...); default: {DEFAULT_DATA}")
     parser.add_argument(
         "-c", "--class", dest="class_name", metavar="NAME",
         help="the class (target) column, for files without Orange's header flags (a plain "
@@ -153,20 +161,81 @@ def note_integer_class(args, table):
               "--class-type discrete", file=sys.stderr)
 
 
+#: extensions of the text tables Orange reads: a file of binary content named so is refused
+TEXT_EXTENSIONS = (".csv", ".tsv", ".tab", ".basket")
+#: bytes looked at to tell text from binary content
+SNIFF_BYTES = 65536
+
+
+def data_kind(spec):
+    """"plink" (a .bed file), "parquet" (a .parquet file or a folder holding such files) or
+    "table" (anything else: a file Orange reads or a data set it ships)."""
+    lower = spec.lower().rstrip("/" + os.sep)
+    if lower.endswith(".bed"):
+        return "plink"
+    if lower.endswith((".parquet", ".pq")) or os.path.isdir(spec) and any(
+            name.lower().endswith((".parquet", ".pq")) for _, _, names in os.walk(spec)
+            for name in names):
+        return "parquet"
+    return "table"
+
+
 def check_readable(spec):
-    """:class:`CliError` when ``spec`` names a file that cannot be data: a directory, an empty
-    file, one the user may not read. A name that is no file is left to Orange (a data set it
-    ships)."""
+    """:class:`CliError` when ``spec`` names a file that cannot be data: a directory (but a
+    Parquet folder), an empty file, one the user may not read, binary content in a text
+    table's file. A name that is no file is left to Orange (a data set it ships)."""
     if not os.path.exists(spec):
-        if os.path.dirname(spec):
+        if os.path.dirname(spec) or data_kind(spec) != "table":
             raise CliError(f"cannot read data {spec!r}: no such file")
         return
     if os.path.isdir(spec):
+        if data_kind(spec) == "parquet":
+            return
         raise CliError(f"cannot read data {spec!r}: it is a directory, not a data file")
     if not os.access(spec, os.R_OK):
         raise CliError(f"cannot read data {spec!r}: permission denied")
     if os.path.getsize(spec) == 0:
         raise CliError(f"data file {spec!r} is empty")
+    if spec.lower().endswith(TEXT_EXTENSIONS) or not os.path.splitext(spec)[1]:
+        with open(spec, "rb") as file:
+            head = file.read(SNIFF_BYTES)
+        control = sum(head.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13))
+        if b"\0" in head or control > 0.01 * len(head):
+            raise CliError(f"cannot read data {spec!r} as a table: it holds binary content, "
+                           "not text")
+
+
+def read_table(spec):
+    """Orange's ``Table`` of ``spec`` (a Parquet file or folder read by
+    :func:`.readers.read_parquet`); :class:`CliError` for what cannot be read, bytes that are
+    no text and infinite values (which Orange would turn into missing ones with a warning)."""
+    from Orange.data import Table
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if data_kind(spec) == "parquet":
+                from .readers import read_parquet
+                table = read_parquet(spec)
+            else:
+                table = Table(spec)
+        except ImportError as error:
+            raise CliError(str(error)) from None
+        except Exception as error:  # Orange's readers raise many kinds of errors
+            text = str(error)
+            raise CliError(text if text.startswith("cannot read")
+                           else f"cannot read data {spec!r}: {text}") from None
+    for warning in caught:
+        text = str(warning.message)
+        if "invalid byte" in text:
+            raise CliError(f"cannot read data {spec!r} as a table: {text.lower()} (not text "
+                           "in a known encoding)")
+        if "infinity" in text:
+            raise CliError(f"data {spec!r} hold infinite values (inf): give a missing value "
+                           "('?' or an empty field) instead")
+        if not issubclass(warning.category, (DeprecationWarning, PendingDeprecationWarning)):
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+    return table
 
 
 def load_table(spec, class_name=None, class_type=None):
@@ -174,12 +243,10 @@ def load_table(spec, class_name=None, class_type=None):
     column ``class_name`` (if given) as its class, read as ``class_type`` ("discrete",
     "numeric" or None for as read); :class:`CliError` when it cannot be read, is empty, or has
     no class or no attributes."""
-    from Orange.data import Table
     check_readable(spec)
-    try:
-        table = Table(spec)
-    except Exception as error:  # Orange's readers raise many kinds of errors
-        raise CliError(f"cannot read data {spec!r}: {error}") from None
+    if data_kind(spec) == "plink":
+        raise CliError(f"PLINK data {spec!r} are read by 'orange-relief rank' only")
+    table = read_table(spec)
     if not table.domain.variables and not table.domain.metas:
         raise CliError(f"data {spec!r} are empty: no columns")
     var = (table.domain.class_var if class_name is None
@@ -338,6 +405,10 @@ def scorer_parameters(cls, options):
 @command("rank", "estimate the attributes' quality and print them ranked")
 def rank_command(parser):
     add_data_argument(parser)
+    parser.add_argument("--pheno", metavar="FILE",
+                        help="PLINK data: a phenotype file (FID IID and phenotype columns, "
+                             "optionally a header 'FID IID name ...'); --class names its "
+                             "column (default: the first); without it, the .fam file's")
     parser.add_argument("-e", "--estimator", metavar="NAME",
                         help="estimator (see 'orange-relief estimators'); default: ReliefF "
                              "for a discrete class, RReliefF for a numeric one")
@@ -351,6 +422,11 @@ def rank_command(parser):
                         metavar="NAME=VALUE",
                         help="any other estimator parameter, e.g. -p weighting=exp-rank "
                              "-p sigma=20 -p missing=C (repeatable)")
+    parser.add_argument("--dask", nargs="?", const=LOCAL, metavar="ADDRESS",
+                        help="rank on a Dask cluster: the scheduler at ADDRESS (e.g. "
+                             "tcp://host:8786), or without ADDRESS a local cluster; reads the "
+                             "data by partitions; ReliefF, RReliefF and the SURF family, "
+                             "with --iterations M")
     parser.add_argument("-n", "--top", type=positive_int, metavar="N",
                         help="print only the N best attributes")
     parser.add_argument("-o", "--output", metavar="FILE",
@@ -361,35 +437,59 @@ def rank_command(parser):
     return run_rank
 
 
+#: ``--dask`` without an address: a local cluster
+LOCAL = "local"
+
+#: what ranking needs of the data: its name, the attributes' names, the number of instances,
+#: the class's name and task ("classification" or "regression"), and
+#: ``score(scorer_class, kwargs, callback)`` -> the estimates
+RankData = namedtuple("RankData", "name attributes instances class_name task score")
+
+
 def run_rank(args, out):
-    from orangecontrib.relief.orange_data import target_kind
     output_format = file_format(args.output) if args.output else None
-    table = load_table(args.data, args.class_name, args.class_type)
-    note_integer_class(args, table)
+    if args.dask and args.iterations is None:
+        raise CliError("--dask needs --iterations M, the number of sampled instances (the "
+                       "cluster gathers them)")
+    kind = data_kind(args.data)
+    if args.pheno is not None and kind != "plink":
+        raise CliError("--pheno names the phenotype file of PLINK (.bed) data")
+    if args.dask:
+        data = dask_data(args, kind)
+    elif kind == "plink":
+        data = plink_data(args)
+    else:
+        data = table_data(args)
     classes = scorer_classes()
-    task = target_kind(table.domain)
+    task = data.task
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
     if task not in cls.tasks:
         target = "discrete" if task == "classification" else "numeric"
         suitable = [name for name, c in classes.items() if task in c.tasks]
         raise CliError(f"estimator {cls.__name__} does not suit the {target} class "
-                       f"{table.domain.class_var.name!r} of {args.data!r}; estimators for "
+                       f"{data.class_name!r} of {args.data!r}; estimators for "
                        f"{task}: {', '.join(suitable)}")
+    if args.dask:
+        from .dask import supports
+        if not supports(cls.engine()):
+            raise CliError(f"estimator {cls.__name__} has no Dask path: --dask computes "
+                           "ReliefF, RReliefF and the SURF family (SURF, SURFstar, MultiSURF, "
+                           "MultiSURFstar)")
     options = {("--k", "k"): args.k, ("--iterations", "iterations"): args.iterations,
                ("--seed", "random_state"): args.seed}
     options.update({(f"--param {name}", name): value for name, value in args.param})
     kwargs = scorer_parameters(cls, options)
     try:
         with progress(args, cls.__name__) as callback:
-            scores = np.asarray(cls(**kwargs)(table, callback=callback), dtype=float)
+            scores = np.asarray(data.score(cls, kwargs, callback), dtype=float)
     except ValueError as error:
         raise CliError(f"{cls.__name__} cannot rank {args.data!r}: {error}") from None
     result = {
-        "estimator": cls.__name__, "parameters": kwargs, "data": table.name or args.data,
-        "instances": len(table), "attributes": len(table.domain.attributes),
-        "class": table.domain.class_var.name,
+        "estimator": cls.__name__, "parameters": kwargs, "data": data.name,
+        "instances": data.instances, "attributes": len(data.attributes),
+        "class": data.class_name,
         "class_type": "discrete" if task == "classification" else "numeric",
-        "ranking": ranking([a.name for a in table.domain.attributes], scores, args.top)}
+        "ranking": ranking(list(data.attributes), scores, args.top)}
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="") as file:
@@ -402,6 +502,140 @@ def run_rank(args, out):
     if args.format or not args.output:
         out.write(FORMATS[args.format or "table"](result))
     return 0
+
+
+def table_data(args):
+    """:class:`RankData` of an Orange table (a file Orange reads, Parquet, a shipped data
+    set), ranked by the scorers in memory."""
+    from orangecontrib.relief.orange_data import target_kind
+    table = load_table(args.data, args.class_name, args.class_type)
+    note_integer_class(args, table)
+    return RankData(table.name or args.data, [a.name for a in table.domain.attributes],
+                    len(table), table.domain.class_var.name, target_kind(table.domain),
+                    lambda cls, kwargs, callback: cls(**kwargs)(table, callback=callback))
+
+
+def plink_target(args):
+    """The checked PLINK file set of ``args.data`` and its phenotype ``(rows, y, n_classes,
+    name)``, as ``--pheno``, ``--class`` and ``--class-type`` say."""
+    from .readers import PlinkFiles
+    check_readable(args.data)
+    try:
+        files = PlinkFiles(args.data)
+        rows, y, n_classes, name = files.target(args.pheno, args.class_name)
+    except ImportError as error:
+        raise CliError(str(error)) from None
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if args.class_type == "numeric" and n_classes:
+        y, n_classes = y + 1.0, 0                      # PLINK's 1 and 2 as numbers
+    elif args.class_type == "discrete" and not n_classes:
+        values, y = np.unique(y, return_inverse=True)
+        y, n_classes = y.astype(float), values.size
+    return files, rows, y, n_classes, name
+
+
+def plink_data(args):
+    """:class:`RankData` of PLINK genotypes read into memory a block of SNPs at a time
+    (:func:`.readers.read_plink`: one byte a genotype, packed into bit planes by the Relief
+    family), ranked by the engine estimators."""
+    from dataclasses import replace
+    from .readers import read_plink
+    files, rows, y, n_classes, name = plink_target(args)
+    with progress(args, "reading") as callback:
+        data = read_plink(args.data, args.pheno, args.class_name, callback=callback)
+    data = replace(data, y=y, n_classes=n_classes,
+                   y_span=1.0 if n_classes else float(np.ptp(y)))
+
+    def score(cls, kwargs, callback):
+        return cls.engine()(**kwargs)(data, callback=callback)
+    return RankData(os.path.basename(args.data), files.snps, rows.size, name,
+                    "classification" if n_classes else "regression", score)
+
+
+def dask_data(args, kind):
+    """:class:`RankData` of data read by partitions on a Dask cluster
+    (:func:`.dask.estimate`): PLINK genotypes by individuals, a Parquet file or folder by row
+    groups, a CSV by blocks of lines."""
+    if kind == "plink":
+        from .readers import plink_dask
+        files, rows, y, n_classes, name = plink_target(args)
+        X = plink_dask(args.data, args.pheno, args.class_name)[0]
+        return RankData(os.path.basename(args.data), files.snps, rows.size, name,
+                        "classification" if n_classes else "regression",
+                        dask_scorer(args, X, y, dict(discrete=True, n_values=3,
+                                                     n_classes=n_classes)))
+    check_readable(args.data)
+    if args.class_name is None:
+        raise CliError("with --dask, name the class column with --class NAME")
+    try:
+        if kind == "parquet":
+            from .readers import parquet_dask
+            frame = parquet_dask(args.data)
+        else:
+            if not args.data.lower().endswith((".csv", ".tsv")):
+                raise CliError(f"with --dask, DATA is a Parquet file or folder, a CSV or a "
+                               f"PLINK .bed file, not {args.data!r}")
+            import dask.dataframe as dd
+            frame = dd.read_csv(args.data, sep="\t" if args.data.lower().endswith(".tsv")
+                                else ",")
+        if args.class_name not in frame.columns:
+            raise CliError(f"data {args.data!r} have no column {args.class_name!r} for the "
+                           f"class; the columns are: {', '.join(map(repr, frame.columns))}")
+        text = [c for c in frame.columns if str(frame[c].dtype) in ("object", "string")]
+        if args.class_type == "discrete" and args.class_name not in text:
+            text.append(args.class_name)
+        from .readers import coded_frame
+        frame, categories = coded_frame(frame, text)
+    except ImportError as error:
+        raise CliError(f"the Dask backend needs dask: pip install 'Orange3-Relief[dask]' "
+                       f"({error})") from None
+    except ValueError as error:
+        text = str(error)
+        raise CliError(text if text.startswith("cannot read")
+                       else f"cannot read data {args.data!r}: {text}") from None
+    n_classes = len(categories.get(args.class_name, ()))
+    attributes = [c for c in frame.columns if c != args.class_name]
+    keywords = dict(discrete=np.array([c in categories for c in attributes]),
+                    n_classes=n_classes,
+                    n_values=[len(categories.get(c, ())) for c in attributes])
+    # an array of known partition sizes (counted here, before the cluster): the cluster then
+    # computes one graph whose keys do not change between its passes
+    table = frame[attributes + [args.class_name]].to_dask_array(lengths=True)
+    return RankData(os.path.basename(args.data.rstrip("/" + os.sep)), attributes,
+                    table.shape[0], args.class_name,
+                    "classification" if n_classes else "regression",
+                    dask_scorer(args, table[:, :-1], table[:, -1], keywords))
+
+
+def dask_scorer(args, X, y, keywords):
+    """``score(cls, kwargs, callback)``: the estimates of the engine estimator of ``cls`` by
+    :func:`.dask.estimate` on the cluster ``args.dask`` names; Ctrl-C cancels the cluster's
+    tasks (the backend cancels them as the interrupt leaves it)."""
+    def score(cls, kwargs, callback):
+        import logging
+        from .dask import estimate
+        logger = logging.getLogger("distributed")
+        logger.setLevel(logging.ERROR if args.quiet else logging.WARNING)
+        # the dataframe's column selection is fused differently into the passes' graphs; the
+        # tasks compute the same partitions (the estimates equal one machine's)
+        logging.getLogger("distributed.scheduler").addFilter(
+            lambda record: "Detected different `run_spec`" not in record.getMessage())
+        estimator = cls.engine()(**kwargs)
+        client = None
+        if args.dask != LOCAL:
+            import distributed
+            try:
+                client = distributed.Client(args.dask, timeout=30)
+            except (OSError, TimeoutError) as error:
+                raise CliError(f"cannot connect to the Dask scheduler at {args.dask!r}: "
+                               f"{error}") from None
+        try:
+            return estimate(estimator, X, y, client=client, callback=callback, **keywords)
+        finally:
+            if client is not None:
+                client.close()
+    return score
 
 
 def ranking(names, scores, top=None):
@@ -618,6 +852,9 @@ def main(argv=None, out=None):
     except CliError as error:
         print(f"{PROGRAM} {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"{PROGRAM} {args.command}: cancelled", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ from .estimators.rrelieff import RReliefF
 from .estimators.surf import SURF, NEAR, FAR, band_coefficients, band_estimates, \
     band_thresholds, others_mean_std
 
-__all__ = ["estimate"]
+__all__ = ["estimate", "supports"]
 
 INSTALL = "pip install 'Orange3-Relief[dask]'"
 #: seconds between two looks at the running tasks (progress and cancelling)
@@ -152,8 +152,15 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
             cluster.close()
 
 
+def supports(estimator_class):
+    """Whether the backend computes estimators of this class (their ``dask_backend``):
+    ReliefF (and Relief), RReliefF and the SURF family, not the best-over-k or cost-sampling
+    variants."""
+    return issubclass(estimator_class, Estimator) and estimator_class.dask_backend
+
+
 def _check_estimator(estimator):
-    if not isinstance(estimator, Estimator) or not estimator.dask_backend:
+    if not supports(type(estimator)):
         raise ValueError("the Dask backend computes ReliefF, RReliefF and the SURF family "
                          f"(SURF, SURF*, MultiSURF, MultiSURF*), not {type(estimator).__name__}")
     if estimator.preset == "corelearn" or estimator.diff_options().corelearn:

@@ -28,6 +28,12 @@ only; the other selectors refuse it.
 The criteria given are all applied (the n best among the features passing the others); with
 none given, the better half of the features is kept. A classification estimator treats ``y`` as
 class labels; a regression one as numbers.
+
+``backend="dask"`` fits ReliefF, RReliefF and the SURF family (with ``iterations`` = m) on a
+Dask array or dataframe partitioned by rows (:func:`orangecontrib.relief.dask.estimate`, on
+``client`` or on a local cluster started for the fit): the estimates equal those of the fit in
+memory. Discrete features must then hold the codes 0, 1, ... (in memory any values are coded);
+``y`` (a Dask array or series, or in memory) is read whole, the features by partitions.
 """
 import inspect
 
@@ -47,7 +53,11 @@ __all__ = ["EstimatorSelector", "SELECTORS", "selector_class"] + [
 
 #: the selection's parameters and their defaults, after the estimator's
 SELECTION = {"n_features_to_select": None, "threshold": None, "fdr": None, "pvalues": None,
-             "n_permutations": 100, "discrete_features": False}
+             "n_permutations": 100, "discrete_features": False, "backend": None,
+             "client": None}
+
+#: where :meth:`EstimatorSelector.fit` computes: in memory (None or "numpy") or on Dask
+BACKENDS = (None, "numpy", "dask")
 
 
 class EstimatorSelector(SelectorMixin, BaseEstimator):
@@ -97,11 +107,11 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         return tags
 
-    def _encode(self, X, y):
-        n, a = X.shape
+    def _discrete_mask(self, a, sparse=False):
+        """The boolean mask of the discrete features (``discrete_features``) of ``a``."""
         discrete = np.zeros(a, bool)
         flags = self.discrete_features
-        if sp.issparse(X) and not (isinstance(flags, (bool, np.bool_)) and not flags):
+        if sparse and not (isinstance(flags, (bool, np.bool_)) and not flags):
             raise ValueError("discrete_features are not supported with sparse X: give the "
                              "discrete features as a dense array")
         if isinstance(flags, (bool, np.bool_)):
@@ -119,24 +129,59 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
                                  f"indices in 0..{a - 1}")
             else:
                 discrete[flags] = True
-        X = X.copy() if discrete.any() else X
-        n_values = np.zeros(a, np.intp)
-        for c in np.flatnonzero(discrete):
-            known = ~np.isnan(X[:, c])
-            values, X[known, c] = np.unique(X[known, c], return_inverse=True)
-            n_values[c] = values.size
+        return discrete
+
+    def _target(self, y):
+        """``(y, n_classes)``: class codes (``classes_`` set) or numbers with 0."""
         tasks = self.engine.tasks
         labels = "regression" not in tasks or (
             "classification" in tasks and type_of_target(y) in ("binary", "multiclass"))
         if labels:
             check_classification_targets(y)
             self.classes_, y = np.unique(y, return_inverse=True)
-            n_classes = self.classes_.size
-        else:
-            y, n_classes = np.asarray(y, dtype=float), 0
+            return y, self.classes_.size
+        return np.asarray(y, dtype=float), 0
+
+    def _encode(self, X, y):
+        n, a = X.shape
+        discrete = self._discrete_mask(a, sp.issparse(X))
+        X = X.copy() if discrete.any() else X
+        n_values = np.zeros(a, np.intp)
+        for c in np.flatnonzero(discrete):
+            known = ~np.isnan(X[:, c])
+            values, X[known, c] = np.unique(X[known, c], return_inverse=True)
+            n_values[c] = values.size
+        y, n_classes = self._target(y)
         if n < 2:
             raise ValueError(f"{self.engine.name} needs at least 2 samples, got n_samples={n}")
         return encode(X, y, discrete=discrete, n_values=n_values, n_classes=n_classes)
+
+    def _engine(self):
+        """The configured engine estimator (a named diff keyword left None: its preset's)."""
+        named = self.engine.diff_keywords
+        return self.engine(**{name: getattr(self, name) for name in self._engine_params
+                              if name not in named or getattr(self, name) is not None})
+
+    def _fit_dask(self, X, y):
+        """:meth:`fit` with ``backend="dask"``: X a Dask array or dataframe (or in memory)."""
+        from .dask import estimate
+        if self.pvalues is not None:
+            raise ValueError("backend='dask' computes the estimates, not p-values: set "
+                             "pvalues=None")
+        if hasattr(X, "columns"):                           # a (Dask) dataframe
+            self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+            X = X.to_dask_array(lengths=True) if hasattr(X, "to_dask_array") \
+                else X.to_numpy(dtype=float)
+        y = np.asarray(y.compute() if hasattr(y, "compute") else y).ravel()
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s)")
+        self.n_features_in_ = X.shape[1]
+        y, n_classes = self._target(y)
+        self.feature_importances_ = np.asarray(estimate(
+            self._engine(), X, y, discrete=self._discrete_mask(X.shape[1]),
+            n_classes=n_classes, client=self.client), dtype=float)
+        self.pvalues_ = self.qvalues_ = None
+        return self
 
     def fit(self, X, y):
         """Estimate the features of ``X`` (n_samples, n_features) for the target ``y``."""
@@ -144,13 +189,15 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
             raise TypeError("EstimatorSelector is the base of the selectors; fit one of "
                             f"{', '.join(cls.__name__ for cls in SELECTORS)}, e.g. "
                             "orangecontrib.relief.sklearn.ReliefF")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be None, 'numpy' or 'dask', got {self.backend!r}")
+        if self.backend == "dask":
+            return self._fit_dask(X, y)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
                              accept_sparse="csr" if self.engine.sparse_input else False,
                              y_numeric="classification" not in self.engine.tasks)
         data = self._encode(X, y)
-        named = self.engine.diff_keywords
-        engine = self.engine(**{name: getattr(self, name) for name in self._engine_params
-                                if name not in named or getattr(self, name) is not None})
+        engine = self._engine()
         if self.pvalues is None:
             self.feature_importances_ = np.asarray(engine(data), dtype=float)
             self.pvalues_ = self.qvalues_ = None

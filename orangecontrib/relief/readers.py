@@ -1,0 +1,323 @@
+"""Readers of the files large data come in: PLINK genotypes (``.bed/.bim/.fam``) and Parquet
+tables, for one machine and for the Dask backend (:mod:`orangecontrib.relief.dask`).
+
+* :func:`read_plink` reads a PLINK binary file set into the encoded form the estimators read
+  (:class:`.estimators.encoding.EncodedData`), a block of SNPs at a time, each genotype one byte
+  (the count of the A1 allele, 0/1/2). The Relief family packs such columns into bit planes
+  (two bits a genotype, :mod:`.estimators.neighbourhood.packed`), so 2,000 x 100,000 SNPs take
+  200 MB as read and 50 MB as planes, never 1.6 GB of floats. A file with missing calls is read
+  as float32 with NaN for them (four bytes a genotype): the estimators' missing-value rules
+  then apply (:mod:`.estimators.neighbourhood.diffs`).
+* :func:`plink_dask` gives the same genotypes as a Dask array partitioned by individuals (each
+  partition read by its own task), with the phenotype in memory.
+* :func:`read_parquet` reads a Parquet file or a folder of them (a dataset) into an Orange
+  ``Table``; :func:`parquet_dask` into a Dask dataframe, a partition per row group.
+
+The phenotype (the class) of PLINK data is the sixth column of the ``.fam`` file (PLINK's
+1 = control, 2 = case, read as two classes, 0 missing; other numbers as a numeric target, 0
+among them; -9 and NA are missing; individuals with a missing phenotype are left out), or a column of a separate phenotype file: white
+space separated, the family and individual identifiers first, then the phenotypes, with an
+optional header line ``FID IID name ...`` that names them.
+
+The readers refuse what they cannot read with a ``ValueError`` that says so ("cannot read
+..."): a missing ``.fam`` or ``.bim``, a ``.bed`` that does not start with PLINK's magic bytes or
+whose size does not match the individuals and SNPs, a file that is not Parquet. PLINK needs
+``pip install 'Orange3-Relief[plink]'`` (bed-reader), Parquet ``pip install
+'Orange3-Relief[parquet]'`` (pyarrow).
+"""
+import os
+
+import numpy as np
+
+from .estimators.encoding import EncodedData
+
+__all__ = ["PlinkFiles", "read_plink", "plink_dask", "read_parquet", "parquet_dask",
+           "coded_frame", "MISSING_PHENOTYPES"]
+
+#: the phenotype values PLINK reads as missing (and 0 for a case/control phenotype)
+MISSING_PHENOTYPES = ("-9", "NA", "na", "nan", "NaN", "")
+#: PLINK's .bed magic bytes (SNP-major mode)
+BED_MAGIC = b"\x6c\x1b\x01"
+#: bytes of one block of genotypes read by :func:`read_plink` (as int8, plus bed-reader's own)
+BLOCK_BYTES = 64 * 2 ** 20
+#: bed-reader's code of a missing call in its int8 output
+INT8_MISSING = -127
+
+
+def _bed_reader():
+    try:
+        import bed_reader
+    except ImportError as error:
+        raise ImportError("reading PLINK files needs bed-reader: "
+                          "pip install 'Orange3-Relief[plink]'") from error
+    return bed_reader
+
+
+class PlinkFiles:
+    """A PLINK binary file set checked for what can be read: ``path`` the ``.bed`` file (or its
+    name without the extension). ``iids`` (family, individual) identifiers, ``snps`` the SNP
+    names, ``phenotype`` of the ``.fam`` file (strings). ``ValueError`` ("cannot read ...") for a
+    missing ``.fam``/``.bim``, a ``.bed`` without PLINK's magic bytes, of the wrong size, or
+    unreadable companion files."""
+
+    def __init__(self, path):
+        path = os.fspath(path)
+        stem = path[:-4] if path.lower().endswith(".bed") else path
+        self.bed, self.fam, self.bim = stem + ".bed", stem + ".fam", stem + ".bim"
+        for name, what in ((self.bed, "genotypes"), (self.fam, "individuals"),
+                           (self.bim, "SNPs")):
+            if not os.path.isfile(name):
+                raise ValueError(f"cannot read PLINK data {path!r}: missing "
+                                 f"{os.path.basename(name)} (the {what})")
+        with open(self.bed, "rb") as file:
+            magic = file.read(3)
+        if magic != BED_MAGIC:
+            raise ValueError(f"cannot read PLINK data {path!r}: {os.path.basename(self.bed)} "
+                             "does not start with PLINK's magic bytes (not a SNP-major .bed "
+                             "file)")
+        self.fids, self.iids, self.phenotype = _columns(self.fam, 6, (0, 1, 5), path)
+        (self.snps,) = _columns(self.bim, 6, (1,), path)
+        n, a = len(self.iids), len(self.snps)
+        expected = 3 + (n + 3) // 4 * a
+        size = os.path.getsize(self.bed)
+        if size != expected:
+            raise ValueError(
+                f"cannot read PLINK data {path!r}: {os.path.basename(self.bed)} has {size} "
+                f"bytes, {n} individuals and {a} SNPs need {expected}"
+                + (" (the file is truncated)" if size < expected else ""))
+        if n == 0 or a == 0:
+            raise ValueError(f"cannot read PLINK data {path!r}: {n} individuals, {a} SNPs")
+        self.path = path
+
+    @property
+    def shape(self):
+        return len(self.iids), len(self.snps)
+
+    def open(self):
+        """bed-reader's reader of the file set (counts given: it reads no companion file)."""
+        n, a = self.shape
+        return _bed_reader().open_bed(self.bed, iid_count=n, sid_count=a,
+                                      properties={"iid": self.iids, "sid": self.snps})
+
+    def target(self, pheno=None, column=None):
+        """``(rows, y, n_classes, name)``: the individuals that have a phenotype, its values
+        (class codes 0, 1 for PLINK's control = 1 / case = 2, 0 then missing; else numbers,
+        0 among them), 2 or 0 (numeric), and the phenotype's name: the ``.fam`` file's
+        (``pheno`` None) or the column ``column`` (a name of the header, or None for the first)
+        of the phenotype file ``pheno``."""
+        if pheno is None:
+            if column is not None:
+                raise ValueError(f"PLINK data {self.path!r} have one phenotype, in "
+                                 f"{os.path.basename(self.fam)}; a named phenotype needs a "
+                                 "phenotype file")
+            values, name = self.phenotype, "phenotype"
+        else:
+            values, name = self._pheno_file(pheno, column)
+        values = np.asarray(values, dtype=str)
+        known = ~np.isin(values, MISSING_PHENOTYPES)
+        try:
+            numbers = np.array([float(v) if ok else np.nan for v, ok in zip(values, known)])
+        except ValueError:
+            raise ValueError(f"phenotype {name!r} of {self.path!r} has values that are not "
+                             "numbers") from None
+        if np.isinf(numbers).any():
+            raise ValueError(f"phenotype {name!r} of {self.path!r} has infinite values")
+        case_control = set(np.unique(numbers[known])) <= {0.0, 1.0, 2.0}
+        if case_control:
+            known &= numbers != 0.0                 # PLINK's 0: missing (case/control only)
+        rows = np.flatnonzero(known)
+        if rows.size == 0:
+            raise ValueError(f"PLINK data {self.path!r}: no individual has a phenotype "
+                             f"{name!r} (-9 and NA are missing, 0 too for case/control)")
+        if case_control:
+            return rows, numbers[rows] - 1.0, 2, name
+        return rows, numbers[rows], 0, name
+
+    def _pheno_file(self, pheno, column):
+        lines = []
+        try:
+            with open(pheno, encoding="utf-8") as file:
+                lines = [line.split() for line in file if line.strip()]
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"cannot read phenotype file {pheno!r}: {error}") from None
+        if not lines or any(len(line) != len(lines[0]) or len(line) < 3 for line in lines):
+            raise ValueError(f"cannot read phenotype file {pheno!r}: expected lines of the "
+                             "same number (at least 3) of fields: FID IID phenotype ...")
+        header = lines[0][:2] == ["FID", "IID"]
+        names = lines[0][2:] if header else [f"PHENO{i}" for i in range(1, len(lines[0]) - 1)]
+        body = lines[1:] if header else lines
+        if column is None:
+            index = 0
+        elif column in names:
+            index = names.index(column)
+        else:
+            raise ValueError(f"phenotype file {pheno!r} has no column {column!r}; its "
+                             f"phenotypes: {', '.join(names)}")
+        by_id = {(line[0], line[1]): line[2 + index] for line in body}
+        values = [by_id.get((f, i), "NA") for f, i in zip(self.fids, self.iids)]
+        return values, names[index]
+
+
+def _columns(path, fields, wanted, spec):
+    """The ``wanted`` columns (lists of strings) of a whitespace-separated file whose lines
+    have ``fields`` fields."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = [line.split() for line in file if line.strip()]
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read PLINK data {spec!r}: {os.path.basename(path)}: "
+                         f"{error}") from None
+    bad = next((i for i, line in enumerate(lines) if len(line) != fields), None)
+    if bad is not None:
+        raise ValueError(f"cannot read PLINK data {spec!r}: line {bad + 1} of "
+                         f"{os.path.basename(path)} has {len(lines[bad])} fields, not {fields}")
+    return tuple(np.array([line[c] for line in lines], dtype=object).astype(str)
+                 for c in wanted)
+
+
+def read_plink(path, pheno=None, column=None, callback=None):
+    """The genotypes of a PLINK binary file set and a phenotype as
+    :class:`~.estimators.encoding.EncodedData`, ready for the estimators
+    (``ReliefF(...)(data)``): one discrete attribute (values 0, 1, 2) per SNP, named as in the
+    ``.bim`` file; the individuals without a phenotype left out.
+
+    Parameters
+    ----------
+    path
+        The ``.bed`` file (its ``.bim`` and ``.fam`` beside it, of the same name).
+    pheno, column
+        A phenotype file and its column (see the module docstring); None: the ``.fam``
+        file's phenotype.
+    callback
+        ``callback(fraction)`` after each block of SNPs read; raising from it stops reading.
+
+    The genotypes are read a block of SNPs at a time as bytes (int8), so memory holds one byte
+    a genotype; with missing calls, the array is float32 with NaN for them.
+    """
+    files = PlinkFiles(path)
+    rows, y, n_classes, _ = files.target(pheno, column)
+    n, a = rows.size, files.shape[1]
+    index = slice(None) if n == files.shape[0] else rows
+    X = np.empty((n, a), np.int8)
+    step = max(64, BLOCK_BYTES // max(n, 1) // 64 * 64)
+    missing = False
+    with files.open() as bed:
+        for lo in range(0, a, step):
+            hi = min(a, lo + step)
+            block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C")
+            if not missing and (block == INT8_MISSING).any():
+                missing = True
+                X = X.astype(np.float32)
+            if missing:
+                block = np.where(block == INT8_MISSING, np.float32(np.nan),
+                                 block.astype(np.float32))
+            X[:, lo:hi] = block
+            if callback is not None:
+                callback(hi / a)
+    return EncodedData(X=X, y=y, discrete=np.ones(a, bool), n_values=np.full(a, 3, np.intp),
+                       n_classes=n_classes, minimum=np.zeros(a), span=np.ones(a),
+                       names=tuple(files.snps), y_span=1.0 if n_classes else float(np.ptp(y)))
+
+
+def plink_dask(path, pheno=None, column=None, partition_rows=None):
+    """``(X, y, n_classes, names)``: the genotypes of a PLINK file set as a Dask array of
+    float32 (NaN = missing call) partitioned by individuals, each partition read from the file
+    by its own task (``partition_rows`` individuals; default: about 64 MB of float32), and the
+    phenotype (see :meth:`PlinkFiles.target`) in memory; for :func:`.dask.estimate` with
+    ``discrete=True, n_values=3``."""
+    import dask
+    import dask.array as da
+    files = PlinkFiles(path)
+    rows, y, n_classes, _ = files.target(pheno, column)
+    a = files.shape[1]
+    step = partition_rows or max(1, 2 ** 26 // (4 * a))
+    parts = [da.from_delayed(dask.delayed(_read_rows)(files.bed, files.shape, rows[lo:lo + step]),
+                             shape=(min(step, rows.size - lo), a), dtype=np.float32)
+             for lo in range(0, rows.size, step)]
+    return da.concatenate(parts, axis=0), y, n_classes, tuple(files.snps)
+
+
+def _read_rows(bed, shape, rows):
+    """The genotypes of the individuals ``rows`` as float32 (NaN = missing), read on a worker."""
+    with _bed_reader().open_bed(bed, iid_count=shape[0], sid_count=shape[1]) as reader:
+        return reader.read(np.s_[rows, :], dtype="float32", order="C", num_threads=1)
+
+
+def _pyarrow_dataset(path):
+    try:
+        import pyarrow.dataset as ds
+    except ImportError as error:
+        raise ImportError("reading Parquet needs pyarrow: "
+                          "pip install 'Orange3-Relief[parquet]'") from error
+    import pyarrow
+    try:
+        return ds.dataset(os.fspath(path), format="parquet")
+    except (pyarrow.ArrowInvalid, OSError) as error:
+        raise ValueError(f"cannot read {os.fspath(path)!r} as Parquet: {error}") from None
+
+
+def read_parquet(path, class_name=None):
+    """An Orange ``Table`` of a Parquet file or of a folder of Parquet files (one dataset),
+    read a row group at a time; ``class_name`` names the class column (default: none, to be set
+    by the caller). Text and categorical columns become discrete variables, numbers numeric
+    ones (Orange's ``table_from_frame``). ``ValueError`` for what cannot be read: a file that is
+    not Parquet ("cannot read ..."), infinite values, a missing class column (the message
+    names the columns)."""
+    import pyarrow
+    import pandas as pd
+    from Orange.data import Domain
+    from Orange.data.pandas_compat import table_from_frame
+    dataset = _pyarrow_dataset(path)
+    names = dataset.schema.names
+    if class_name is not None and class_name not in names:
+        raise ValueError(f"Parquet data {os.fspath(path)!r} have no column {class_name!r}; "
+                         f"the columns are: {', '.join(map(repr, names))}")
+    try:
+        frames = [batch.to_pandas() for batch in dataset.to_batches()]
+    except (pyarrow.ArrowInvalid, OSError) as error:
+        raise ValueError(f"cannot read {os.fspath(path)!r} as Parquet: {error}") from None
+    frame = pd.concat(frames, ignore_index=True) if frames else dataset.schema.empty_table() \
+        .to_pandas()
+    text = [c for c in frame.columns if frame[c].dtype == object or str(frame[c].dtype)
+            in ("string", "bool")]
+    frame = frame.astype({c: "category" for c in text})   # discrete, never parsed as dates
+    numeric = frame.select_dtypes("number")
+    if np.isinf(numeric.to_numpy(dtype=float)).any():
+        bad = [c for c in numeric.columns if np.isinf(numeric[c].to_numpy(dtype=float)).any()]
+        raise ValueError(f"Parquet data {os.fspath(path)!r} hold infinite values in "
+                         f"{', '.join(map(repr, bad))} (use a missing value instead)")
+    table = table_from_frame(frame)
+    if class_name is not None:
+        var = table.domain[class_name]
+        variables = [v for v in table.domain.attributes if v is not var]
+        table = table.transform(Domain(variables, var, table.domain.metas))
+    table.name = os.path.splitext(os.path.basename(os.fspath(path).rstrip(os.sep)))[0]
+    return table
+
+
+def parquet_dask(path):
+    """A Dask dataframe of a Parquet file or folder, a partition per row group (for
+    :func:`.dask.estimate`: name the class column as ``y``); ``ValueError`` ("cannot read
+    ...") when it is not Parquet."""
+    import dask.dataframe as dd
+    _pyarrow_dataset(path)              # the clear error before Dask's
+    return dd.read_parquet(os.fspath(path), split_row_groups=True)
+
+
+def coded_frame(frame, columns):
+    """``(frame, categories)``: a Dask dataframe with the text ``columns`` replaced by their
+    value codes 0, 1, ... (float, NaN = missing; the values sorted), and the values of each,
+    found in one pass over the partitions; for :func:`.dask.estimate` with these columns
+    discrete."""
+    import dask
+    found = dask.compute(*[frame[c].dropna().unique() for c in columns])
+    categories = {c: sorted(map(str, values)) for c, values in zip(columns, found)}
+    return frame.map_partitions(_codes, categories), categories
+
+
+def _codes(part, categories):
+    """A pandas partition with the columns of ``categories`` as codes (NaN: missing)."""
+    import pandas as pd
+    return part.assign(**{
+        c: pd.Categorical(part[c].astype("string"), categories=values).codes.astype(float)
+        for c, values in categories.items()}).replace({c: {-1.0: np.nan} for c in categories})
