@@ -139,11 +139,12 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
     """
     _check_estimator(estimator)
     dask, da, distributed = _dask()
-    X, y, discrete = _as_arrays(da, X, y, discrete)
     own = client is None
     if own:
         client = distributed.Client(distributed.LocalCluster(**(cluster_options or {})))
     try:
+        with client.as_current():     # a dataframe's partition lengths are computed there too
+            X, y, discrete = _as_arrays(da, X, y, discrete)
         return _Run(estimator, X, y, discrete, n_values, n_classes, client, callback).estimate()
     finally:
         if own:
