@@ -270,6 +270,34 @@ class TestOWLocalityProfile(WidgetTest):
         w.attr_view.selectRow(0)
         self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], [first[0]])
 
+    def test_a_new_result_rewrites_the_best_estimates_of_the_list(self):
+        from AnyQt.QtCore import Qt
+        w = self.widget
+
+        def listed():
+            model = w.attr_model
+            return {model.item(r, 0).text(): model.item(r, 1).data(Qt.UserRole)
+                    for r in range(model.rowCount())}
+        self.run_on(self.parity, k_max=20)
+        w.attr_view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+        w.attr_view.selectRow(0)
+        first = w.attr_proxy.index(0, 0).data()
+        best20 = dict(zip([a.name for a in self.parity.domain.attributes],
+                          w.result.profile.max(axis=0)))
+        self.assertEqual(listed(), best20)
+        w.k_max = 1                                    # a new result for the same data
+        w.restart()
+        self.wait_until_finished(timeout=30000)
+        best1 = dict(zip(best20, w.result.profile[0]))
+        self.assertNotEqual(best1, best20)
+        self.assertEqual(listed(), best1)
+        order = [w.attr_proxy.index(r, 0).data() for r in range(w.attr_proxy.rowCount())]
+        self.assertEqual(order, sorted(best1, key=lambda name: -best1[name]))   # re-sorted
+        self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], [first])
+        housing = Table("housing")[:60]
+        self.run_on(housing, k_max=5)                  # new data: new names
+        self.assertEqual(set(listed()), {a.name for a in housing.domain.attributes})
+
     def test_one_k_is_drawn_as_dots(self):
         w = self.widget
         self.run_on(self.parity, k_max=1)

@@ -154,6 +154,8 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.curves = {}
         #: the grey curves of all the other attributes, one item (None before a result)
         self.background = None
+        self._listed = None         # the data whose attributes the list holds
+        self._names_width = None    # the width of their names (they do not change)
         #: the selected attributes beyond :data:`SELECTED_SHOWN`, one item (or None)
         self.rest = None
 
@@ -437,32 +439,53 @@ class OWLocalityProfile(BackgroundEstimationWidget):
 
     def _fill_list(self):
         """The attribute list: each attribute with its highest estimate over k (once
-        computed), sortable by either."""
-        self.attr_model.setRowCount(0)
+        computed), sortable by either. The names are listed once per data; a result only
+        rewrites the estimates (rebuilding thousands of rows holds the canvas)."""
         if self.data is None:
+            self.attr_model.setRowCount(0)
+            self._listed = None
             return
         best = None
         if self.result is not None:
             profile = self.result.profile
             best = np.where(np.isnan(profile), -np.inf, profile).max(axis=0, initial=-np.inf)
         text = format_scores(best if best is not None else [])
+        attrs = self.data.domain.attributes
+        model = self.attr_model
         blocked = self.attr_view.selectionModel().blockSignals(True)
-        for i, attr in enumerate(self.data.domain.attributes):
-            name = QStandardItem(gui.attributeIconDict[attr], attr.name)
-            name.setData(attr.name.lower(), Qt.UserRole)
-            name.setToolTip(attr.name)
-            value = QStandardItem()
+        if self._listed is not self.data or model.rowCount() != len(attrs):
+            model.setRowCount(0)
+            for attr in attrs:
+                name = QStandardItem(gui.attributeIconDict[attr], attr.name)
+                name.setData(attr.name.lower(), Qt.UserRole)
+                name.setToolTip(attr.name)
+                value = QStandardItem()
+                value.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                model.appendRow([name, value])
+            self._listed = self.data
+            self._names_width = None
+        # the estimates without a signal per row (each would re-sort the proxy), then one
+        dynamic = self.attr_proxy.dynamicSortFilter()
+        self.attr_proxy.setDynamicSortFilter(False)
+        signals = model.blockSignals(True)
+        for i in range(len(attrs)):
+            value = model.item(i, 1)
             if best is not None and np.isfinite(best[i]):
                 value.setText(text(best[i]))
                 value.setData(float(best[i]), Qt.UserRole)
             else:
+                value.setText("")
                 value.setData(-np.inf, Qt.UserRole)
-            value.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-            self.attr_model.appendRow([name, value])
+        model.blockSignals(signals)
+        if len(attrs):
+            model.dataChanged.emit(model.index(0, 1), model.index(len(attrs) - 1, 1))
+        self.attr_proxy.setDynamicSortFilter(dynamic)     # (re-sorts, once)
         self.attr_view.selectionModel().blockSignals(blocked)
         view = self.attr_view      # as wide as the names, up to a third of a laptop screen
-        width = sum(max(view.sizeHintForColumn(c), view.horizontalHeader().sectionSizeHint(c))
-                    for c in range(2))
+        header = view.horizontalHeader()
+        if self._names_width is None:
+            self._names_width = max(view.sizeHintForColumn(0), header.sectionSizeHint(0))
+        width = self._names_width + max(view.sizeHintForColumn(1), header.sectionSizeHint(1))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
                                  + view.verticalScrollBar().sizeHint().width() + 4, 520))
 
