@@ -10,7 +10,8 @@ import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSize, QSortFilterProxyModel, Qt
 from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QHeaderView, QLineEdit, QSizePolicy, QSplitter, QTableView
+from AnyQt.QtWidgets import (QHeaderView, QLineEdit, QSizePolicy, QSplitter, QStyle,
+                             QTableView)
 
 from Orange.data import Domain, Table
 from Orange.widgets import gui
@@ -348,8 +349,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self._remove_profile_curves()
         view = self.profile_plot.vb
         attrs = self.data.domain.attributes
-        positions = {attr: i for i, attr in enumerate(attrs)}
-        selected = sorted({positions[a] for a in self.selected_attrs if a in positions})
+        domain = self.data.domain        # its own index: no dictionary of every attribute
+        selected = sorted({i for i in (domain.index(a) for a in self.selected_attrs
+                                       if a in domain) if 0 <= i < len(attrs)})
         if selected:
             shown, rest, width = selected[:SELECTED_SHOWN], selected[SELECTED_SHOWN:], 3
         else:
@@ -468,10 +470,13 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         dynamic = self.attr_proxy.dynamicSortFilter()
         self.attr_proxy.setDynamicSortFilter(False)
         signals = model.blockSignals(True)
+        longest = ""
         for i in range(len(attrs)):
             value = model.item(i, 1)
             if best is not None and np.isfinite(best[i]):
-                value.setText(text(best[i]))
+                shown = text(best[i])
+                longest = max(longest, shown, key=len)
+                value.setText(shown)
                 value.setData(float(best[i]), Qt.UserRole)
             else:
                 value.setText("")
@@ -485,7 +490,11 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         header = view.horizontalHeader()
         if self._names_width is None:
             self._names_width = max(view.sizeHintForColumn(0), header.sectionSizeHint(0))
-        width = self._names_width + max(view.sizeHintForColumn(1), header.sectionSizeHint(1))
+        # the estimates' column from the longest text (as the item delegate pads it, and the
+        # grid), not by asking every row for its size
+        margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+        estimates = view.fontMetrics().horizontalAdvance(longest) + 2 * margin + 1
+        width = self._names_width + max(estimates, header.sectionSizeHint(1))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
                                  + view.verticalScrollBar().sizeHint().width() + 4, 520))
 
