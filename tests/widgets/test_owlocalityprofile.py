@@ -298,6 +298,15 @@ class TestOWLocalityProfile(WidgetTest):
         self.run_on(housing, k_max=5)                  # new data: new names
         self.assertEqual(set(listed()), {a.name for a in housing.domain.attributes})
 
+    def test_list_rows_are_as_high_as_their_contents(self):
+        w = self.widget
+        self.run_on(self.parity, k_max=5)
+        view = w.attr_view
+        heights = {view.rowHeight(r) for r in range(w.attr_proxy.rowCount())}
+        self.assertEqual(len(heights), 1)
+        # as a row resized to its contents (the name with its icon) would be
+        self.assertEqual(heights.pop(), view.sizeHintForRow(0))
+
     def test_one_k_is_drawn_as_dots(self):
         w = self.widget
         self.run_on(self.parity, k_max=1)

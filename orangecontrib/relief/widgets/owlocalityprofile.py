@@ -207,7 +207,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
                     "sort.")
         self.attr_view.setModel(self.attr_proxy)
         self.attr_view.verticalHeader().hide()
-        self.attr_view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        # rows as high as their contents, measured on one row: resizing every row to its
+        # contents at each sort or selection holds the canvas on thousands of attributes
+        self.attr_view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = self.attr_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeToContents)
         header.setTextElideMode(Qt.ElideNone)
@@ -466,6 +468,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
                 model.appendRow([name, value])
             self._listed = self.data
             self._names_width = None
+            if attrs:
+                self.attr_view.verticalHeader().setDefaultSectionSize(
+                    self.attr_view.sizeHintForRow(0))
         # the estimates without a signal per row (each would re-sort the proxy), then one
         dynamic = self.attr_proxy.dynamicSortFilter()
         self.attr_proxy.setDynamicSortFilter(False)
