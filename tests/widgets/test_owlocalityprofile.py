@@ -12,11 +12,6 @@ from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile, correlation
 
 
-def pg_point(x, y):
-    from AnyQt.QtCore import QPointF
-    return QPointF(float(x), float(y))
-
-
 class TestOWLocalityProfile(WidgetTest):
     @classmethod
     def setUpClass(cls):
@@ -99,7 +94,7 @@ class TestOWLocalityProfile(WidgetTest):
         # expected attribute comes from ReliefF run with each k on its own: the grey curve
         # (not among the ten highest) and k where every other curve, over the segments from
         # k - 1 to k + 1, stays farthest above or below it; a click on that point.
-        from AnyQt.QtCore import QPoint, Qt
+        from AnyQt.QtCore import QPoint, QPointF, Qt
         from AnyQt.QtTest import QTest
         from AnyQt.QtWidgets import QApplication
         rng = np.random.default_rng(4)        # a seed with a grey curve well apart
@@ -129,7 +124,7 @@ class TestOWLocalityProfile(WidgetTest):
         w.show()
         QApplication.processEvents()
         view = w.profile_plot.vb
-        scene_point = view.mapViewToScene(pg_point(k + 1, profile[k, j]))
+        scene_point = view.mapViewToScene(QPointF(k + 1, profile[k, j]))
         pixel = w.profile_view.mapFromScene(scene_point)
         QTest.mouseClick(w.profile_view.viewport(), Qt.LeftButton, pos=QPoint(pixel))
         self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], [f"x{j:02}"])
@@ -149,7 +144,8 @@ class TestOWLocalityProfile(WidgetTest):
         w.attr_view.selectAll()
         self.assertEqual(len(self.get_output(w.Outputs.features)), SELECTED_SHOWN + 5)
         legend = [label.text for _, label in w.profile_legend.items]
-        self.assertEqual(legend, [f"x{i:02}" for i in range(SELECTED_SHOWN)] + ["+ 5 more selected"])
+        self.assertEqual(legend,
+                         [f"x{i:02}" for i in range(SELECTED_SHOWN)] + ["+ 5 more selected"])
         self.assertEqual(sorted(w.curves), list(range(SELECTED_SHOWN)))
         self.assertIsNone(w.background)                # nothing left unselected
         # the rest: five curves of five points, broken by NaN between them
