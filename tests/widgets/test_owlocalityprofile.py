@@ -132,6 +132,9 @@ class TestOWLocalityProfile(WidgetTest):
         self.assertIn(j, w.curves)                     # now its own, coloured curve
         QTest.mouseClick(w.profile_view.viewport(), Qt.LeftButton, pos=QPoint(pixel))
         self.assertIsNone(self.get_output(w.Outputs.features))   # a second click deselects
+        w._on_plot_hovered(scene_point)                # the mouse over the curve names it
+        self.assertEqual(w.profile_view.toolTip(), f"x{j:02}")
+        self.assertIsNone(w.curve_at(k + 1, profile.max() + np.ptp(profile)))   # far from all
 
     def test_a_large_selection_is_drawn_with_the_rest_as_one_curve(self):
         from orangecontrib.relief.widgets.owlocalityprofile import SELECTED_SHOWN

@@ -399,9 +399,14 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         if len(xs) < 2:
             distance = np.hypot(xs[0] - px, ys[:, 0] - py)
         else:
-            # distance to each segment: project the point on it, clipped to its ends
-            x0, dx = xs[:-1], np.diff(xs)
-            y0, dy = ys[:, :-1], np.diff(ys, axis=1)
+            # only the segments that reach within ``pixels`` of the point's x (the mouse moves
+            # over thousands of curves of a hundred k); distance to each: project the point on
+            # it, clipped to its ends
+            near = np.flatnonzero((xs[:-1] - pixels <= px) & (xs[1:] + pixels >= px))
+            if not len(near):
+                return None
+            x0, dx = xs[near], xs[near + 1] - xs[near]
+            y0, dy = ys[:, near], ys[:, near + 1] - ys[:, near]
             t = np.clip(((px - x0) * dx + (py - y0) * dy) / (dx ** 2 + dy ** 2), 0, 1)
             distance = np.hypot(x0 + t * dx - px, y0 + t * dy - py)
             distance = np.where(np.isnan(distance), np.inf, distance).min(axis=1)
