@@ -130,8 +130,8 @@ def tree_everything_open(widget):
 
 def select_informative(widget):
     widget.attr_view.selectionModel().clear()
-    for curve in widget.curves[:2]:
-        curve.sigClicked.emit(curve, None)
+    for index in range(2):          # as a click on each curve
+        widget.toggle_attribute(index)
 
 
 def select_first_two(widget):

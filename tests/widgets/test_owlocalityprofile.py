@@ -78,16 +78,84 @@ class TestOWLocalityProfile(WidgetTest):
         w = self.widget
         self.run_on(self.parity, k_max=10)
         self.assertIsNone(self.get_output(w.Outputs.selected_data))
-        # pyqtgraph emits sigClicked(item, event)
-        w.curves[0].sigClicked.emit(w.curves[0], None)
-        w.curves[3].sigClicked.emit(w.curves[3], None)
+        # a click on a curve toggles its attribute (the position: see the next test)
+        w.toggle_attribute(0)
+        w.toggle_attribute(3)
         out = self.get_output(w.Outputs.selected_data)
         self.assertEqual([a.name for a in out.domain.attributes], ["I1", "R2"])
         self.assertEqual(out.domain.class_var.name, "parity")
-        w.curves[0].sigClicked.emit(w.curves[0], None)     # a second click deselects
+        w.toggle_attribute(0)     # a second click deselects
         self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], ["R2"])
         w.attr_view.selectAll()
         self.assertEqual(len(self.get_output(w.Outputs.features)), 12)
+
+    def test_a_mouse_click_on_a_grey_background_curve_selects_its_attribute(self):
+        # The grey curves are one item: the attribute is found by the click's position. The
+        # expected attribute comes from ReliefF run with each k on its own: the grey curve
+        # (not among the ten highest) and k where every other curve, over the segments from
+        # k - 1 to k + 1, stays farthest above or below it; a click on that point.
+        from AnyQt.QtCore import QPoint, QPointF, Qt
+        from AnyQt.QtTest import QTest
+        from AnyQt.QtWidgets import QApplication
+        rng = np.random.default_rng(4)        # a seed with a grey curve well apart
+        X = rng.random((80, 25))
+        domain = Domain([ContinuousVariable(f"x{i:02}") for i in range(25)],
+                        DiscreteVariable("c", values=("a", "b")))
+        data = Table.from_numpy(domain, X, (X[:, 0] > X[:, 1]).astype(float))
+        encoded = encode_table(data)[0]
+        profile = np.array([ReliefF(k=k)(encoded) for k in range(1, 11)])   # (k, attribute)
+        top = np.argsort(-profile.max(axis=0), kind="stable")[:10]
+        grey = [j for j in range(25) if j not in top]
+        best_gap, target = -1, None
+        for j in grey:
+            for k in range(10):
+                near = profile[max(k - 1, 0):k + 2] - profile[k, j]     # (3 or 2, attribute)
+                others = np.delete(near, j, axis=1)
+                same_side = (others > 0).all(axis=0) | (others < 0).all(axis=0)
+                gap = np.where(same_side, np.abs(others).min(axis=0), 0).min()
+                if gap > best_gap:
+                    best_gap, target = gap, (j, k)
+        j, k = target
+        self.assertGreater(best_gap, 0.03 * np.ptp(profile))   # apart by several pixels
+        w = self.widget
+        self.run_on(data, k_max=10)
+        np.testing.assert_allclose(w.result.profile, profile, atol=1e-12)
+        self.assertNotIn(j, w.curves)                  # drawn grey, in the background item
+        w.show()
+        QApplication.processEvents()
+        view = w.profile_plot.vb
+        scene_point = view.mapViewToScene(QPointF(k + 1, profile[k, j]))
+        pixel = w.profile_view.mapFromScene(scene_point)
+        QTest.mouseClick(w.profile_view.viewport(), Qt.LeftButton, pos=QPoint(pixel))
+        self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], [f"x{j:02}"])
+        self.assertEqual([label.text for _, label in w.profile_legend.items], [f"x{j:02}"])
+        self.assertIn(j, w.curves)                     # now its own, coloured curve
+        QTest.mouseClick(w.profile_view.viewport(), Qt.LeftButton, pos=QPoint(pixel))
+        self.assertIsNone(self.get_output(w.Outputs.features))   # a second click deselects
+        w._on_plot_hovered(scene_point)                # the mouse over the curve names it
+        self.assertEqual(w.profile_view.toolTip(), f"x{j:02}")
+        self.assertIsNone(w.curve_at(k + 1, profile.max() + np.ptp(profile)))   # far from all
+
+    def test_a_large_selection_is_drawn_with_the_rest_as_one_curve(self):
+        from orangecontrib.relief.widgets.owlocalityprofile import SELECTED_SHOWN
+        rng = np.random.default_rng(0)
+        X = rng.random((60, SELECTED_SHOWN + 5))
+        domain = Domain([ContinuousVariable(f"x{i:02}") for i in range(X.shape[1])],
+                        DiscreteVariable("c", values=("a", "b")))
+        w = self.widget
+        self.run_on(Table.from_numpy(domain, X, (X[:, 0] > X[:, 1]).astype(float)), k_max=5)
+        w.attr_view.selectAll()
+        self.assertEqual(len(self.get_output(w.Outputs.features)), SELECTED_SHOWN + 5)
+        legend = [label.text for _, label in w.profile_legend.items]
+        self.assertEqual(legend,
+                         [f"x{i:02}" for i in range(SELECTED_SHOWN)] + ["+ 5 more selected"])
+        self.assertEqual(sorted(w.curves), list(range(SELECTED_SHOWN)))
+        self.assertIsNone(w.background)                # nothing left unselected
+        # the rest: five curves of five points, broken by NaN between them
+        x, y = w.rest.getData()
+        self.assertEqual(np.isnan(y).sum(), 5)
+        np.testing.assert_array_equal(y[~np.isnan(y)],
+                                      w.result.profile[:, SELECTED_SHOWN:].T.ravel())
 
     def test_legend_names_the_coloured_curves_and_axes_have_no_scale_factor(self):
         w = self.widget
@@ -98,7 +166,7 @@ class TestOWLocalityProfile(WidgetTest):
         # without a selection, the ten highest curves; the informative attributes among them
         self.assertEqual(len(legend()), 10)
         self.assertLessEqual({"I1", "I2"}, set(legend()))
-        w.curves[3].sigClicked.emit(w.curves[3], None)
+        w.toggle_attribute(3)
         self.assertEqual(legend(), ["R2"])
         for plot in (w.profile_plot, w.correlation_plot):
             for side in ("left", "bottom"):
@@ -108,7 +176,7 @@ class TestOWLocalityProfile(WidgetTest):
     def test_selection_and_parameters_survive_saving(self):
         w = self.widget
         self.run_on(self.parity, k_max=12)
-        w.curves[1].sigClicked.emit(w.curves[1], None)
+        w.toggle_attribute(1)
         settings = w.settingsHandler.pack_data(w)
         widget = self.create_widget(OWLocalityProfile, stored_settings=settings)
         self.send_signal(widget.Inputs.data, self.parity, widget=widget)
@@ -201,13 +269,53 @@ class TestOWLocalityProfile(WidgetTest):
         w.attr_view.selectRow(0)
         self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], [first[0]])
 
+    def test_a_new_result_rewrites_the_best_estimates_of_the_list(self):
+        from AnyQt.QtCore import Qt
+        w = self.widget
+
+        def listed():
+            model = w.attr_model
+            return {model.item(r, 0).text(): model.item(r, 1).data(Qt.UserRole)
+                    for r in range(model.rowCount())}
+        self.run_on(self.parity, k_max=20)
+        w.attr_view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+        w.attr_view.selectRow(0)
+        first = w.attr_proxy.index(0, 0).data()
+        best20 = dict(zip([a.name for a in self.parity.domain.attributes],
+                          w.result.profile.max(axis=0)))
+        self.assertEqual(listed(), best20)
+        w.k_max = 1                                    # a new result for the same data
+        w.restart()
+        self.wait_until_finished(timeout=30000)
+        best1 = dict(zip(best20, w.result.profile[0]))
+        self.assertNotEqual(best1, best20)
+        self.assertEqual(listed(), best1)
+        order = [w.attr_proxy.index(r, 0).data() for r in range(w.attr_proxy.rowCount())]
+        self.assertEqual(order, sorted(best1, key=lambda name: -best1[name]))   # re-sorted
+        self.assertEqual([a.name for a in self.get_output(w.Outputs.features)], [first])
+        housing = Table("housing")[:60]
+        self.run_on(housing, k_max=5)                  # new data: new names
+        self.assertEqual(set(listed()), {a.name for a in housing.domain.attributes})
+
+    def test_list_rows_are_as_high_as_their_contents(self):
+        w = self.widget
+        self.run_on(self.parity, k_max=5)
+        view = w.attr_view
+        heights = {view.rowHeight(r) for r in range(w.attr_proxy.rowCount())}
+        self.assertEqual(len(heights), 1)
+        # as a row resized to its contents (the name with its icon) would be
+        self.assertEqual(heights.pop(), view.sizeHintForRow(0))
+
     def test_one_k_is_drawn_as_dots(self):
         w = self.widget
         self.run_on(self.parity, k_max=1)
         self.assertEqual(list(w.result.ks), [1])
-        self.assertTrue(all(curve.opts.get("symbol") == "o" for curve in w.curves))
+        items = [*w.curves.values(), w.background]
+        self.assertEqual(len(items), 11)        # the ten in the legend, the others as one
+        self.assertTrue(all(item.opts.get("symbol") == "o" for item in items))
         self.run_on(self.parity, k_max=5)
-        self.assertTrue(all(curve.opts.get("symbol") is None for curve in w.curves))
+        items = [*w.curves.values(), w.background]
+        self.assertTrue(all(item.opts.get("symbol") is None for item in items))
 
     def test_settings_box_is_named_after_the_estimator_it_runs(self):
         w = self.widget

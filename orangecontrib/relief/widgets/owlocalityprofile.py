@@ -10,7 +10,8 @@ import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSize, QSortFilterProxyModel, Qt
 from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QHeaderView, QLineEdit, QSizePolicy, QSplitter, QTableView
+from AnyQt.QtWidgets import (QHeaderView, QLineEdit, QSizePolicy, QSplitter, QStyle,
+                             QTableView)
 
 from Orange.data import Domain, Table
 from Orange.widgets import gui
@@ -32,6 +33,11 @@ __all__ = ["OWLocalityProfile", "locality_profile", "correlation"]
 LEGEND_SIZE = 10
 #: the longest attribute name the legend shows in full
 LEGEND_CHARACTERS = 24
+#: selected attributes drawn (and named in the legend) each as its own curve; the rest of a
+#: larger selection is drawn together as one curve
+SELECTED_SHOWN = 20
+#: how near (in pixels) to a curve a click selects its attribute
+CLICK_PIXELS = 6
 
 #: myopic estimators the profile is correlated with, per task (Fig. 5; eqs. 5, 16, 17)
 REFERENCES = {
@@ -55,13 +61,20 @@ def _short(name, length=LEGEND_CHARACTERS):
     return f"{name[:half]}…{name[-half:]}"
 
 
-def curve_colours(n):
+def readable(colour):
+    """``colour``, darkened if pale (such as Orange's yellow) so that a thin line on a white
+    background stays visible."""
+    luminance = 0.299 * colour.red() + 0.587 * colour.green() + 0.114 * colour.blue()
+    return colour.darker(100 + int(luminance - 100)) if luminance > 150 else colour
+
+
+def curve_colours(n, indices=None):
     """``n`` distinct colours for curves on a white background: Orange's palette, the pale
-    ones (such as its yellow) darkened so that a thin line stays visible."""
-    def luminance(c):
-        return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue()
-    return [c.darker(100 + int(luminance(c) - 100)) if luminance(c) > 150 else c
-            for c in LimitedDiscretePalette(max(n, 1)).qcolors]
+    ones darkened (:func:`readable`); only those at ``indices`` if given (building thousands of
+    colours for a few curves holds the canvas)."""
+    palette = LimitedDiscretePalette(max(n, 1)).palette
+    rows = palette if indices is None else palette[np.asarray(indices, dtype=int)]
+    return [readable(QColor(*map(int, rgb))) for rgb in rows]
 
 
 def correlation(x, y):
@@ -138,8 +151,14 @@ class OWLocalityProfile(BackgroundEstimationWidget):
 
     def __init__(self):
         super().__init__()
-        self.curves = []
-        self.colors = []
+        #: attribute index -> its own curve item (the coloured curves the legend names)
+        self.curves = {}
+        #: the grey curves of all the other attributes, one item (None before a result)
+        self.background = None
+        self._listed = None         # the data whose attributes the list holds
+        self._names_width = None    # the width of their names (they do not change)
+        #: the selected attributes beyond :data:`SELECTED_SHOWN`, one item (or None)
+        self.rest = None
 
         box = self.settings_box = gui.vBox(self.controlArea, ESTIMATORS[None])
         gui.spin(box, self, "k_max", 1, 10000, label="Largest k:", callback=self.restart,
@@ -188,7 +207,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
                     "sort.")
         self.attr_view.setModel(self.attr_proxy)
         self.attr_view.verticalHeader().hide()
-        self.attr_view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        # rows as high as their contents, measured on one row: resizing every row to its
+        # contents at each sort or selection holds the canvas on thousands of attributes
+        self.attr_view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = self.attr_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeToContents)
         header.setTextElideMode(Qt.ElideNone)
@@ -205,6 +226,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             "(Robnik-Šikonja & Kononenko 1999, eq. 15): myopic ReliefF (eq. 5) and accuracy "
             "(eq. 16) for a categorical target, MSE (eq. 17) for a numeric one.")
         self.correlation_plot.setYRange(-1, 1)
+        # curves are found by position, not by an item's click signal: one item holds many
+        self.profile_view.scene().sigMouseClicked.connect(self._on_plot_clicked)
+        self.profile_view.scene().sigMouseMoved.connect(self._on_plot_hovered)
         plots.layout().addWidget(self.profile_view, 3)
         plots.layout().addWidget(self.correlation_view, 2)
         self.resize(1300, 680)
@@ -273,77 +297,149 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self._select_in_list()
 
     def _plot_result(self):
-        view = self.profile_plot.vb
-        for curve in self.curves:
-            view.removeItem(curve)
+        self._remove_profile_curves()
         self.profile_plot.clear()
         self.correlation_plot.clear()
         self.correlation_legend.clear()
-        self.curves = []
         self._fill_list()
         if self.result is None:
             self.profile_legend.clear()
             return
         ks = self.result.ks
-        n = self.result.profile.shape[1]
-        self.colors = curve_colours(n)
-        # with a single k (the smallest class has two instances) a line has no length: dots
-        dots = dict(symbol="o", symbolSize=7) if len(ks) < 2 else {}
-        # plain curves (a data item only for dots), added to the view box directly: the plot
-        # item's own bookkeeping costs time quadratic in the number of curves
-        for i, attr in enumerate(self.data.domain.attributes):
-            if dots:
-                curve = pg.PlotDataItem(ks, self.result.profile[:, i], **dots)
-                curve.setCurveClickable(True, width=6)
-            else:
-                curve = pg.PlotCurveItem(ks, self.result.profile[:, i], clickable=True)
-                curve.setClickable(True, width=6)
-            curve.sigClicked.connect(self._on_curve_clicked)
-            curve.setToolTip(attr.name)
-            view.addItem(curve)
-            self.curves.append(curve)
         styles = (Qt.SolidLine, Qt.DotLine, Qt.DashLine)
         for (label, values), style in zip(self.result.correlations.items(), styles):
             pen = pg.mkPen(color="k", width=2, style=style)
-            item = self.correlation_plot.plot(ks, values, pen=pen, **dots)
+            item = self.correlation_plot.plot(ks, values, pen=pen, **self._dots())
             self.correlation_legend.addItem(item, label)
         self._style_curves()
 
+    def _remove_profile_curves(self):
+        """Remove the curves added to the view box directly (the plot item's ``clear`` does not
+        know them)."""
+        for item in [*self.curves.values(), self.background, self.rest]:
+            if item is not None:
+                self.profile_plot.vb.removeItem(item)
+        self.curves, self.background, self.rest = {}, None, None
+
+    def _dots(self):
+        """With a single k (the smallest class has two instances) a line has no length: dots."""
+        return dict(symbol="o", symbolSize=7) if len(self.result.ks) < 2 else {}
+
+    def _many_curves(self, columns, pen, z):
+        """One item drawing the profile curves of ``columns`` (attribute indices), broken by
+        NaN between attributes; plain dots for a single k."""
+        ks = self.result.ks
+        profile = self.result.profile[:, columns]
+        if len(ks) < 2:
+            item = pg.PlotDataItem(np.repeat(ks, len(columns)).astype(float), profile.ravel(),
+                                   pen=None, symbol="o", symbolSize=7,
+                                   symbolPen=pen.color(), symbolBrush=pen.color())
+        else:
+            gap = np.full((len(columns), 1), np.nan)
+            x = np.hstack([np.broadcast_to(ks.astype(float), (len(columns), len(ks))), gap])
+            y = np.hstack([profile.T, gap])
+            item = pg.PlotCurveItem(x.ravel(), y.ravel(), pen=pen, connect="finite")
+        item.setZValue(z)
+        self.profile_plot.vb.addItem(item)
+        return item
+
     def _style_curves(self):
-        """Selected attributes drawn thick in their colour, the others thin and grey; the
-        legend names the coloured curves: the selected ones, or without a selection the
-        :data:`LEGEND_SIZE` attributes with the highest estimates."""
+        """Selected attributes drawn thick in their colour, each its own item; without a
+        selection the :data:`LEGEND_SIZE` attributes with the highest estimates in their colour;
+        all the other attributes thin and grey, together one item. The legend names the
+        coloured curves."""
+        self._remove_profile_curves()
+        view = self.profile_plot.vb
         attrs = self.data.domain.attributes
-        positions = {attr: i for i, attr in enumerate(attrs)}
-        selected = {positions[a] for a in self.selected_attrs if a in positions}
-        grey = QColor(190, 190, 190)
-        grey_pen = pg.mkPen(grey, width=1)
-        for i, curve in enumerate(self.curves):
-            if i in selected or not selected:
-                colour = self.colors[i]
-                curve.setPen(pg.mkPen(colour, width=3 if selected else 1.5))
-                curve.setZValue(2)
-            else:
-                colour = grey
-                curve.setPen(grey_pen)
-                curve.setZValue(1)
-            if isinstance(curve, pg.PlotDataItem):
-                curve.setSymbolPen(colour)
-                curve.setSymbolBrush(colour)
-        self.profile_legend.clear()
+        domain = self.data.domain        # its own index: no dictionary of every attribute
+        selected = sorted({i for i in (domain.index(a) for a in self.selected_attrs
+                                       if a in domain) if 0 <= i < len(attrs)})
         if selected:
-            shown = sorted(selected)
+            shown, rest, width = selected[:SELECTED_SHOWN], selected[SELECTED_SHOWN:], 3
         else:
             profile = self.result.profile
             best = np.where(np.isnan(profile), -np.inf, profile).max(axis=0, initial=-np.inf)
-            shown = np.argsort(-best, kind="stable")[:LEGEND_SIZE]
+            shown, rest, width = list(np.argsort(-best, kind="stable")[:LEGEND_SIZE]), [], 1.5
+        ks = self.result.ks
+        dots = self._dots()
+        for i, colour in zip(shown, curve_colours(len(attrs), shown)):
+            if dots:
+                curve = pg.PlotDataItem(ks, self.result.profile[:, i], symbolPen=colour,
+                                        symbolBrush=colour, **dots)
+            else:
+                curve = pg.PlotCurveItem(ks, self.result.profile[:, i])
+            curve.setPen(pg.mkPen(colour, width=width))
+            curve.setZValue(3)
+            view.addItem(curve)
+            self.curves[int(i)] = curve
+        others = np.setdiff1d(np.arange(len(attrs)), selected or shown)
+        if len(others):
+            self.background = self._many_curves(others, pg.mkPen(QColor(190, 190, 190), width=1),
+                                                z=1)
+        if rest:
+            self.rest = self._many_curves(rest, pg.mkPen(QColor(90, 90, 90), width=2), z=2)
+        self.profile_legend.clear()
         for i in shown:
-            self.profile_legend.addItem(self.curves[i], _short(attrs[i].name))
+            self.profile_legend.addItem(self.curves[int(i)], _short(attrs[i].name))
+        if rest:
+            self.profile_legend.addItem(self.rest, f"+ {len(rest)} more selected")
 
     # --- selection
-    def _on_curve_clicked(self, curve, _event=None):
-        """pyqtgraph's sigClicked(item, event): toggle the curve's attribute."""
-        attr = self.data.domain.attributes[self.curves.index(curve)]
+    def curve_at(self, x, y, pixels=CLICK_PIXELS):
+        """The index of the attribute whose profile curve passes nearest to the point (x, y)
+        in data coordinates, measured in pixels of the plot, if within ``pixels``; else None."""
+        if self.result is None or self.data is None:
+            return None
+        width, height = self.profile_plot.vb.viewPixelSize()   # data units per pixel
+        if not (width > 0 and height > 0):
+            return None
+        xs = self.result.ks.astype(float) / width
+        ys = self.result.profile.T / height                     # (attributes, K), in pixels
+        px, py = x / width, y / height
+        if len(xs) < 2:
+            distance = np.hypot(xs[0] - px, ys[:, 0] - py)
+        else:
+            # only the segments that reach within ``pixels`` of the point's x (the mouse moves
+            # over thousands of curves of a hundred k); distance to each: project the point on
+            # it, clipped to its ends
+            near = np.flatnonzero((xs[:-1] - pixels <= px) & (xs[1:] + pixels >= px))
+            if not len(near):
+                return None
+            x0, dx = xs[near], xs[near + 1] - xs[near]
+            y0, dy = ys[:, near], ys[:, near + 1] - ys[:, near]
+            t = np.clip(((px - x0) * dx + (py - y0) * dy) / (dx ** 2 + dy ** 2), 0, 1)
+            distance = np.hypot(x0 + t * dx - px, y0 + t * dy - py)
+            distance = np.where(np.isnan(distance), np.inf, distance).min(axis=1)
+        distance = np.where(np.isnan(distance), np.inf, distance)
+        if not len(distance):
+            return None
+        nearest = int(np.argmin(distance))
+        return nearest if distance[nearest] <= pixels else None
+
+    def _scene_to_curve(self, scene_pos):
+        view = self.profile_plot.vb
+        if not view.sceneBoundingRect().contains(scene_pos):
+            return None
+        pos = view.mapSceneToView(scene_pos)
+        return self.curve_at(pos.x(), pos.y())
+
+    def _on_plot_clicked(self, event):
+        """A left click on or near a curve toggles its attribute."""
+        if event.button() != Qt.LeftButton or self.result is None:
+            return
+        index = self._scene_to_curve(event.scenePos())
+        if index is not None:
+            self.toggle_attribute(index)
+
+    def _on_plot_hovered(self, scene_pos):
+        """The name of the attribute under the mouse as the plot's tooltip."""
+        index = self._scene_to_curve(scene_pos) if self.result is not None else None
+        self.profile_view.setToolTip(
+            "" if index is None else self.data.domain.attributes[index].name)
+
+    def toggle_attribute(self, index):
+        """Select the attribute at ``index``, or deselect it if selected."""
+        attr = self.data.domain.attributes[index]
         if attr in self.selected_attrs:
             self.selected_attrs = [a for a in self.selected_attrs if a is not attr]
         else:
@@ -352,32 +448,63 @@ class OWLocalityProfile(BackgroundEstimationWidget):
 
     def _fill_list(self):
         """The attribute list: each attribute with its highest estimate over k (once
-        computed), sortable by either."""
-        self.attr_model.setRowCount(0)
+        computed), sortable by either. The names are listed once per data; a result only
+        rewrites the estimates (rebuilding thousands of rows holds the canvas)."""
         if self.data is None:
+            self.attr_model.setRowCount(0)
+            self._listed = None
             return
         best = None
         if self.result is not None:
             profile = self.result.profile
             best = np.where(np.isnan(profile), -np.inf, profile).max(axis=0, initial=-np.inf)
         text = format_scores(best if best is not None else [])
+        attrs = self.data.domain.attributes
+        model = self.attr_model
         blocked = self.attr_view.selectionModel().blockSignals(True)
-        for i, attr in enumerate(self.data.domain.attributes):
-            name = QStandardItem(gui.attributeIconDict[attr], attr.name)
-            name.setData(attr.name.lower(), Qt.UserRole)
-            name.setToolTip(attr.name)
-            value = QStandardItem()
+        if self._listed is not self.data or model.rowCount() != len(attrs):
+            model.setRowCount(0)
+            for attr in attrs:
+                name = QStandardItem(gui.attributeIconDict[attr], attr.name)
+                name.setData(attr.name.lower(), Qt.UserRole)
+                name.setToolTip(attr.name)
+                value = QStandardItem()
+                value.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                model.appendRow([name, value])
+            self._listed = self.data
+            self._names_width = None
+            if attrs:
+                self.attr_view.verticalHeader().setDefaultSectionSize(
+                    self.attr_view.sizeHintForRow(0))
+        # the estimates without a signal per row (each would re-sort the proxy), then one
+        dynamic = self.attr_proxy.dynamicSortFilter()
+        self.attr_proxy.setDynamicSortFilter(False)
+        signals = model.blockSignals(True)
+        longest = ""
+        for i in range(len(attrs)):
+            value = model.item(i, 1)
             if best is not None and np.isfinite(best[i]):
-                value.setText(text(best[i]))
+                shown = text(best[i])
+                longest = max(longest, shown, key=len)
+                value.setText(shown)
                 value.setData(float(best[i]), Qt.UserRole)
             else:
+                value.setText("")
                 value.setData(-np.inf, Qt.UserRole)
-            value.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-            self.attr_model.appendRow([name, value])
+        model.blockSignals(signals)
+        if len(attrs):
+            model.dataChanged.emit(model.index(0, 1), model.index(len(attrs) - 1, 1))
+        self.attr_proxy.setDynamicSortFilter(dynamic)     # (re-sorts, once)
         self.attr_view.selectionModel().blockSignals(blocked)
         view = self.attr_view      # as wide as the names, up to a third of a laptop screen
-        width = sum(max(view.sizeHintForColumn(c), view.horizontalHeader().sectionSizeHint(c))
-                    for c in range(2))
+        header = view.horizontalHeader()
+        if self._names_width is None:
+            self._names_width = max(view.sizeHintForColumn(0), header.sectionSizeHint(0))
+        # the estimates' column from the longest text (as the item delegate pads it, and the
+        # grid), not by asking every row for its size
+        margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+        estimates = view.fontMetrics().horizontalAdvance(longest) + 2 * margin + 1
+        width = self._names_width + max(estimates, header.sectionSizeHint(1))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
                                  + view.verticalScrollBar().sizeHint().width() + 4, 520))
 
@@ -398,7 +525,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         rows = sorted(self.attr_proxy.mapToSource(i).row()
                       for i in self.attr_view.selectionModel().selectedRows())
         self.selected_attrs = [self.data.domain.attributes[r] for r in rows]
-        if self.curves:
+        if self.result is not None:
             self._style_curves()
         self.commit.deferred()
 
