@@ -103,6 +103,8 @@ class Estimator(Parameters):
     dask_backend = False
     #: it gives the case counts of the Π framework (``case_counts``)
     counts_cases = False
+    #: its context lists the attributes it removed, round by round (``removed``: TuRF)
+    removes_attributes = False
     #: it is offered as a tree's split selector (its values compare across candidate splits)
     split_selector = True
     #: the parameters whose default is the preset's (None in a selector: the preset's value)

@@ -77,6 +77,7 @@ class TuRF(Estimator):
     (None: no such limit)."""
     name = "TuRF"
     paper = "Moore & White 2007, EvoBIO (Tuned ReliefF)"
+    removes_attributes = True
     parameters = (
         Param("estimator", "estimator", None, "Base estimator", none="MultiSURF",
               tooltip="The estimator whose estimates rank the attributes in each round."),

@@ -28,7 +28,6 @@ from Orange.widgets.widget import AttributeList, Input, Msg, Output
 from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.significance import significance, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
-from orangecontrib.relief.estimators.turf import TuRF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
@@ -77,7 +76,7 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
     if method == "stir" and not supports_stir(scorer):
         method = None
     context = None
-    if scorer.counts_cases or isinstance(scorer, TuRF):
+    if scorer.counts_cases or scorer.removes_attributes:
         # Π: the context holds the counts the widget shows; TuRF: the removal rounds
         context = scorer.context(encoded, None if method else callback)
         scores = np.asarray(scorer.estimate(context), dtype=float)
@@ -740,7 +739,6 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         if method == self.SelectFDR and run.qvalues is None:
             self.Information.no_qvalues()
             method = self.SelectNBest
-        attrs = self.data.domain.attributes
         if method == self.SelectNBest:      # the top rows as the table is sorted
             rows = range(min(self.n_selected, model.rowCount()))
             indices = model.mapToSourceRows(list(rows)) if len(rows) else []
