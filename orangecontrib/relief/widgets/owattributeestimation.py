@@ -86,9 +86,10 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
         result = significance(scorer, encoded, method, n_permutations, PERMUTATION_SEED,
                               callback)
         scores, pvalues, qvalues = result.scores, result.pvalues, result.qvalues
-    counts = getattr(context, "case_counts", None)
-    removed = {int(attr): round_ for round_, (attributes, _) in
-               enumerate(getattr(context, "removed", ()), 1) for attr in attributes}
+    counts = context.case_counts if scorer.counts_cases else None
+    rounds = context.removed if scorer.removes_attributes else ()
+    removed = {int(attr): round_ for round_, (attributes, _) in enumerate(rounds, 1)
+               for attr in attributes}
     iterations = getattr(scorer, "iterations", None)
     m = min(iterations, encoded.n_instances) if iterations else encoded.n_instances
     return SimpleNamespace(name=scorer.stem(), scores=scores, pvalues=pvalues, qvalues=qvalues,

@@ -108,6 +108,16 @@ KD_TREE_MIN_INSTANCES = 5000
 KD_TREE_MAX_ATTRIBUTES = 6
 
 
+class _SearchSpec(NamedTuple):
+    """What :func:`_search` searches: the diff model, the grouping, whether instances at
+    distance 0 are skipped, the class code of every instance and the number of groups."""
+    diff_model: DiffModel
+    groups: str
+    skip_zero_distance: bool
+    cls: np.ndarray
+    n_groups: int
+
+
 def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_distance=None,
                        callback=None, shared_ties=None):
     """Find the context (see the module docstring) for the sampled ``instances``;
@@ -131,7 +141,7 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
         k = int(np.ceil(k / data.weights.min()))
     K = max(0, min(k, size))
     wanted = min(K + tie_margin(K), size) if shared_ties and K else K
-    how = (diff_model, groups, skip_zero_distance, cls, n_groups)
+    how = _SearchSpec(diff_model, groups, skip_zero_distance, cls, n_groups)
     neighbours, distances, search = _search(
         how, instances, wanted, progress_part(callback, 0.0, 0.95 if shared_ties else 1.0))
     if shared_ties and K:
@@ -160,8 +170,7 @@ def tie_margin(K):
 def _search(how, instances, K, callback):
     """(neighbours, distances, search): the K nearest (m, G, K) of each group by (distance,
     index), by the search that suits the data (see the module docstring), and which search
-    that was (one of ``SEARCHES``). ``how``: (diff model, groups, skip_zero_distance, class
-    codes, number of groups)."""
+    that was (one of ``SEARCHES``). ``how``: a :class:`_SearchSpec`."""
     diff_model, groups, skip_zero_distance, cls, n_groups = how
     m = instances.size
     check_memory(16 * n_groups * K * (m + min(m, SEARCH_BLOCK)),
