@@ -19,7 +19,9 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from ...compilation import kernel
 from ..base import parallel_launch
+from . import vectorised
 
 __all__ = ["MAX_VALUES", "pack_planes", "tile_mismatches", "band_mismatch_counts"]
 
@@ -54,6 +56,7 @@ def pack_planes(values, columns):
     return planes if ok.all() else None
 
 
+@kernel(vectorised.pack)
 @njit(cache=True, parallel=True, nogil=True)
 def _pack(values, columns, planes, ok):
     for i in prange(values.shape[0]):

@@ -12,11 +12,15 @@ apply: data larger than :data:`MAX_WORK` diff terms (:data:`SMALL_WORK` where th
 in the disk cache), or inputs the kernel treats in a way not
 reproduced here (bit planes); the compiled kernel then runs.
 """
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from ...compilation import small_data_only
 
-__all__ = ["MAX_WORK", "SMALL_WORK", "fill_codes", "pair_diffs", "distances", "nearest_search",
+__all__ = ["MAX_WORK", "SMALL_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK", "pack",
+           "fill_codes", "pair_diffs", "distances", "nearest_search",
            "fused_sums", "band_sums"]
 
 #: the most diff terms (instances x instances x attributes of the data) a numpy equivalent
@@ -25,6 +29,24 @@ MAX_WORK = 2 * 10 ** 7
 #: the most diff terms a numpy equivalent takes on where the kernel is compiled in the disk
 #: cache: a tenth of a second or less, under the time loading the kernel takes
 SMALL_WORK = 4 * 10 ** 6
+
+
+#: the most terms (sums x instances x neighbours x attributes) the sums of diffs over the
+#: neighbours take on (linear in the pairs: a second or two)
+SUMS_WORK = 5 * 10 ** 8
+#: terms the sums of diffs hold at once
+BLOCK_TERMS = 2 * 10 ** 6
+#: the most diff terms (instances x candidates x attributes) of numeric data the certified
+#: search (:func:`_certified_search`) takes on: a few seconds, under the compile it stands in for
+CERTIFIED_WORK = 10 ** 10
+#: the most products (instances x candidates x one-hot columns) of discrete data it takes on
+ONE_HOT_WORK = 10 ** 11
+#: the most one-hot entries (instances x one-hot columns: 4 bytes each, twice) it holds
+ONE_HOT_ENTRIES = 2 * 10 ** 7
+#: the most values (codes 0, 1, ...) a discrete column may have for the one-hot product
+ONE_HOT_VALUES = 16
+#: distances the certified search holds at once (rows x candidates)
+BLOCK_DISTANCES = 4 * 10 ** 6
 
 
 def _limit():
@@ -48,6 +70,26 @@ def fill_codes(X, first, shift, inv_span, factor, n_codes, out):
     t = first + np.arange(out.shape[1])
     x = X[:out.shape[0], first:first + out.shape[1]]
     out[...] = np.where(x == x, _codes(x, t, shift, inv_span, factor, n_codes), -1)
+
+
+def pack(values, columns, planes, ok):
+    """:func:`.packed._pack`: bit u % 64 of word u // 64 of plane p set where bit p of the
+    code of column u is (``np.packbits``, little-endian bit and byte order); ``ok[i]`` cleared
+    where a value of instance i is not a code 0..3. Linear in the data: up to ``SUMS_WORK``
+    values."""
+    n, W = planes.shape[0], planes.shape[2]
+    if n * columns.size > (SMALL_WORK if small_data_only() else SUMS_WORK):
+        return NotImplemented
+    x = values[:, columns]
+    valid = (x == 0.0) | (x == 1.0) | (x == 2.0) | (x == 3.0)
+    ok &= valid.all(axis=1)
+    code = np.where(valid, x, 0.0).astype(np.uint8)
+    bits = np.zeros((n, 2, 64 * W), np.uint8)
+    bits[:, 0, :columns.size] = code & 1
+    bits[:, 1, :columns.size] = code >> 1
+    words = np.packbits(bits, axis=2, bitorder="little").view(np.dtype("<u8"))
+    planes |= words.astype(np.uint64)
+    return None
 
 
 def _diffs(t, i, j, tables):
@@ -96,38 +138,38 @@ def _candidates(tiles):
 
 
 def _distance_matrix(rows, tiles, cand, c_cand):
-    """(len(rows), len(cand)) the distances of :func:`.diffs._tile_distances` from each of
-    ``rows`` to the candidates ``cand`` (of tile classes ``c_cand``): the terms of the columns
-    added in the kernel's order."""
+    """The distances of :func:`.diffs._tile_distances` between instances ``rows`` and the
+    candidates ``cand`` (of tile classes ``c_cand``), index arrays broadcast together (rows
+    (b, 1) against candidates (1, c) for a matrix, or equal shapes for pairs): the terms of the
+    columns added in the kernel's order."""
     X, cls, columns, partial, discrete = (tiles.values, tiles.cls, tiles.columns, tiles.partial,
                                           tiles.discrete)
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     other, both, options = tiles.other, tiles.both, tiles.options
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
-    acc = np.zeros((rows.size, cand.size))
-    c_query = cls[rows][:, None]
-    c_cand = c_cand[None, :]
+    acc = np.zeros(np.broadcast_shapes(rows.shape, cand.shape))
+    c_query = cls[rows]
     for t in columns:
         y = X[cand, t]
         col = y * inv_span[t]                     # the candidates' values, as the tile loads them
         x = X[rows, t]
-        query = (x * inv_span[t])[:, None]
+        query = x * inv_span[t]
         if discrete[t]:
-            term = np.where(col[None, :] != query, 1.0, 0.0)
+            term = np.where(col != query, 1.0, 0.0)
         else:
-            term = np.abs(col[None, :] - query)
+            term = np.abs(col - query)
             if ramp:
                 term = np.minimum(np.maximum((term - t_equal) * inv_w, 0.0), 1.0)
             if euclid:
                 term = term * term
         if partial[t]:
-            x_code = _codes(x, t, shift, inv_span, factor, n_codes)[:, None]
-            c_code = _codes(y, t, shift, inv_span, factor, n_codes)[None, :]
+            x_code = _codes(x, t, shift, inv_span, factor, n_codes)
+            c_code = _codes(y, t, shift, inv_span, factor, n_codes)
             to_missing = other[t, x_code, c_cand]            # known query, missing candidate
-            col_known = (col == col)[None, :]
+            col_known = col == col
             known_query = np.where(col_known, term, to_missing)
             missing_query = np.where(col_known, other[t, c_code, c_query], both[c_query, c_cand, t])
-            term = np.where((x == x)[:, None], known_query, missing_query)
+            term = np.where(x == x, known_query, missing_query)
         acc += term
     return acc
 
@@ -137,7 +179,7 @@ def distances(rows, tiles, planes, out):
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
         return NotImplemented
     cand, c_cand = _candidates(tiles)
-    out[:, cand] = _distance_matrix(rows, tiles, cand, c_cand)
+    out[:, cand] = _distance_matrix(rows[:, None], tiles, cand[None, :], c_cand[None, :])
     return None
 
 
@@ -145,9 +187,9 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_
     """:func:`.neighbours._nearest_search`: the K nearest of each group by (distance,
     index) among the candidates of the tiles."""
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
-        return NotImplemented
+        return _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist)
     cand, c_cand = _candidates(tiles)
-    d = _distance_matrix(rows, tiles, cand, c_cand)
+    d = _distance_matrix(rows[:, None], tiles, cand[None, :], c_cand[None, :])
     if np.isnan(d).any():
         return NotImplemented
     n_groups, K = out_idx.shape[1], out_idx.shape[2]
@@ -155,12 +197,7 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_
     candidate = index != rows[:, None]
     if skip_zero:
         candidate &= d != 0.0
-    if mode == 0:
-        group = np.broadcast_to(c_cand[None, :], d.shape)
-    elif mode == 1:
-        group = np.where(c_cand[None, :] == tiles.cls[rows][:, None], 0, 1)
-    else:
-        group = np.zeros(d.shape, np.intp)
+    group = np.broadcast_to(_group_of(mode, c_cand[None, :], tiles.cls[rows][:, None]), d.shape)
     for g in range(n_groups):
         member = candidate & (group == g)
         order = np.lexsort((index, d, ~member), axis=1)[:, :K]
@@ -173,44 +210,162 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_
     return None
 
 
+def _group_of(mode, c_cand, c_query):
+    """:func:`.heaps._group`: the group of a candidate of class ``c_cand`` for a query of class
+    ``c_query`` (arrays broadcast together)."""
+    if mode == 0:
+        return c_cand + 0 * c_query
+    if mode == 1:
+        return np.where(c_cand == c_query, 0, 1)
+    return np.zeros(np.broadcast_shapes(np.shape(c_cand), np.shape(c_query)), np.intp)
+
+
+def _threads():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _approximate_distances(tiles, cand):
+    """(distances, exact) for :func:`_certified_search`: ``distances(q)`` gives the (len(q),
+    len(cand)) distances from instances ``q`` to the candidates ``cand`` computed fast, and
+    ``exact`` says whether they are the kernel's numbers to the last bit; or None where the
+    data are not of a kind this applies to (missing values, mixed or ramped columns) or too
+    large for it.
+
+    Discrete columns whose values are small codes: the number of columns on which two
+    instances differ is the number of columns less the matches, a product of one-hot codes
+    (``one_hot @ one_hot.T``) whose every partial sum is an integer below 2^24, so float32
+    gives it exactly. Numeric columns with the linear diff and the Manhattan distance: the
+    sum of the same terms |x_t / span_t - y_t / span_t| as the kernel's, in another order
+    (scipy's ``cdist``), within a rounding bound of it."""
+    X, columns, options = tiles.values, tiles.columns, tiles.options
+    n, a = cand.size, columns.size
+    if not a or tiles.partial[columns].any():
+        return None
+    discrete = tiles.discrete[columns]
+    if discrete.all():
+        codes = X[:, columns]
+        top = codes.max(initial=0.0)
+        if (not 0.0 <= top < ONE_HOT_VALUES or n * n * a * (top + 1) > ONE_HOT_WORK
+                or X.shape[0] * a * (top + 1) > ONE_HOT_ENTRIES or a >= 2 ** 24 or (codes < 0.0).any() or (codes != np.floor(codes)).any()):
+            return None
+        one_hot = codes[:, :, None] == np.arange(top + 1)
+        one_hot = one_hot.reshape(codes.shape[0], -1)
+        one_hot = one_hot[:, one_hot.any(axis=0)].astype(np.float32)
+        candidates = np.ascontiguousarray(one_hot[cand].T)
+        return (lambda q: a - (one_hot[q] @ candidates).astype(float)), True
+    if discrete.any() or options[0] != 0.0 or options[3] != 0.0 or n * n * a > CERTIFIED_WORK:
+        return None
+    from scipy.spatial.distance import cdist         # imported when used
+    scaled = X[:, columns] * tiles.inv_span[columns]
+    if not np.isfinite(scaled).all():
+        return None
+    candidates = np.ascontiguousarray(scaled[cand])
+
+    def distances(q):
+        parts = np.array_split(q, min(_threads(), max(1, q.size // 64)))
+        if len(parts) == 1:
+            return cdist(scaled[q], candidates, "cityblock")
+        with ThreadPoolExecutor(len(parts)) as pool:      # cdist releases the GIL
+            return np.concatenate(list(pool.map(
+                lambda part: cdist(scaled[part], candidates, "cityblock"), parts)))
+    return distances, False
+
+
+def _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist):
+    """:func:`nearest_search` on data too large for the exact distance matrix, from the fast
+    distances of :func:`_approximate_distances`, or ``NotImplemented``. Where those are
+    approximate, every candidate within a rounding bound of each group's K-th smallest has
+    its distance computed again by the kernel's arithmetic (:func:`_distance_matrix`), and
+    the K nearest by (distance, index) are taken among those: a sum of a nonnegative terms
+    added in any order is within (a - 1) u of their exact sum relative to it (u = 2^-53,
+    Higham 2002, eq. 4.4), so a candidate beyond the bound is farther than each of the K,
+    whichever order the kernel adds in. Blocks of rows hold ``BLOCK_DISTANCES`` distances at
+    most."""
+    if small_data_only():
+        return NotImplemented
+    cand, c_cand = _candidates(tiles)
+    fast = _approximate_distances(tiles, cand) if cand.size else None
+    if fast is None:
+        return NotImplemented
+    distances, exact = fast
+    slack = 0.0 if exact else 4.0 * tiles.columns.size * np.finfo(float).eps
+    n_groups, K = out_idx.shape[1], out_idx.shape[2]
+    step = max(1, BLOCK_DISTANCES // max(cand.size, 1))
+    for start in range(0, rows.size, step):
+        q = rows[start:start + step]
+        d = distances(q)
+        candidate = cand[None, :] != q[:, None]
+        if skip_zero:          # (a sum of nonnegative terms is 0 in any order or in none)
+            candidate &= d != 0.0
+        group = _group_of(mode, c_cand[None, :], tiles.cls[q][:, None])
+        for g in range(n_groups):
+            member = np.where(candidate & (group == g), d, np.inf)
+            kk = min(K, cand.size)
+            kth = np.partition(member, kk - 1, axis=1)[:, kk - 1:kk]
+            i, j = np.nonzero((member <= kth * (1.0 + slack)) & (member < np.inf))
+            dist = member[i, j] if exact else _distance_matrix(q[i], tiles, cand[j], c_cand[j])
+            index = cand[j]
+            order = np.lexsort((index, dist, i))
+            i, index, dist = i[order], index[order], dist[order]
+            rank = np.arange(i.size) - np.searchsorted(i, i)
+            keep = rank < K
+            out_idx[start + i[keep], g, rank[keep]] = index[keep]
+            out_dist[start + i[keep], g, rank[keep]] = dist[keep]
+    return None
+
+
 def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     """:func:`.diff_sums._fused_sums`: per run of columns, the running sums of pair x diff
     over each instance's neighbours (cumulative sums, in the neighbours' order) read out in
-    the read-outs' order into the outputs of the instance's chunk."""
+    the read-outs' order into the outputs of the instance's chunk; in blocks of instances
+    (in their order) of ``BLOCK_TERMS`` terms at most. Its work is linear in the pairs, so it
+    takes on up to ``SUMS_WORK`` terms (``SMALL_WORK`` where the kernel is in the disk cache)."""
     from .diff_sums import DISCRETE_PLAIN, NUMERIC_PLAIN
     pair, ptr, at, source, target, scale = (plan.pair, plan.ptr, plan.at, plan.source,
                                             plan.target, plan.scale)
     X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
     b, G, K = nb.shape
-    if pair.shape[0] * nb.size * X.shape[1] > _limit() or _too_large(X.shape[0], X.shape[1]):
+    work = pair.shape[0] * nb.size * X.shape[1]
+    if work > (SMALL_WORK if small_data_only() else SUMS_WORK):
         return NotImplemented
-    found = nb >= 0
-    o = np.where(found, nb, 0)
-    r = rows[:, None, None, None]
     e_group = np.repeat(np.arange(b * G), np.diff(ptr))          # (i * G + g) of read-out e
     e_row, e_g = e_group // G, e_group % G
     e_chunk = np.zeros(e_row.size, np.intp)
     for chunk in range(chunks):
         e_chunk[(e_row >= chunk * b // chunks) & (e_row < (chunk + 1) * b // chunks)] = chunk
-    for c0, c1, typ in runs:
-        t = np.arange(c0, c1)
-        x, z = X[r, t], X[o[..., None], t]                       # (b, G, K, width)
-        if typ == DISCRETE_PLAIN:
-            d = np.where(x == z, 0.0, 1.0)
-        elif typ == NUMERIC_PLAIN:
-            dz = np.abs(z - x)
-            d = np.where(dz >= hi[t], 1.0, np.where(dz <= lo[t], 0.0, (dz - lo[t]) * slope[t]))
-        else:
-            v = _diffs(t, r, o[..., None], tables)
-            d = np.where(v == v, 1.0, 0.0) if known else np.where(v == v, v, 0.0)
-        w = pair[..., None]                                       # (F', b, G, K, 1)
-        terms = np.where(found[None, ..., None] & (w != 0.0), w * d[None], 0.0)
-        running = np.cumsum(terms, axis=3)
-        values = scale[:, None] * running[source, e_row, e_g, at]     # (E, width)
-        for chunk in range(chunks):
-            mine = e_chunk == chunk
-            view = out[chunk][:, c0:c1]
-            np.add.at(view, target[mine], values[mine])
+    width = int((runs[:, 1] - runs[:, 0]).max(initial=1))
+    step = max(1, BLOCK_TERMS // max(pair.shape[0] * G * K * width, 1))
+    for p0 in range(0, b, step):
+        p1 = min(b, p0 + step)
+        e0, e1 = ptr[p0 * G], ptr[p1 * G]
+        block = nb[p0:p1]
+        found = block >= 0
+        o = np.where(found, block, 0)
+        r = rows[p0:p1, None, None, None]
+        w = pair[:, p0:p1, ..., None]                             # (F', b', G, K, 1)
+        rows_e, g_e, at_e, source_e = e_row[e0:e1] - p0, e_g[e0:e1], at[e0:e1], source[e0:e1]
+        for c0, c1, typ in runs:
+            t = np.arange(c0, c1)
+            x, z = X[r, t], X[o[..., None], t]                   # (b', G, K, width)
+            if typ == DISCRETE_PLAIN:
+                d = np.where(x == z, 0.0, 1.0)
+            elif typ == NUMERIC_PLAIN:
+                dz = np.abs(z - x)
+                d = np.where(dz >= hi[t], 1.0, np.where(dz <= lo[t], 0.0,
+                                                        (dz - lo[t]) * slope[t]))
+            else:
+                v = _diffs(t, r, o[..., None], tables)
+                d = np.where(v == v, 1.0, 0.0) if known else np.where(v == v, v, 0.0)
+            terms = np.where(found[None, ..., None] & (w != 0.0), w * d[None], 0.0)
+            running = np.cumsum(terms, axis=3)
+            values = scale[e0:e1, None] * running[source_e, rows_e, g_e, at_e]   # (E', width)
+            for chunk in range(chunks):
+                mine = e_chunk[e0:e1] == chunk
+                view = out[chunk][:, c0:c1]
+                np.add.at(view, target[e0:e1][mine], values[mine])
     return None
 
 
