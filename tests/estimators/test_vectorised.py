@@ -14,7 +14,8 @@ from Orange.data import Table
 from orangecontrib.relief import compilation, scoring
 from orangecontrib.relief.compilation import kernel_mode
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators.neighbourhood import diff_sums, diffs, neighbours
+from orangecontrib.relief.estimators.neighbourhood import (diff_sums, diffs, neighbours, packed,
+                                                            vectorised)
 from orangecontrib.relief.estimators import surf
 from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
 from orangecontrib.relief.estimators.multiscale import MultiScaleRelief
@@ -24,7 +25,8 @@ from orangecontrib.relief.estimators.surf import MultiSURFstar, SURF
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KERNELS = [(diffs, "_fill_codes"), (diffs, "_pair_diffs"), (diffs, "_distances"),
-           (neighbours, "_nearest_search"), (diff_sums, "_fused_sums"), (surf, "_band_sums")]
+           (neighbours, "_nearest_search"), (diff_sums, "_fused_sums"), (surf, "_band_sums"),
+           (packed, "_pack")]
 
 
 class NotCompiled:
@@ -117,11 +119,11 @@ def test_a_kernel_mode_must_be_known():
 def test_large_data_run_the_compiled_kernel(monkeypatch):
     # above the numpy equivalents' size limit the kernel runs (and gives the same numbers);
     # the value codes (_fill_codes, linear in the data) are always within it
-    from orangecontrib.relief.estimators.neighbourhood import vectorised
     data = mixed_data()
     with kernel_mode("compiled"):
         expected = ReliefF()(data)
-    monkeypatch.setattr(vectorised, "MAX_WORK", 10)
+    for limit in ("MAX_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK"):
+        monkeypatch.setattr(vectorised, limit, 10)
     for module, name in KERNELS[1:]:
         monkeypatch.setattr(getattr(module, name), "fallback",
                             lambda *args, f=getattr(module, name).fallback: (
@@ -219,3 +221,136 @@ def test_neighbours_among_a_subset_of_the_instances(numpy_only):
             neighbours_found = nearest_among(model, np.arange(0, 120, 7), candidates, 5,
                                              groups)[0]
         assert np.isin(neighbours_found[neighbours_found >= 0], subset).all()
+
+
+# Data too large for the exact distance matrix: the certified search (fast distances, then
+# the candidates near each K-th recomputed by the kernel's arithmetic) and the diff sums in
+# blocks of instances. Small sizes stand in for large ones by lowering the limits.
+
+@pytest.fixture
+def large_data_path(monkeypatch, numpy_only):
+    monkeypatch.setattr(vectorised, "MAX_WORK", 10)          # no exact distance matrix
+    monkeypatch.setattr(vectorised, "BLOCK_DISTANCES", 5000)  # several blocks of rows
+    monkeypatch.setattr(vectorised, "BLOCK_TERMS", 20000)     # several blocks of sums
+    return numpy_only
+
+
+def near_tied_numeric(n=600, a=40, seed=3):
+    """Values on a coarse grid, columns of very different spans and repeated rows: many
+    distances equal in exact arithmetic whose floating-point sums differ with the order of
+    addition, and pairs at distance 0."""
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.random((n, a)) * 10) / 10 * np.logspace(-3, 3, a)
+    X[n // 2:n // 2 + 20] = X[:20]
+    y = rng.integers(0, 3, n).astype(float)
+    return X, y
+
+
+@pytest.mark.parametrize("options", [dict(), dict(k=1), dict(k=50), dict(skip_zero_distance=True),
+                                     dict(weighting="exp-rank"), dict(iterations=100,
+                                                                      random_state=1)])
+def test_certified_search_on_near_tied_numeric_data(options, large_data_path):
+    X, y = near_tied_numeric()
+    data = encode(X, y, n_classes=3)
+    both_ways(lambda: ReliefF(**options)(data), large_data_path)
+
+
+def reversed_manhattan(queries, candidates):
+    """Manhattan distances summed over the columns from the last to the first."""
+    acc = np.zeros((queries.shape[0], candidates.shape[0]))
+    for t in range(queries.shape[1] - 1, -1, -1):
+        acc += np.abs(candidates[None, :, t] - queries[:, None, t])
+    return acc
+
+
+def test_certified_search_whatever_order_the_fast_distances_add_in(large_data_path,
+                                                                   monkeypatch):
+    # fast distances added in another order than the kernel's differ from its own in the
+    # last bits: the candidates within the rounding bound are recomputed, so the neighbours
+    # and the estimates are still the kernel's
+    X, y = near_tied_numeric()
+    data = encode(X, y, n_classes=3)
+    tiles = diffs.DiffModel(data).tiles
+    scaled = X * tiles.inv_span
+    cand = np.arange(X.shape[0])
+    kernel_order = vectorised._distance_matrix(cand[:, None], tiles, cand[None, :],
+                                               tiles.cls[None, :])
+    assert (reversed_manhattan(scaled, scaled) != kernel_order).mean() > 0.01
+    monkeypatch.setattr(vectorised, "_manhattan", reversed_manhattan)
+    model = diffs.DiffModel(data)
+    candidates = diffs.class_tiles(model.cls, model.n_cls)
+    for k in (1, 7, 30):
+        for groups in ("per-class", "all"):
+            def search():
+                return np.concatenate([a.ravel() for a in neighbours.nearest_among(
+                    model, np.arange(0, 600, 2), candidates, k, groups)])
+            both_ways(search, large_data_path)
+    both_ways(lambda: ReliefF(k=5)(data), large_data_path)
+
+
+def test_certified_search_with_every_grouping(large_data_path):
+    X, y = near_tied_numeric(n=300, a=12, seed=5)
+    model = diffs.DiffModel(encode(X, y, n_classes=3))
+    for groups in ("per-class", "pooled", "all"):
+        def search():
+            context = neighbours.nearest_neighbours(model, np.arange(0, 300, 3), 10, groups)
+            return np.concatenate([context.neighbours.ravel(), context.distances.ravel()])
+        both_ways(search, large_data_path)
+    regression = encode(X, y + np.random.default_rng(0).random(300))
+    both_ways(lambda: RReliefF(k=10)(regression), large_data_path)
+
+
+@pytest.mark.parametrize("n_columns", [30, 100])      # tiles, and bit planes from 64 columns
+def test_certified_search_on_snps(n_columns, large_data_path):
+    rng = np.random.default_rng(n_columns)
+    u = rng.random((500, n_columns))
+    X = (u > 0.6).astype(float) + (u > 0.9)
+    X[250:260] = X[:10]
+    y = (X[:, 0] != X[:, 1]).astype(float)
+    data = encode(X, y, discrete=True, n_classes=2)
+    for estimator in (ReliefF(), ReliefF(k=40, skip_zero_distance=True)):
+        both_ways(lambda: estimator(data), large_data_path)
+
+
+def test_certified_search_declines_what_it_does_not_reproduce():
+    # missing values, ramped or Euclidean numeric diffs, mixed columns: the kernel runs
+    X, y = near_tied_numeric(n=100, a=6)
+    rows = np.arange(10)
+    out = np.full((10, 3, 5), -1, np.intp), np.full((10, 3, 5), np.inf)
+    missing = X.copy()
+    missing[3, 2] = np.nan
+    cases = [(encode(missing, y, n_classes=3), diffs.DiffOptions()),
+             (encode(X, y, n_classes=3), diffs.DiffOptions(numeric="ramp")),
+             (encode(X, y, n_classes=3), diffs.DiffOptions(distance="euclidean")),
+             (encode(np.column_stack([X, y]), y, discrete=[False] * 6 + [True], n_classes=3),
+              diffs.DiffOptions())]
+    for data, options in cases:
+        tiles = diffs.DiffModel(data, options).tiles
+        assert vectorised._certified_search(rows, tiles, 0, False, *out) is NotImplemented
+    assert (out[0] == -1).all()
+
+
+def test_certified_search_declines_large_data(monkeypatch):
+    X, y = near_tied_numeric(n=100, a=6)
+    tiles = diffs.DiffModel(encode(X, y, n_classes=3)).tiles
+    out = np.full((10, 3, 5), -1, np.intp), np.full((10, 3, 5), np.inf)
+    monkeypatch.setattr(vectorised, "CERTIFIED_WORK", 100 * 100 * 6 - 1)
+    assert vectorised._certified_search(np.arange(10), tiles, 0, False, *out) is NotImplemented
+    monkeypatch.setattr(vectorised, "CERTIFIED_WORK", 100 * 100 * 6)
+    assert vectorised._certified_search(np.arange(10), tiles, 0, False, *out) is None
+
+
+def test_bit_planes_packed_by_numpy_equal_the_kernels():
+    rng = np.random.default_rng(2)
+    values = rng.integers(0, 4, (50, 150)).astype(float)
+    values[7, 3] = 5.0                              # not a code: that instance is not ok
+    columns = np.arange(1, 150, 1)
+    planes = [np.zeros((50, 2, 3), np.uint64) for _ in range(2)]
+    ok = [np.ones(50, bool) for _ in range(2)]
+    packed._pack.dispatcher(values, columns, planes[0], ok[0])
+    assert vectorised.pack(values, columns, planes[1], ok[1]) is None
+    assert np.array_equal(planes[0], planes[1]) and np.array_equal(ok[0], ok[1])
+    assert not ok[1][7] and ok[1].sum() == 49
+    # by hand: instance 0's attribute 64 (column 65) is bit 0 of word 1
+    code = int(values[0, 65])
+    assert int(planes[1][0, 0, 1]) & 1 == code & 1 and int(planes[1][0, 1, 1]) & 1 == code >> 1

@@ -7,10 +7,21 @@ kernel's numbers to the last bit: the same floating-point operations on the same
 the same order, vectorised over the pairs instead of looped. Sums keep the kernels' order of
 addition (over the columns for a distance, over the neighbours or the band members for a
 sum of diffs); where a kernel skips a term, the term added here is an exact zero, which
-changes no sum. Each returns ``NotImplemented`` (having written nothing) where it does not
-apply: data larger than :data:`MAX_WORK` diff terms (:data:`SMALL_WORK` where the kernel is
-in the disk cache), or inputs the kernel treats in a way not
-reproduced here (bit planes); the compiled kernel then runs.
+changes no sum.
+
+The neighbour search on more than :data:`MAX_WORK` diff terms (instances x instances x
+attributes) does not build the exact distance matrix: on discrete codes without missing values
+the numbers of differing attributes come exactly from a matrix product of one-hot codes, and
+on numeric data (linear diff, Manhattan distance, no missing values) fast distances from
+scipy are certified: the candidates within a rounding bound of each K-th get the kernel's own
+sums (:func:`_certified_search`), so the neighbours are the kernel's, up to
+:data:`CERTIFIED_WORK` and :data:`ONE_HOT_WORK`. The sums of diffs over the neighbours, linear
+in the pairs, take on up to :data:`SUMS_WORK` terms in blocks of instances.
+
+Each returns ``NotImplemented`` (having written nothing) where it does not apply: data above
+those sizes (:data:`SMALL_WORK` where the kernel is in the disk cache, since loading it is then
+quicker), or inputs the kernel treats in a way not reproduced here; the compiled kernel then
+runs.
 """
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -258,7 +269,6 @@ def _approximate_distances(tiles, cand):
         return (lambda q: a - (one_hot[q] @ candidates).astype(float)), True
     if discrete.any() or options[0] != 0.0 or options[3] != 0.0 or n * n * a > CERTIFIED_WORK:
         return None
-    from scipy.spatial.distance import cdist         # imported when used
     scaled = X[:, columns] * tiles.inv_span[columns]
     if not np.isfinite(scaled).all():
         return None
@@ -267,11 +277,18 @@ def _approximate_distances(tiles, cand):
     def distances(q):
         parts = np.array_split(q, min(_threads(), max(1, q.size // 64)))
         if len(parts) == 1:
-            return cdist(scaled[q], candidates, "cityblock")
+            return _manhattan(scaled[q], candidates)
         with ThreadPoolExecutor(len(parts)) as pool:      # cdist releases the GIL
             return np.concatenate(list(pool.map(
-                lambda part: cdist(scaled[part], candidates, "cityblock"), parts)))
+                lambda part: _manhattan(scaled[part], candidates), parts)))
     return distances, False
+
+
+def _manhattan(queries, candidates):
+    """(len(queries), len(candidates)) the sums of |x_t - y_t| over the columns, in any order
+    (scipy's ``cdist``)."""
+    from scipy.spatial.distance import cdist         # imported when used
+    return cdist(queries, candidates, "cityblock")
 
 
 def _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist):
