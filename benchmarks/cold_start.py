@@ -4,6 +4,7 @@ with the cache the first session filled (warm), against fast-select in the same 
     python benchmarks/cold_start.py                     # every case, 3 runs each
     python benchmarks/cold_start.py --quick             # ReliefF and MultiScaleRelief, 1 run
     python benchmarks/cold_start.py --snp PATH          # a ReBATE SNP table (.txt.gz, 'Class')
+    python benchmarks/cold_start.py --large-only        # only 5,000 x 100 and the SNP table
 
 Every measurement is a whole new Python process with ``NUMBA_CACHE_DIR`` a new empty directory
 (cold) or the directory a cold run filled (warm), timed from its start to its exit (imports,
@@ -231,10 +232,35 @@ def main(argv=None):
     parser.add_argument("--snp", metavar="PATH",
                         help="a ReBATE SNP table (gzipped, tab-separated, a 'Class' column); "
                              "default: generated SNPs, 1,600 x 1,000")
+    parser.add_argument("--large-only", action="store_true",
+                        help="only ReliefF on 5,000 x 100 and the SNP table, ours and "
+                             "fast-select")
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else args.repeat
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"{os.cpu_count()} cores; {repeat} run(s) per case: min / median / max", flush=True)
+    if not args.large_only:
+        heart_disease_cases(args, repeat)
+    print()
+    print("| ReliefF, k = 10, cold (s; the estimate, data made or read first) | ours "
+          "| fast-select | fast-select / ours | target |")
+    print("|---|---|---|---|---|")
+    sources = [("5,000 × 100 numeric", "numeric")]
+    if not args.quick:
+        sources.append(("SNPs 1,600 × 1,000 (ReBATE)" if args.snp
+                        else "SNPs 1,600 × 1,000 (generated)", args.snp or "snp"))
+    for label, source in sources:
+        ours = engine_case("ours", source, repeat)
+        theirs = engine_case("fast-select", source, repeat)
+        ratio = statistics.median(theirs) / statistics.median(ours)
+        print(f"| {label} | {summary(ours)} | {summary(theirs)} | {ratio:.2f}× "
+              f"| <= 15 s and <= fast-select |", flush=True)
+    print()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def heart_disease_cases(args, repeat):
+    """The table of the heart_disease cases (the CLI for every estimator, the widget)."""
     print()
     print("| heart_disease, `orange-relief rank` | cold (s) | cache filled after (s) "
           "| warm (s) | target |")
@@ -266,22 +292,6 @@ def main(argv=None):
     cold, stalls, filled = widget_case(repeat)
     print(f"| Attribute Estimation widget (longest stall {summary(stalls)} s) | {summary(cold)} "
           f"| {summary(filled)} | — | cold <= 5, stall <= 0.1 |", flush=True)
-    print()
-    print("| ReliefF, k = 10, cold (s; the estimate, data made or read first) | ours "
-          "| fast-select | fast-select / ours | target |")
-    print("|---|---|---|---|---|")
-    sources = [("5,000 × 100 numeric", "numeric")]
-    if not args.quick:
-        sources.append(("SNPs 1,600 × 1,000 (ReBATE)" if args.snp
-                        else "SNPs 1,600 × 1,000 (generated)", args.snp or "snp"))
-    for label, source in sources:
-        ours = engine_case("ours", source, repeat)
-        theirs = engine_case("fast-select", source, repeat)
-        ratio = statistics.median(theirs) / statistics.median(ours)
-        print(f"| {label} | {summary(ours)} | {summary(theirs)} | {ratio:.2f}× "
-              f"| <= 15 s and <= fast-select |", flush=True)
-    print()
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
