@@ -23,7 +23,6 @@ those sizes (:data:`SMALL_WORK` where the kernel is in the disk cache, since loa
 quicker), or inputs the kernel treats in a way not reproduced here; the compiled kernel then
 runs.
 """
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -232,10 +231,10 @@ def _group_of(mode, c_cand, c_query):
 
 
 def _threads():
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
+    """The threads the fast distances run in: numba's (``numba.set_num_threads``), as the
+    kernels would."""
+    import numba
+    return numba.get_num_threads()
 
 
 def _approximate_distances(tiles, cand):
