@@ -259,7 +259,9 @@ def _approximate_distances(tiles, cand):
         codes = X[:, columns]
         top = codes.max(initial=0.0)
         if (not 0.0 <= top < ONE_HOT_VALUES or n * n * a * (top + 1) > ONE_HOT_WORK
-                or X.shape[0] * a * (top + 1) > ONE_HOT_ENTRIES or a >= 2 ** 24 or (codes < 0.0).any() or (codes != np.floor(codes)).any()):
+                or X.shape[0] * a * (top + 1) > ONE_HOT_ENTRIES or a >= 2 ** 24
+                or (tiles.inv_span[columns] != 1.0).any() or (codes < 0.0).any()
+                or (codes != np.floor(codes)).any()):
             return None
         one_hot = codes[:, :, None] == np.arange(top + 1)
         one_hot = one_hot.reshape(codes.shape[0], -1)
