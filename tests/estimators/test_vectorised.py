@@ -354,3 +354,19 @@ def test_bit_planes_packed_by_numpy_equal_the_kernels():
     # by hand: instance 0's attribute 64 (column 65) is bit 0 of word 1
     code = int(values[0, 65])
     assert int(planes[1][0, 0, 1]) & 1 == code & 1 and int(planes[1][0, 1, 1]) & 1 == code >> 1
+
+
+def test_fast_distances_prepared_once_per_search_and_never_for_changed_values(
+        large_data_path, monkeypatch):
+    X, y = near_tied_numeric(n=400, a=10)
+    prepared = []
+    prepare = vectorised._approximate_distances
+    monkeypatch.setattr(vectorised, "_approximate_distances",
+                        lambda *args: prepared.append(1) or prepare(*args))
+    monkeypatch.setattr(neighbours, "SEARCH_DIFFS", 50 * 400 * 10)     # 8 calls of 50 rows
+    data = encode(X, y, n_classes=3)            # float64: X is not copied
+    both_ways(lambda: ReliefF()(data), large_data_path)
+    assert len(prepared) == 1
+    X[:] = near_tied_numeric(n=400, a=10, seed=9)[0]       # the same array, other values
+    both_ways(lambda: ReliefF()(encode(X, y, n_classes=3)), large_data_path)
+    assert len(prepared) == 2

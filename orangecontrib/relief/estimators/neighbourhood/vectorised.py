@@ -23,6 +23,7 @@ those sizes (:data:`SMALL_WORK` where the kernel is in the disk cache, since loa
 quicker), or inputs the kernel treats in a way not reproduced here; the compiled kernel then
 runs.
 """
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -285,6 +286,39 @@ def _approximate_distances(tiles, cand):
     return distances, False
 
 
+#: the fast distances prepared last (:func:`_prepared_distances`): (weak references to the
+#: values and the candidate order they were prepared from, the other arrays they depend on,
+#: what :func:`_approximate_distances` gave)
+_prepared = None
+
+
+def _prepared_distances(tiles, cand):
+    """:func:`_approximate_distances`, prepared once for all the calls of one search (a
+    search calls its kernel once per block of rows, on the same tiles). The preparation is
+    kept while the values and candidate order it came from live, the same objects (a
+    diff model's: never changed while it lives), for the same columns, scales, options and
+    candidates; it goes when they go."""
+    global _prepared
+    depends = (tiles.columns, tiles.inv_span, tiles.partial, tiles.discrete, tiles.options, cand)
+    last = _prepared
+    if (last is not None and last[0]() is tiles.values and last[1]() is tiles.order
+            and all(np.array_equal(a, b) for a, b in zip(last[2], depends))):
+        return last[3]
+    fast = _approximate_distances(tiles, cand)
+    if fast is None:
+        return None
+
+    def forget(_):
+        global _prepared
+        _prepared = None
+    try:
+        _prepared = (weakref.ref(tiles.values, forget), weakref.ref(tiles.order, forget),
+                     tuple(np.array(a, copy=True) for a in depends), fast)
+    except TypeError:          # (an array that takes no weak reference: not kept)
+        _prepared = None
+    return fast
+
+
 def _manhattan(queries, candidates):
     """(len(queries), len(candidates)) the sums of |x_t - y_t| over the columns, in any order
     (scipy's ``cdist``)."""
@@ -305,7 +339,7 @@ def _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist):
     if small_data_only():
         return NotImplemented
     cand, c_cand = _candidates(tiles)
-    fast = _approximate_distances(tiles, cand) if cand.size else None
+    fast = _prepared_distances(tiles, cand) if cand.size else None
     if fast is None:
         return NotImplemented
     distances, exact = fast
