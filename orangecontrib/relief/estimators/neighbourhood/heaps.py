@@ -61,6 +61,16 @@ def _offer(hd, hi, size, K, d, j):
 
 
 @njit(cache=True, inline="always")
+def _offer_tie(hd, hi, size, d, j):
+    """Offer candidate j at distance d to the bounded max-heap (by (distance, index)) of the
+    ``hd.size`` instances of lowest index among those tied at the farthest distance kept by
+    a search's heap (all at distance d); return its new size."""
+    if size < hd.size or _before(d, j, hd[0], hi[0]):
+        return _offer(hd, hi, size, hd.size, d, j)
+    return size
+
+
+@njit(cache=True, inline="always")
 def _heap_sort(hd, hi, size):
     """Sort a heap of ``size`` ascending by (distance, index)."""
     for end in range(size - 1, 0, -1):

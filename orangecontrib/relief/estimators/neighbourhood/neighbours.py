@@ -60,7 +60,7 @@ from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
 from ..encoding import EncodedData
 from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
-from .heaps import _group, _heap_sort, _offer
+from .heaps import _group, _heap_sort, _offer, _offer_tie
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "nearest_among", "regroup",
            "neighbour_weights", "WEIGHTINGS", "SEARCHES", "NeighbourPlaces", "neighbour_places",
@@ -140,15 +140,15 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if data.weights is not None:      # enough neighbours to fill k places
         k = int(np.ceil(k / data.weights.min()))
     K = max(0, min(k, size))
-    wanted = min(K + tie_margin(K), size) if shared_ties and K else K
+    ties = min(tie_margin(K), size - K) if shared_ties and K else 0
     how = _SearchSpec(diff_model, groups, skip_zero_distance, cls, n_groups)
     neighbours, distances, search = _search(
-        how, instances, wanted, progress_part(callback, 0.0, 0.95 if shared_ties else 1.0))
+        how, instances, K, progress_part(callback, 0.0, 0.95 if shared_ties else 1.0), ties)
     if shared_ties and K:
         again = progress_part(callback, 0.95, 1.0)
         neighbours, distances = tied_with_kth(
-            lambda rows, wider: _search(how, instances[rows], wider, again)[:2], K, size,
-            neighbours, distances)
+            lambda rows, wider: _search(how, instances[rows], K, again, wider - K)[:2], K,
+            size, neighbours, distances)
     mass = None
     if data.weights is not None and K:
         neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
@@ -167,12 +167,15 @@ def tie_margin(K):
     return max(K // 4 + 4, 16)
 
 
-def _search(how, instances, K, callback):
-    """(neighbours, distances, search): the K nearest (m, G, K) of each group by (distance,
-    index), by the search that suits the data (see the module docstring), and which search
-    that was (one of ``SEARCHES``). ``how``: a :class:`_SearchSpec`."""
+def _search(how, instances, K, callback, ties=0):
+    """(neighbours, distances, search): the K nearest (m, G, K + ties) of each group by
+    (distance, index) and after them ``ties`` more: the next nearest, or (the brute-force
+    search) only those tied with the K-th; by the search that suits the data (see the module
+    docstring), and which search that was (one of ``SEARCHES``). ``how``: a
+    :class:`_SearchSpec`."""
     diff_model, groups, skip_zero_distance, cls, n_groups = how
     m = instances.size
+    nearest, K = K, K + ties       # (K: the places searched)
     check_memory(16 * n_groups * K * (m + min(m, SEARCH_BLOCK)),
                  f"the nearest neighbours ({K} in each of {n_groups} group(s) of {m} instances)",
                  "use a smaller k or fewer iterations")
@@ -206,7 +209,7 @@ def _search(how, instances, K, callback):
         search = "packed SNP" if diff_model.planes.shape[2] else "double precision"
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
-                            neighbours, distances, callback, done)
+                            neighbours, distances, callback, done, nearest)
     if deferred:
         compile_workload_in_background("numeric")
     return neighbours, distances, search
@@ -330,8 +333,9 @@ def regroup(ordered, data, k, groups):
 
 
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
-                        callback, done):
-    """:func:`_nearest_search` for the rows ``todo`` (positions in ``instances``), in blocks of
+                        callback, done, nearest):
+    """:func:`_nearest_search` (the ``nearest`` and the instances tied with the last of them
+    in the places after) for the rows ``todo`` (positions in ``instances``), in blocks of
     ``SEARCH_BLOCK`` rows and about ``SEARCH_DIFFS`` diff terms for progress and
     cancelling."""
     work = max(model.data.n_instances * model.data.n_attributes, 1)
@@ -339,20 +343,22 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
     for start in range(0, todo.size, block):
         at = todo[start:start + block]
         neighbours[at], distances[at] = _search_rows(model, instances[at], model.tiles, groups,
-                                                     skip_zero, neighbours.shape[1:])
+                                                     skip_zero, neighbours.shape[1:], nearest)
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
 
 
-def _search_rows(model, rows, tiles, groups, skip_zero, shape):
+def _search_rows(model, rows, tiles, groups, skip_zero, shape, nearest=None):
     """:func:`_nearest_search` of ``rows`` over the candidates of ``tiles``: (neighbours,
-    distances), each of shape (rows.size, *shape) = (b, G, K)."""
+    distances), each of shape (rows.size, *shape) = (b, G, K'), the ``nearest`` (default K')
+    and after them those tied with the last of them."""
     found_idx = np.full((rows.size,) + tuple(shape), -1, dtype=np.intp)
     found_dist = np.full((rows.size,) + tuple(shape), np.inf)
     planes = model.planes                   # (packing launches a kernel itself)
     with parallel_launch():
         _nearest_search(np.ascontiguousarray(rows, dtype=np.intp), tiles, planes,
-                        _GROUP_MODES[groups], skip_zero, _chunks(), found_idx, found_dist)
+                        _GROUP_MODES[groups], skip_zero, _chunks(),
+                        shape[-1] if nearest is None else nearest, found_idx, found_dist)
     return found_idx, found_dist
 
 
@@ -546,23 +552,28 @@ def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callba
 
 @kernel(vectorised.nearest_search)
 @njit(cache=True, parallel=True, nogil=True)
-def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_dist):
+def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, out_dist):
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
-    (distance, index), into out_idx/out_dist (b, G, K; prefilled with -1/inf), without a matrix
-    of distances: a chunk's distances to one tile of :meth:`.DiffModel.tiles` at a time
-    (:func:`.diffs._any_tile_distances`: the tiled kernel, or mismatch counts of the bit
-    ``planes`` of :meth:`.DiffModel.planes`) go straight into each query's bounded max-heaps, which
-    keep the lowest indices among equal distances. The query itself is never its own
+    (distance, index), into out_idx/out_dist (b, G, K + T; prefilled with -1/inf), and in the
+    T places after them the instances tied with the K-th (of lowest index, when there are
+    more), without a matrix of distances: a chunk's distances to one tile of
+    :meth:`.DiffModel.tiles` at a time (:func:`.diffs._any_tile_distances`: the tiled kernel,
+    or mismatch counts of the bit ``planes`` of :meth:`.DiffModel.planes`) go straight into
+    each query's bounded max-heap of K, which keeps the lowest indices among equal distances;
+    an instance as far as the farthest kept and of a higher index, or the farthest pushed out
+    by a nearer one while the next farthest is as far, goes to a second heap of T, which is
+    emptied when the farthest kept comes nearer. The query itself is never its own
     neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
     chunks of the queries: few, since each chunk loads every tile once for all its queries."""
     cls, order, ranges = tiles.cls, tiles.order, tiles.ranges
     b = rows.size
-    n_groups, K = out_idx.shape[1], out_idx.shape[2]
+    n_groups, T = out_idx.shape[1], out_idx.shape[2] - K
     n_chunks = min(b, n_chunks)
     for chunk in prange(n_chunks):
         q0 = chunk * b // n_chunks
         q1 = (chunk + 1) * b // n_chunks
         size = np.zeros((q1 - q0, n_groups), np.int64)
+        tied = np.zeros((q1 - q0, n_groups), np.int64)
         far_d = np.full((q1 - q0, n_groups), np.inf)   # the farthest kept, once a heap is full
         far_i = np.full((q1 - q0, n_groups), -1, np.int64)
         buf, accs = _tile_buffers(tiles, q1 - q0)
@@ -577,16 +588,31 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out
                     if d > far_d[qq, g]:
                         continue
                     c = order[lo + j]
-                    if (d == far_d[qq, g] and c > far_i[qq, g]) or c == r or (
-                            skip_zero and d == 0.0):
+                    if c == r or (skip_zero and d == 0.0):
+                        continue
+                    if d == far_d[qq, g] and c > far_i[qq, g]:
+                        if T:
+                            tied[qq, g] = _offer_tie(out_dist[q, g, K:], out_idx[q, g, K:],
+                                                     tied[qq, g], d, c)
                         continue
                     size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d, c)
                     if size[qq, g] == K:
+                        if T and far_i[qq, g] >= 0:     # (far_d, far_i) was pushed out
+                            if out_dist[q, g, 0] == far_d[qq, g]:
+                                tied[qq, g] = _offer_tie(out_dist[q, g, K:], out_idx[q, g, K:],
+                                                         tied[qq, g], far_d[qq, g],
+                                                         far_i[qq, g])
+                            else:
+                                tied[qq, g] = 0
                         far_d[qq, g] = out_dist[q, g, 0]
                         far_i[qq, g] = out_idx[q, g, 0]
         for q in range(q0, q1):
             for g in range(n_groups):
                 _heap_sort(out_dist[q, g], out_idx[q, g], size[q - q0, g])
+                t = tied[q - q0, g]
+                _heap_sort(out_dist[q, g, K:], out_idx[q, g, K:], t)
+                out_dist[q, g, K + t:] = np.inf
+                out_idx[q, g, K + t:] = -1
 
 
 def neighbour_weights(context, weighting="equal", sigma=20.0):
