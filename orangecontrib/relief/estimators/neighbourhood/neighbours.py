@@ -59,12 +59,12 @@ from ...compilation import (compile_workload_in_background, compiled_somewhere, 
 from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
 from ..encoding import EncodedData
-from .diffs import DiffModel, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
-from .heaps import _group, _heap_sort, _offer, _offer_tie
+from .diffs import DiffModel, _DISCRETE, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
+from .heaps import _group, _heap_sort, _offer, _offer_tie, _sort_ties
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "nearest_among", "regroup",
            "neighbour_weights", "WEIGHTINGS", "SEARCHES", "NeighbourPlaces", "neighbour_places",
-           "first_k_places", "first_k_weights", "tie_margin", "tied_with_kth"]
+           "first_k_places", "first_k_weights", "tie_margin", "tie_places", "tied_with_kth"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
 
@@ -140,7 +140,7 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
     if data.weights is not None:      # enough neighbours to fill k places
         k = int(np.ceil(k / data.weights.min()))
     K = max(0, min(k, size))
-    ties = min(tie_margin(K), size - K) if shared_ties and K else 0
+    ties = min(tie_places(diff_model, K, size), size - K) if shared_ties and K else 0
     how = _SearchSpec(diff_model, groups, skip_zero_distance, cls, n_groups)
     neighbours, distances, search = _search(
         how, instances, K, progress_part(callback, 0.0, 0.95 if shared_ties else 1.0), ties)
@@ -165,6 +165,24 @@ def tie_margin(K):
     again costs more than its share, as a few rows are searched less efficiently than many
     (ReliefF on 1,600 x 1,000 SNPs: no row searched again with K = 10 or 100)."""
     return max(K // 4 + 4, 16)
+
+
+#: the most places :func:`tie_places` gives for the expected run of equal distances
+MAX_TIE_PLACES = 64
+
+
+def tie_places(model, K, size):
+    """Places searched for the instances tied with the K-th in groups of at most ``size``: the
+    :func:`tie_margin`, or where every usable attribute is discrete and no value is missing
+    (distances are then counts of differing attributes, few distinct values) the margin
+    plus the instances of a group spread evenly over those values would put at each one (at
+    most ``MAX_TIE_PLACES``): ReliefF (k = 10) on 1,600 x 20 SNPs searched 699 of the 1,600
+    rows again with the margin of 16 places, none with 55."""
+    usable = model.kind != _UNUSABLE
+    margin = tie_margin(K)
+    if model.sparse or model.has_missing[usable].any() or np.any(model.kind[usable] != _DISCRETE):
+        return margin
+    return max(margin, min(margin + size // (int(usable.sum()) + 1), MAX_TIE_PLACES))
 
 
 def _search(how, instances, K, callback, ties=0):
@@ -561,8 +579,8 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
     or mismatch counts of the bit ``planes`` of :meth:`.DiffModel.planes`) go straight into
     each query's bounded max-heap of K, which keeps the lowest indices among equal distances;
     an instance as far as the farthest kept and of a higher index, or the farthest pushed out
-    by a nearer one while the next farthest is as far, goes to a second heap of T, which is
-    emptied when the farthest kept comes nearer. The query itself is never its own
+    by a nearer one while the next farthest is as far, goes to the T places of
+    :func:`.heaps._offer_tie`, emptied when the farthest kept comes nearer. The query itself is never its own
     neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
     chunks of the queries: few, since each chunk loads every tile once for all its queries."""
     cls, order, ranges = tiles.cls, tiles.order, tiles.ranges
@@ -592,14 +610,14 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
                         continue
                     if d == far_d[qq, g] and c > far_i[qq, g]:
                         if T:
-                            tied[qq, g] = _offer_tie(out_dist[q, g, K:], out_idx[q, g, K:],
+                            tied[qq, g] = _offer_tie(out_dist[q, g], out_idx[q, g], K,
                                                      tied[qq, g], d, c)
                         continue
                     size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d, c)
                     if size[qq, g] == K:
                         if T and far_i[qq, g] >= 0:     # (far_d, far_i) was pushed out
                             if out_dist[q, g, 0] == far_d[qq, g]:
-                                tied[qq, g] = _offer_tie(out_dist[q, g, K:], out_idx[q, g, K:],
+                                tied[qq, g] = _offer_tie(out_dist[q, g], out_idx[q, g], K,
                                                          tied[qq, g], far_d[qq, g],
                                                          far_i[qq, g])
                             else:
@@ -610,7 +628,7 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
             for g in range(n_groups):
                 _heap_sort(out_dist[q, g], out_idx[q, g], size[q - q0, g])
                 t = tied[q - q0, g]
-                _heap_sort(out_dist[q, g, K:], out_idx[q, g, K:], t)
+                _sort_ties(out_dist[q, g, K:], out_idx[q, g, K:], t)
                 out_dist[q, g, K + t:] = np.inf
                 out_idx[q, g, K + t:] = -1
 
