@@ -252,11 +252,13 @@ def tied_with_kth(find, K, size, neighbours, distances):
         neighbours = np.pad(neighbours, pad, constant_values=-1)
         distances = np.pad(distances, pad, constant_values=np.inf)
         neighbours[rows], distances[rows] = find(rows, wider)
-    keep = (neighbours >= 0) & ((np.arange(neighbours.shape[2]) < K)
-                                | (distances == distances[:, :, K - 1:K]))
-    width = int(keep.sum(axis=2).max(initial=K))
-    return (np.where(keep, neighbours, -1)[:, :, :width],
-            np.where(keep, distances, np.inf)[:, :, :width])
+    tied = (neighbours[:, :, K:] >= 0) & (distances[:, :, K:] == distances[:, :, K - 1:K])
+    np.copyto(neighbours[:, :, K:], -1, where=~tied)
+    np.copyto(distances[:, :, K:], np.inf, where=~tied)
+    columns = np.flatnonzero(tied.any(axis=(0, 1)))      # (the tied follow the K-th)
+    width = K + (columns[-1] + 1 if columns.size else 0)
+    return (np.ascontiguousarray(neighbours[:, :, :width]),
+            np.ascontiguousarray(distances[:, :, :width]))
 
 
 def _single_precision_compiled():
@@ -601,29 +603,27 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
                 r = rows[q]
                 qq = q - q0
                 g = _group(mode, c_tile, cls[r])
+                hd, hi = out_dist[q, g], out_idx[q, g]
+                # the heap's state in locals for the loop over the tile
+                n_kept, n_tied, fd, fi = size[qq, g], tied[qq, g], far_d[qq, g], far_i[qq, g]
                 for j in range(width):
                     d = accs[qq, j]
-                    if d > far_d[qq, g]:
+                    if d > fd:
                         continue
                     c = order[lo + j]
                     if c == r or (skip_zero and d == 0.0):
                         continue
-                    if d == far_d[qq, g] and c > far_i[qq, g]:
+                    if d == fd and c > fi:
                         if T:
-                            tied[qq, g] = _offer_tie(out_dist[q, g], out_idx[q, g], K,
-                                                     tied[qq, g], d, c)
+                            n_tied = _offer_tie(hd, hi, K, n_tied, d, c)
                         continue
-                    size[qq, g] = _offer(out_dist[q, g], out_idx[q, g], size[qq, g], K, d, c)
-                    if size[qq, g] == K:
-                        if T and far_i[qq, g] >= 0:     # (far_d, far_i) was pushed out
-                            if out_dist[q, g, 0] == far_d[qq, g]:
-                                tied[qq, g] = _offer_tie(out_dist[q, g], out_idx[q, g], K,
-                                                         tied[qq, g], far_d[qq, g],
-                                                         far_i[qq, g])
-                            else:
-                                tied[qq, g] = 0
-                        far_d[qq, g] = out_dist[q, g, 0]
-                        far_i[qq, g] = out_idx[q, g, 0]
+                    n_kept = _offer(hd, hi, n_kept, K, d, c)
+                    if n_kept == K:
+                        if T and fi >= 0:               # (fd, fi) was pushed out
+                            n_tied = (_offer_tie(hd, hi, K, n_tied, fd, fi) if hd[0] == fd
+                                      else 0)
+                        fd, fi = hd[0], hi[0]
+                size[qq, g], tied[qq, g], far_d[qq, g], far_i[qq, g] = n_kept, n_tied, fd, fi
         for q in range(q0, q1):
             for g in range(n_groups):
                 _heap_sort(out_dist[q, g], out_idx[q, g], size[q - q0, g])
