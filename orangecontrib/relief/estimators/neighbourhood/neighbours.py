@@ -23,10 +23,12 @@ each of its instances the share of them its own places are of the run's
 the tied instances; since tied neighbours have equal influence under every weighting (exp-rank
 gives them the rank of the first of them, 1/d the same distance), the influences normalised
 over the first k (:func:`first_k_weights`), and so every sum of the Relief family, are their
-expected values over those orders. The search finds K plus a margin (:func:`tie_margin`) and
-searches the rows whose run of the K-th distance reaches the margin again with more
-(:func:`tied_with_kth`); a search on any path (tiles, bit planes, single precision, k-d tree,
-sparse) gives the K' nearest by (distance, index) exactly, so they all give the same context.
+expected values over those orders. The search keeps places beyond the K-th
+(:func:`tie_places`): the brute-force search (tiles, bit planes) fills them only with instances
+tied with the K-th, beside a heap of K, the others (single precision, k-d tree, sparse) with
+the K' nearest by (distance, index); the rows whose run of the K-th distance fills them are
+searched again with more (:func:`tied_with_kth`). Every path gives the K nearest by (distance,
+index) exactly and every instance tied with the K-th, so they all give the same context.
 
 Instance weights: an instance of weight w stands for w copies of it, so it fills w of the k
 neighbour places (``mass``; fractional weights fill fractions), and R_i's own other copies
@@ -59,7 +61,8 @@ from ...compilation import (compile_workload_in_background, compiled_somewhere, 
 from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
 from ..encoding import EncodedData
-from .diffs import DiffModel, _DISCRETE, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff, _tile_buffers
+from .diffs import (DiffModel, _DISCRETE, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff,
+                    _tile_buffers)
 from .heaps import _group, _heap_sort, _offer, _offer_tie, _sort_ties
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "nearest_among", "regroup",
@@ -161,9 +164,10 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
 
 def tie_margin(K):
     """Neighbours searched beyond the K-th, so that most runs of equal distances through the
-    K-th end within one search: a larger margin costs every row a larger heap, a row searched
-    again costs more than its share, as a few rows are searched less efficiently than many
-    (ReliefF on 1,600 x 1,000 SNPs: no row searched again with K = 10 or 100)."""
+    K-th end within one search: a larger margin costs memory (and the searches other than
+    the brute-force one a larger heap), a row searched again costs more than its share, as a
+    few rows are searched less efficiently than many (ReliefF on 1,600 x 1,000 SNPs: no row
+    searched again with K = 10 or 100)."""
     return max(K // 4 + 4, 16)
 
 
@@ -177,7 +181,7 @@ def tie_places(model, K, size):
     (distances are then counts of differing attributes, few distinct values) the margin
     plus the instances of a group spread evenly over those values would put at each one (at
     most ``MAX_TIE_PLACES``): ReliefF (k = 10) on 1,600 x 20 SNPs searched 699 of the 1,600
-    rows again with the margin of 16 places, none with 55."""
+    rows again with the margin of 16 places, none with 54."""
     usable = model.kind != _UNUSABLE
     margin = tie_margin(K)
     if model.sparse or model.has_missing[usable].any() or np.any(model.kind[usable] != _DISCRETE):
@@ -582,9 +586,10 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
     each query's bounded max-heap of K, which keeps the lowest indices among equal distances;
     an instance as far as the farthest kept and of a higher index, or the farthest pushed out
     by a nearer one while the next farthest is as far, goes to the T places of
-    :func:`.heaps._offer_tie`, emptied when the farthest kept comes nearer. The query itself is never its own
-    neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel over ``n_chunks``
-    chunks of the queries: few, since each chunk loads every tile once for all its queries."""
+    :func:`.heaps._offer_tie`, emptied when the farthest kept comes nearer. The query itself
+    is never its own neighbour, nor, with ``skip_zero``, an instance at distance 0. Parallel
+    over ``n_chunks`` chunks of the queries: few, since each chunk loads every tile once for
+    all its queries."""
     cls, order, ranges = tiles.cls, tiles.order, tiles.ranges
     b = rows.size
     n_groups, T = out_idx.shape[1], out_idx.shape[2] - K
