@@ -683,13 +683,15 @@ def _equal_runs(d):
     K = d.shape[-1]
     first = np.ones(d.shape, bool)
     first[..., 1:] = d[..., 1:] != d[..., :-1]
+    if not first.size:
+        return np.zeros(d.shape, np.intp), np.zeros(d.shape, np.intp)
     first = first.ravel()            # every row starts a run: runs never cross rows
     starts = np.flatnonzero(first)
     run = np.cumsum(first) - 1
-    at = np.arange(first.size)
-    row = at - at % K
-    return ((starts[run] - row).reshape(d.shape),
-            (np.append(starts[1:], first.size)[run] - row).reshape(d.shape))
+    row = (np.arange(first.size // K) * K)[:, None]      # where each row starts
+    stops = np.append(starts[1:], first.size)
+    return ((starts[run].reshape(-1, K) - row).reshape(d.shape),
+            (stops[run].reshape(-1, K) - row).reshape(d.shape))
 
 
 class NeighbourPlaces(NamedTuple):
