@@ -30,9 +30,10 @@ The ``ties`` section measures what neighbour selection independent of the row or
 remaining places): on the SNP cases (and on 1,600 × 20 SNPs, where nearly every row has ties
 at the k-th distance; ``--ties-snp`` takes a ReBATE replicate of that shape, e.g.
 ``core2wayEpistasis/a_20/s_1600/her_0.4__maf_0.2/EDM-1/rep_01.txt.gz``) it times the default
-search and diff sums against the same estimator with ties broken by row index (best of
-``TIES_REPEATS`` runs each, alternated) and fast-select, and reports the largest change of the
-estimates over three shuffles of the rows for both.
+search and diff sums against the same estimator with ties broken by row index and
+fast-select, in ``TIES_ROUNDS`` rounds of the median of ``TIES_REPEATS`` runs of each
+(alternated; 3 with ``--quick``), the ratios as min / median / max over the rounds, and
+reports the largest change of the estimates over three shuffles of the rows for both.
 
 The ``wide`` section runs our ReliefF (k = 10) and MultiSURF on 2,000 × 100,000 generated SNPs,
 each in a fresh process, and reports encode, the search (the bands for MultiSURF) and the diff
@@ -94,8 +95,11 @@ QUICK = dict(
     wide=(500, 5_000, None),
 )
 SECTIONS = ("memory", "missing", "peers", "fast-select", "ties", "wide")
-#: the ties section compares the best of this many runs of each
-TIES_REPEATS = 3
+#: the ties section: rounds, each timing this many runs of each variant (alternated) and
+#: fast-select once; a round's ratio is that of the medians (a run takes 0.02-0.2 s, so one
+#: run's time moves by several ms with the machine's load)
+TIES_ROUNDS = 3
+TIES_REPEATS = 15
 
 
 def make_data(n, a, missing=0.0, seed=SEED):
@@ -338,7 +342,8 @@ def main(argv=None):
     if "fast-select" in sections:
         fast_select_section(plan, args.snp, not args.no_peers)
     if "ties" in sections:
-        ties_section(plan, args.snp, args.ties_snp, not args.no_peers)
+        ties_section(plan, args.snp, args.ties_snp, not args.no_peers,
+                     3 if args.quick else TIES_REPEATS)
     if "wide" in sections:
         wide_section(plan)
     report(f"load average {' '.join(open('/proc/loadavg').read().split()[:3])}")
@@ -482,10 +487,12 @@ def run_ours_ties(X, y, k, shared, rows=None):
             time.process_time() - cpu)
 
 
-def ties_section(plan, snp_path, ties_path, with_peer=True):
-    """Order-free neighbours (the default) against ties broken by row index: time (best of
-    ``TIES_REPEATS``, alternated), the ratio (also of the CPU seconds, steadier on a loaded
-    machine), fast-select's time, and the largest change of the estimates over three shuffles
+def ties_section(plan, snp_path, ties_path, with_peer=True, repeats=TIES_REPEATS):
+    """Order-free neighbours (the default) against ties broken by row index, in
+    ``TIES_ROUNDS`` rounds: in each, the median of ``repeats`` runs of each (alternated; the
+    search and the diff sums, wall clock and CPU seconds of all threads) and fast-select
+    once; the ratios of the rounds (min / median / max), the medians' split between the
+    search and the diff sums, and the largest change of the estimates over three shuffles
     of the rows."""
     warm_up()
     if with_peer:
@@ -499,6 +506,14 @@ def ties_section(plan, snp_path, ties_path, with_peer=True):
         else:
             cases.append((f"SNPs {n:,} × {a:,} (generated), k = {k}",
                           lambda n=n, a=a: make_snp(n, a), k))
+
+    def spread(values, digits=2):
+        return " / ".join(f"{v:.{digits}f}" for v in
+                          (min(values), float(np.median(values)), max(values)))
+
+    report("")
+    report(f"Order-free neighbours against ties broken by row index, {TIES_ROUNDS} rounds of "
+           f"the median of {repeats} runs each (min / median / max over the rounds):")
     report("")
     report("| case | order-free (s) | search | diff sums | by index (s) | search | diff sums "
            "| order-free / by index | CPU: order-free / by index | fast-select (s) "
@@ -506,28 +521,33 @@ def ties_section(plan, snp_path, ties_path, with_peer=True):
     report("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for label, make, k in cases:
         X, y = make()
-        best, cpu = {}, {}
-        for _ in range(TIES_REPEATS):
+        rounds = {True: [], False: []}      # per round: (search, sums, CPU) medians
+        ratio, cpu_ratio, peers = [], [], []
+        for _ in range(TIES_ROUNDS):
+            runs = {True: [], False: []}
+            for _ in range(repeats):
+                for shared in (True, False):
+                    runs[shared].append(run_ours_ties(X, y, k, shared)[1:])
             for shared in (True, False):
-                _, search, sums, seconds = run_ours_ties(X, y, k, shared)
-                if shared not in best or search + sums < sum(best[shared]):
-                    best[shared] = (search, sums)
-                cpu[shared] = min(cpu.get(shared, np.inf), seconds)
-        free, index = sum(best[True]), sum(best[False])
+                rounds[shared].append(np.median(np.array(runs[shared]), axis=0))
+            free, index = rounds[True][-1], rounds[False][-1]
+            ratio.append((free[0] + free[1]) / (index[0] + index[1]))
+            cpu_ratio.append(free[2] / index[2])
+            if with_peer:
+                peers.append(timed(lambda: run_fast_select(X, y, k)))
         rng = np.random.default_rng(SEED)
         change = {}
         for shared in (True, False):
             base = run_ours_ties(X, y, k, shared)[0]
             change[shared] = max(np.abs(run_ours_ties(X, y, k, shared, rng.permutation(len(y)))[0]
                                         - base).max() for _ in range(3))
-        row = [label, fmt_seconds(free), fmt_seconds(best[True][0]), fmt_seconds(best[True][1]),
-               fmt_seconds(index), fmt_seconds(best[False][0]), fmt_seconds(best[False][1]),
-               f"{free / index:.2f}×", f"{cpu[True] / cpu[False]:.2f}×"]
+        free, index = np.median(rounds[True], axis=0), np.median(rounds[False], axis=0)
+        row = [label, spread([r[0] + r[1] for r in rounds[True]]), f"{free[0]:.3f}",
+               f"{free[1]:.3f}", spread([r[0] + r[1] for r in rounds[False]]),
+               f"{index[0]:.3f}", f"{index[1]:.3f}", spread(ratio), spread(cpu_ratio)]
         if with_peer:
-            start = time.perf_counter()
-            run_fast_select(X, y, k)
-            peer = time.perf_counter() - start
-            row += [fmt_seconds(peer), f"{peer / free:.2f}×"]
+            row += [spread(peers), spread([p / (r[0] + r[1])
+                                           for p, r in zip(peers, rounds[True])], 1)]
         else:
             row += ["—", "—"]
         row += [f"{change[True]:.1e}", f"{change[False]:.1e}"]

@@ -305,6 +305,36 @@ def test_search_paths_give_the_same_tied_context(path, monkeypatch):
     np.testing.assert_array_equal(other.distances, brute.distances)
 
 
+@pytest.mark.parametrize("places", [1, 3, 64])
+@pytest.mark.parametrize("mode", ["compiled", "numpy"])
+@pytest.mark.parametrize("a", [6, 70])
+def test_the_search_keeps_every_instance_tied_with_the_kth(places, mode, a, monkeypatch):
+    # the K nearest by (distance, index) and every instance tied with the K-th, however few
+    # places the search keeps for the tied (rows whose places fill up are searched again):
+    # by the kernel (tiles on 6 columns, bit planes on 70) and its numpy equivalent, against
+    # a plain sort of the numbers of differing values
+    from orangecontrib.relief.compilation import kernel_mode
+    X, y = snps(n=150, a=a, seed=13)
+    monkeypatch.setattr(search_module, "tie_places", lambda model, K, size: places)
+    K = 5
+    model = DiffModel(encode(X, y, discrete=True, n_classes=2))
+    with kernel_mode(mode):
+        context = search_module.nearest_neighbours(model, np.arange(150), K)
+    assert context.search == ("packed SNP" if a == 70 else "double precision")
+    D = (X[:, None, :] != X[None, :, :]).sum(axis=2)
+    longest = 0
+    for i in range(150):
+        for g in range(2):
+            others = sorted((D[i, j], j) for j in range(150) if y[j] == g and j != i)
+            want = [j for d, j in others[:K]] + [j for d, j in others[K:] if d == others[K - 1][0]]
+            found = context.neighbours[i, g]
+            np.testing.assert_array_equal(found[found >= 0], want)
+            np.testing.assert_array_equal(context.distances[i, g, :len(want)], D[i, want])
+            longest = max(longest, len(want) - K)
+    assert longest > 3                          # (more tied than the fewest places kept)
+    assert context.neighbours.shape[2] == K + longest
+
+
 def test_sparse_search_gives_the_same_estimates():
     X, y = snps(n=200, seed=10)
     dense = encode(X, y, n_classes=2)

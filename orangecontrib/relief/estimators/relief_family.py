@@ -37,9 +37,11 @@ __all__ = ["ReliefFamily", "BestK", "weighted_diff_sums", "first_k_weights"]
 
 #: bytes of the per-block arrays of pair coefficients
 BLOCK_BYTES = 128 * 2 ** 20
-#: pair diffs in one block of :func:`weighted_diff_sums` (well under a second, so a cancel
-#: between blocks takes effect promptly)
-PAIR_DIFFS = 2 ** 25
+#: pair diffs in one block of :func:`weighted_diff_sums`: well under a second, so a cancel
+#: between blocks takes effect promptly (2^25 discrete diffs take about 15 ms on one core),
+#: and few blocks, since each block reads the attribute values of its neighbours again (on
+#: 1,600 x 1,000 SNPs a second block cost 2-3 ms)
+PAIR_DIFFS = 2 ** 26
 #: read-outs of one block's :class:`.diff_sums.SumPlan` at most (one per coefficient set, factor
 #: set, k, sampled instance and group; sorting them takes about 0.3 s per 2^20)
 PLAN_READOUTS = 2 ** 20

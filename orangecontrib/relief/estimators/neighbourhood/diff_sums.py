@@ -69,20 +69,26 @@ def sum_plan(ks, places, w, c, f):
     min(k, available) places are a prefix but for the run of tied neighbours that reaches
     past the k-th, which fills its remaining places in equal shares: the sum is then
     (1 - alpha) times the running sum before the run plus alpha times the one after it, alpha
-    the share of the run's places among the first k'."""
+    the share of the run's places among the first k' (for a single k, alpha is folded into
+    the run's pair influences instead: one read-out, after the run)."""
     S, b, G = c.shape
     F, K = f.shape[0], w.shape[2]
     n_k = len(ks)
     R = S * F * n_k
     if places.prefix:
-        pair = f * w[None]
-        cum = np.cumsum(w, axis=2)
         kk = np.minimum(np.asarray(ks)[:, None, None], places.available[None])  # (n_k, b, G)
         i_, g_ = np.arange(b)[None, :, None], np.arange(G)[None, None, :]
         last = np.maximum(kk - 1, 0)
         start = places.run_before[i_, g_, last].astype(np.intp)
         stop = places.run_stop[i_, g_, last]
         alpha = (kk - start) / np.maximum(stop - start, 1)
+        if n_k == 1 and np.any(alpha < 1.0):   # one k: alpha folded into the run's pairs
+            j = np.arange(K)
+            w = w * np.where(j < start[0, ..., None], 1.0,
+                             np.where(j < stop[0, ..., None], alpha[0, ..., None], 0.0))
+            alpha = np.ones_like(alpha)
+        pair = f * w[None]
+        cum = np.cumsum(w, axis=2)
         lo = np.maximum(start - 1, 0)
         below = np.where(start > 0, cum[i_, g_, lo], 0.0)
         first = (1.0 - alpha) * below + alpha * cum[i_, g_, stop - 1]

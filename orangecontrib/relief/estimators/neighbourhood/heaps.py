@@ -61,6 +61,46 @@ def _offer(hd, hi, size, K, d, j):
 
 
 @njit(cache=True, inline="always")
+def _offer_tie(hd, hi, K, size, d, j):
+    """Offer candidate j at distance d to the places from K on of ``hd``/``hi``, which keep
+    the instances of lowest index among those tied at the farthest distance a search's heap
+    of the first K keeps (all at distance d); return how many they hold. They fill in the
+    order offered (the searches offer candidates mostly in index order) and become a
+    max-heap by (distance, index) once full; :func:`_sort_ties` sorts them."""
+    T = hd.size - K
+    if size < T:
+        hd[K + size] = d
+        hi[K + size] = j
+        size += 1
+        if size == T:
+            for root in range(T // 2 - 1, -1, -1):
+                _sift_down(hd[K:], hi[K:], root, T)
+    elif _before(d, j, hd[K], hi[K]):
+        hd[K] = d
+        hi[K] = j
+        _sift_down(hd[K:], hi[K:], 0, T)
+    return size
+
+
+@njit(cache=True, inline="always")
+def _sort_ties(hd, hi, size):
+    """Sort ascending by (distance, index) the places of :func:`_offer_tie` holding ``size``:
+    a heap when full, else in the order offered (insertion sort: nearly sorted already)."""
+    if size == hd.size:
+        _heap_sort(hd, hi, size)
+        return
+    for end in range(1, size):
+        d, j = hd[end], hi[end]
+        pos = end
+        while pos > 0 and _before(d, j, hd[pos - 1], hi[pos - 1]):
+            hd[pos] = hd[pos - 1]
+            hi[pos] = hi[pos - 1]
+            pos -= 1
+        hd[pos] = d
+        hi[pos] = j
+
+
+@njit(cache=True, inline="always")
 def _heap_sort(hd, hi, size):
     """Sort a heap of ``size`` ascending by (distance, index)."""
     for end in range(size - 1, 0, -1):

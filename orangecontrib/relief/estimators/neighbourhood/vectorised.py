@@ -194,9 +194,10 @@ def distances(rows, tiles, planes, out):
     return None
 
 
-def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_dist):
+def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, nearest, out_idx, out_dist):
     """:func:`.neighbours._nearest_search`: the K nearest of each group by (distance,
-    index) among the candidates of the tiles."""
+    index) among the candidates of the tiles, the places after the ``nearest`` only for those
+    tied with the last of them."""
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
         return _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist)
     cand, c_cand = _candidates(tiles)
@@ -214,6 +215,9 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, out_idx, out_
         order = np.lexsort((index, d, ~member), axis=1)[:, :K]
         found = np.take_along_axis(member, order, axis=1)
         k = order.shape[1]
+        if 0 < nearest < k:
+            ranked = np.take_along_axis(d, order, axis=1)
+            found[:, nearest:] &= ranked[:, nearest:] == ranked[:, nearest - 1:nearest]
         out_idx[:, g, :k] = np.where(found, np.take_along_axis(index, order, axis=1),
                                      out_idx[:, g, :k])
         out_dist[:, g, :k] = np.where(found, np.take_along_axis(d, order, axis=1),
