@@ -688,7 +688,8 @@ def _partial_terms(out, X, r, others, s, t, scale, other, code, ci, discrete, ra
                    inv_w, euclid):
     """:func:`_known_terms` of a column with missing values whose query value is known (code
     ``code``): where the candidate's value is missing, the diff to it (``other[t, code,
-    ci[h]]``, ci[h] the candidate's class) selected without a branch."""
+    ci[h]]``, ci[h] the candidate's class) selected without a branch. The flags are not
+    constants here (one compiled loop: the select, not the flags, is what costs)."""
     x = X[r, t] * scale
     to_missing = other[t, code]
     for h in range(s):
@@ -733,21 +734,8 @@ def _pair_distances(tiles, r, others, s, ci, out):
                 _known_terms(out, X, r, others, s, t, scale, False, False, t_equal, inv_w, False)
         elif x == x:
             code = _code(x, t, shift, inv_span, factor, n_codes)
-            if discrete[t]:
-                _partial_terms(out, X, r, others, s, t, scale, other, code, ci, True, False,
-                               t_equal, inv_w, False)
-            elif ramp and euclid:
-                _partial_terms(out, X, r, others, s, t, scale, other, code, ci, False, True,
-                               t_equal, inv_w, True)
-            elif ramp:
-                _partial_terms(out, X, r, others, s, t, scale, other, code, ci, False, True,
-                               t_equal, inv_w, False)
-            elif euclid:
-                _partial_terms(out, X, r, others, s, t, scale, other, code, ci, False, False,
-                               t_equal, inv_w, True)
-            else:
-                _partial_terms(out, X, r, others, s, t, scale, other, code, ci, False, False,
-                               t_equal, inv_w, False)
+            _partial_terms(out, X, r, others, s, t, scale, other, code, ci, discrete[t], ramp,
+                           t_equal, inv_w, euclid)
         else:
             for h in range(s):
                 y = X[others[h], t]
