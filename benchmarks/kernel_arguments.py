@@ -25,6 +25,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = [("complete 10,000 × 100", 10_000, 100, 0.0, False, None),
+        ("20 % missing 10,000 × 100", 10_000, 100, 0.2, False, None),
         ("complete 5,000 × 1,000", 5_000, 1_000, 0.0, False, None),
         ("20 % missing 5,000 × 1,000", 5_000, 1_000, 0.2, False, None),
         ("discrete 1,600 × 1,000 (6 values)", 1_600, 1_000, 0.0, True, None),

@@ -65,7 +65,8 @@ def test_every_pair_once_gives_the_double_precision_context(numeric, distance, g
 
 @pytest.mark.parametrize("missing", ["B", "D"])
 @pytest.mark.parametrize("groups", ["per-class", "all"])
-@pytest.mark.parametrize("numeric,distance", [("linear", "manhattan"), ("ramp", "euclidean")])
+@pytest.mark.parametrize("numeric,distance", list(itertools.product(
+    ["linear", "ramp"], ["manhattan", "euclidean"])))
 def test_missing_values_give_the_double_precision_context(missing, groups, numeric, distance,
                                                           monkeypatch):
     # a missing value is 0 in the panels plus corrections toward each class

@@ -220,13 +220,15 @@ def _general_diffs(d, tables, r, o, c0, width, xo, xmiss, n_xmiss, known):
         dz = abs(z[u] - x[u])
         v = 1.0 if dz >= hi[t] else (0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
         v = (0.0 if x[u] == z[u] else 1.0) if kind[t] == _DISCRETE else v
-        d[u] = v if z[u] == z[u] else xc[u]
+        m = xc[u]                   # loaded either way: a select, not a branch
+        d[u] = v if z[u] == z[u] else m
     for k in range(n_xmiss):
         u = xmiss[k]
         t = c0 + u
         y = z[u]
-        d[u] = (other[t, _code(y, t, shift, inv_span, factor, n_codes), c_r] if y == y
-                else both[c_r, c_o, t])
+        to_known = other[t, _code(y, t, shift, inv_span, factor, n_codes), c_r]  # both
+        to_missing = both[c_r, c_o, t]                                 # loaded: a select
+        d[u] = to_known if y == y else to_missing
     if leave_out:           # RELIEF-C: a diff with a missing value is unknown
         for u in range(width):
             d[u] = 1.0 if known else d[u]

@@ -279,14 +279,18 @@ class DiffModel:
         check_memory(3 * 8 * a * vmax * C, f"the probabilities P(value | class) of {a} "
                      f"attributes with up to {vmax} values", "merge rare values")
         counts = np.zeros((a, vmax, C))
-        for cols in row_blocks(a, 24 * self.data.n_instances):   # codes, cells, mask per column
+        cls = self.cls.astype(np.int32)[:, None]
+        for cols in row_blocks(a, 12 * self.data.n_instances):   # codes, cells, mask per column
             sub = self.codes(cols)
-            cell = (np.arange(sub.shape[1]) * vmax + sub) * C + self.cls[:, None]
-            known = sub >= 0
+            size = sub.shape[1] * vmax * C
+            cell = sub * C                  # int32 cells: (column * vmax + code) * C + class
+            cell += np.arange(0, size, vmax * C, dtype=np.int32)
+            cell += cls
+            cell[sub < 0] = size            # a missing value: into a bin of its own, dropped
             weights = None if self.data.weights is None else np.broadcast_to(
-                self.data.weights[:, None], sub.shape)[known]
-            counts[cols] = np.bincount(cell[known], weights=weights,
-                                       minlength=sub.shape[1] * vmax * C).reshape(-1, vmax, C)
+                self.data.weights[:, None], sub.shape).ravel()
+            counts[cols] = np.bincount(cell.ravel(), weights=weights,
+                                       minlength=size + 1)[:size].reshape(-1, vmax, C)
         return counts
 
     def probabilities(self, counts):

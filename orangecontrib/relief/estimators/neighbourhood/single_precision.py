@@ -684,11 +684,29 @@ def _known_terms(out, X, r, others, s, t, scale, discrete, ramp, t_equal, inv_w,
 
 
 @njit(cache=True, nogil=True)
-def _pair_distances(tiles, r, others, s, out):
-    """out[h] = the double-precision distance between query r and candidate others[h], h < s:
-    the same terms summed in the same order as :func:`.diffs._tile_distances` sums them (so
-    the same number, to the last bit); the candidates side by side, so that their sums
-    proceed together."""
+def _partial_terms(out, X, r, others, s, t, scale, other, code, ci, discrete, ramp, t_equal,
+                   inv_w, euclid):
+    """:func:`_known_terms` of a column with missing values whose query value is known (code
+    ``code``): where the candidate's value is missing, the diff to it (``other[t, code,
+    ci[h]]``, ci[h] the candidate's class) selected without a branch. The flags are not
+    constants here (one compiled loop: the select, not the flags, is what costs)."""
+    x = X[r, t] * scale
+    to_missing = other[t, code]
+    for h in range(s):
+        y = X[others[h], t]
+        m = to_missing[ci[h]]           # loaded either way: a select, not a branch
+        d = _g(y * scale, x, discrete, ramp, t_equal, inv_w, euclid)
+        out[h] += d if y == y else m
+
+
+@njit(cache=True, nogil=True)
+def _pair_distances(tiles, r, others, s, ci, out):
+    """out[h] = the double-precision distance between query r and candidate others[h], h < s
+    (``ci``: room for their classes): the same terms summed in the same order as
+    :func:`.diffs._tile_distances` sums them (so the same number, to the last bit); the
+    candidates side by side, so that their sums proceed together. In a column with missing
+    values the term is selected without a branch (the query's value is known or missing for
+    all the candidates alike)."""
     X, cls, columns, partial, discrete = (tiles.values, tiles.cls, tiles.columns,
                                           tiles.partial, tiles.discrete)
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
@@ -696,6 +714,9 @@ def _pair_distances(tiles, r, others, s, out):
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
     out[:s] = 0.0
     r = np.uint64(r)
+    c_r = cls[r]
+    for h in range(s):
+        ci[h] = cls[others[h]]
     for u in range(columns.size):
         t = np.uint64(columns[u])
         x = X[r, t]
@@ -711,19 +732,16 @@ def _pair_distances(tiles, r, others, s, out):
                 _known_terms(out, X, r, others, s, t, scale, False, False, t_equal, inv_w, True)
             else:
                 _known_terms(out, X, r, others, s, t, scale, False, False, t_equal, inv_w, False)
-            continue
-        code = _code(x, t, shift, inv_span, factor, n_codes)
-        for h in range(s):
-            i = others[h]
-            y = X[i, t]
-            if x == x and y == y:
-                out[h] += _g(y * scale, x * scale, discrete[t], ramp, t_equal, inv_w, euclid)
-            elif x == x:
-                out[h] += other[t, code, cls[i]]
-            elif y == y:
-                out[h] += other[t, _code(y, t, shift, inv_span, factor, n_codes), cls[r]]
-            else:
-                out[h] += both[cls[r], cls[i], t]
+        elif x == x:
+            code = _code(x, t, shift, inv_span, factor, n_codes)
+            _partial_terms(out, X, r, others, s, t, scale, other, code, ci, discrete[t], ramp,
+                           t_equal, inv_w, euclid)
+        else:
+            for h in range(s):
+                y = X[others[h], t]
+                code = _code(y, t, shift, inv_span, factor, n_codes)    # 0 for a missing y
+                known, unknown = other[t, code, c_r], both[c_r, ci[h], t]    # both loaded:
+                out[h] += known if y == y else unknown                     # a select
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -742,6 +760,7 @@ def _certify(instances, positions, tiles, heaps, counts, mode, K, E0, gamma, n_t
         d64 = np.empty(Kx)
         idx = np.empty(Kx, np.int64)
         unsigned = np.empty(Kx, np.uint64)
+        ci = np.empty(Kx, np.uint64)
         for q in range(t, instances.size, n_threads):
             r, p = instances[q], positions[q]
             own = cls[r]
@@ -749,7 +768,7 @@ def _certify(instances, positions, tiles, heaps, counts, mode, K, E0, gamma, n_t
                 s = size[p, g]
                 idx[:s] = heap_i[p, g, :s]
                 unsigned[:s] = idx[:s]
-                _pair_distances(tiles, r, unsigned, s, d64)
+                _pair_distances(tiles, r, unsigned, s, ci, d64)
                 for h in range(s // 2 - 1, -1, -1):
                     _sift_down(d64, idx, h, s)
                 _heap_sort(d64, idx, s)
