@@ -45,8 +45,9 @@ SMALL_WORK = 4 * 10 ** 6
 #: the most terms (sums x instances x neighbours x attributes) the sums of diffs over the
 #: neighbours take on (linear in the pairs: a second or two)
 SUMS_WORK = 5 * 10 ** 8
-#: terms the sums of diffs hold at once
-BLOCK_TERMS = 2 * 10 ** 6
+#: terms the sums of diffs hold at once (a block's numpy operations, some of which hold the
+#: interpreter lock, then take well under a widget's 100 ms)
+BLOCK_TERMS = 5 * 10 ** 5
 #: the most diff terms (instances x candidates x attributes) of numeric data the certified
 #: search (:func:`_certified_search`) takes on: a few seconds, under the compile it stands in for
 CERTIFIED_WORK = 10 ** 10
