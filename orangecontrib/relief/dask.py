@@ -55,7 +55,8 @@ import scipy.sparse as sp
 from .estimators.base import BLOCK_BYTES, Estimator, check_summary
 from .estimators.neighbourhood import DiffModel, NeighbourContext, class_tiles, nearest_among, \
     neighbour_weights, target_diffs
-from .estimators.neighbourhood.diffs import TILE_WIDTH
+from .estimators.neighbourhood.diffs import PACKED_MIN_COLUMNS, TILE_WIDTH
+from .estimators.neighbourhood.packed import MAX_VALUES, PackedColumns, pack_planes
 from .estimators.neighbourhood.neighbours import neighbour_places, tie_margin, tied_with_kth
 from .estimators.relief_family import first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
@@ -289,10 +290,11 @@ class _Run:
         instances = est.sample(self.n)
         self.instances = instances
         order = np.argsort(instances)
-        rows = np.empty((instances.size, self.a))
-        rows[order], target = self._wait(self.client.compute(
+        rows, target = self._wait(self.client.compute(
             [self.X[instances[order]], self.y[instances[order]]]), PROGRESS[0], PROGRESS[0])
-        target = np.asarray(target, dtype=np.float64)[np.argsort(order)]
+        back = np.argsort(order)
+        rows = _packed(rows, back) if spec["packed"] else np.asarray(rows, np.float64)[back]
+        target = np.asarray(target, dtype=np.float64)[back]
         self.query_rows = (rows, target)
         self._send_queries()
         self.query_y = target
@@ -357,7 +359,10 @@ class _Run:
                        discrete=self.discrete, n_values=n_values, n_classes=n_classes,
                        n_instances=self.n, y_span=y_span, options=est.diff_options())
         reference = DiffModel.from_summary(**summary)
-        spec = dict(reference=reference, counts=counts, stop=self.stop)
+        # discrete codes 0..3 without missing values travel and are read as bit planes
+        packed = bool(self.a >= PACKED_MIN_COLUMNS and self.discrete.all()
+                      and not reference.has_missing.any() and n_values.max() <= MAX_VALUES)
+        spec = dict(reference=reference, counts=counts, stop=self.stop, packed=packed)
         if reference.has_missing.any():
             value_counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
             spec["reference"] = DiffModel.from_summary(**summary,
@@ -534,18 +539,19 @@ def _mb(n_bytes):
 def _summary(x, y, discrete, classification):
     """The partition's size, each column's minimum and maximum, what is wrong in it, and the
     class counts or the target's range."""
-    x = np.asarray(x)                   # float32 is read as it is: no float64 copy
-    if not np.issubdtype(x.dtype, np.floating):
+    x = np.asarray(x)                   # float32 and integers are read as they are: no copy
+    if not np.issubdtype(x.dtype, np.floating) and not np.issubdtype(x.dtype, np.integer):
         x = x.astype(np.float64)
+    floating = np.issubdtype(x.dtype, np.floating)
     y = np.asarray(y, dtype=np.float64).ravel()
     n = x.shape[0]
-    out = dict(n=n, inf=bool(np.isinf(x).any()))
+    out = dict(n=n, inf=floating and bool(np.isinf(x).any()))
     if not n:
         return dict(out, bad_code=False, y_bad=False, counts=np.zeros(0))
-    out["missing"] = np.isnan(x).any(axis=0)
+    out["missing"] = np.isnan(x).any(axis=0) if floating else np.zeros(x.shape[1], bool)
     out["minimum"] = np.fmin.reduce(x, axis=0).astype(np.float64)     # NaN: none known
     out["maximum"] = np.fmax.reduce(x, axis=0).astype(np.float64)
-    codes = x[:, discrete]
+    codes = x[:, discrete] if floating else out["minimum"][discrete]  # integers: the least
     with np.errstate(invalid="ignore"):
         out["bad_code"] = bool(np.any(((codes != np.round(codes)) | (codes < 0))
                                       & ~np.isnan(codes)))
@@ -565,15 +571,28 @@ def _value_counts(x, y, spec):
     return _model(x, y, (np.zeros((0, a)), np.zeros(0)), spec)[0].value_counts()
 
 
+def _packed(x, order=slice(None)):
+    """Rows ``order`` of ``x`` (discrete codes 0..3) as :class:`.packed.PackedColumns`."""
+    x = np.asarray(x)
+    planes = pack_planes(x, np.arange(x.shape[1]))
+    if planes is None:
+        raise ValueError("discrete codes beyond n_values")
+    return PackedColumns(np.ascontiguousarray(planes[order]), x.shape[1])
+
+
 def _model(x, y, queries, spec):
     """The diff model of the partition's rows followed by the sampled instances (rows n_p, ...),
     with the ranges, value bins, columns with missing values and probabilities P(value |
-    class) of the whole data (its summary's model, ``spec["reference"]``)."""
+    class) of the whole data (its summary's model, ``spec["reference"]``); with
+    ``spec["packed"]`` the rows are bit planes (the sampled instances come packed)."""
     rows, target = queries
     reference = spec["reference"]
     n_p = x.shape[0]
-    values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
-    values[:n_p], values[n_p:] = x, rows
+    if spec.get("packed"):
+        values = PackedColumns(np.concatenate([_packed(x).planes, rows.planes]), rows.shape[1])
+    else:
+        values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
+        values[:n_p], values[n_p:] = x, rows
     data = replace(reference.data, X=values,
                    y=np.concatenate([np.asarray(y, dtype=np.float64).ravel(), target]))
     return DiffModel(data, reference.options, reference=reference), n_p

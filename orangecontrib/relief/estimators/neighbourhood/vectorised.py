@@ -182,7 +182,8 @@ def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
                                             plan.target, plan.scale)
     X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
     b, G, K = nb.shape
-    if pair.shape[0] * nb.size * X.shape[1] > _limit() or _too_large(X.shape[0], X.shape[1]):
+    if (tables.planes.shape[2] or pair.shape[0] * nb.size * X.shape[1] > _limit()
+            or _too_large(X.shape[0], X.shape[1])):
         return NotImplemented
     found = nb >= 0
     o = np.where(found, nb, 0)
