@@ -1,6 +1,6 @@
 """PLINK genotypes from a .bed file: time and peak memory of ReliefF and MultiSURF, read by
-:func:`orangecontrib.relief.readers.read_plink` (one byte a genotype, packed into bit planes by
-the estimators), on one machine and on Dask, with the peers on the same genotypes.
+:func:`orangecontrib.relief.readers.read_plink` (two bits a genotype: packed into bit planes as
+read), on one machine and on Dask, with the peers on the same genotypes.
 
 Usage::
 
@@ -8,12 +8,14 @@ Usage::
     python benchmarks/plink_scale.py --quick      # 500 x 10,000, peers on 300 x 2,000
     python benchmarks/plink_scale.py --large      # also 10,000 x 500,000 with m = 1,000
     python benchmarks/plink_scale.py --dask       # also ReliefF m = 100 on two 2 GB workers
+                                                  # (with --large: also the large panel there)
     python benchmarks/plink_scale.py --cases large --large-estimators ReliefF   # one part
 
 The genotypes are random 0/1/2 with a case/control phenotype that follows two SNPs (their XOR),
 written once into ``--workdir`` (default: a temporary folder) by bed-reader's own writer. Every
 case runs in a child process, so that its peak resident memory (``ru_maxrss``) is its own:
-reading the file plus the estimator (on Dask: the client's process, not the workers'). Peers (installed from PyPI, ``pip install
+reading the file plus the estimator (on Dask: the client's process, and each worker's own
+peak in brackets). Peers (installed from PyPI, ``pip install
 'Orange3-Relief[bench]'``): fast-select's ReliefF (numba, float64 in memory) and
 scikit-rebate's ReliefF and MultiSURF, on the largest table they finish in minutes here; ours
 is timed on the same .bed there, and the ratio printed. The machine load (``os.getloadavg``)
@@ -86,6 +88,8 @@ def child(case, path, extra):
                 Client(cluster) as client:
             scores = estimate(ReliefF(k=10, iterations=extra, random_state=SEED), X, y,
                               discrete=True, n_values=3, n_classes=n_classes, client=client)
+            workers = client.run(lambda: resource.getrusage(
+                resource.RUSAGE_SELF).ru_maxrss / 1024)
     else:                                           # a peer on the genotypes read as floats
         import fast_select
         import skrebate
@@ -107,6 +111,7 @@ def child(case, path, extra):
             scores = peer.fit(X, y).feature_importances_
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "read": read,
+                      "workers_mb": sorted(workers.values()) if case == "dask" else [],
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                       "top": [int(i) for i in np.argsort(-np.asarray(scores))[:2]]}))
 
@@ -130,8 +135,10 @@ def row(label, result, why="", against=None):
     if result is None:
         return f"| {label} | - | - | - | {why} |"
     ratio = f"{result['seconds'] / against:.1f}" if against else "1"
+    workers = ", ".join(f"{mb:.0f}" for mb in result["workers_mb"])
     return (f"| {label} | {result['seconds']:.1f} | {result['read']:.1f} | "
-            f"{result['peak_mb']:.0f} | top SNPs {result['top']}, x ours: {ratio} |")
+            f"{result['peak_mb']:.0f}{f' (workers: {workers})' if workers else ''} | "
+            f"top SNPs {result['top']}, x ours: {ratio} |")
 
 
 def main(argv=None):
@@ -188,7 +195,7 @@ def main(argv=None):
         result, why = measure("dask", main_bed, DASK_M)
         n, a = plan["main"]
         print(row(f"ours ReliefF on Dask (2 workers of 2 GB), {n:,} x {a:,}, m = {DASK_M}",
-                  result, why) + " (peak: this process, not the workers)", flush=True)
+                  result, why), flush=True)
     if "large" in cases:
         n, a = plan["large"]
         large_bed = write_bed(os.path.join(workdir, f"snp_{n}x{a}.bed"), n, a)
@@ -196,6 +203,10 @@ def main(argv=None):
             result, why = measure(case, large_bed, LARGE_M, timeout=7200)
             print(row(f"ours {case}, {n:,} x {a:,}, m = {LARGE_M:,}", result, why),
                   flush=True)
+        if "dask" in cases:
+            result, why = measure("dask", large_bed, LARGE_M, timeout=7200)
+            print(row(f"ours ReliefF on Dask (2 workers of 2 GB), {n:,} x {a:,}, "
+                      f"m = {LARGE_M:,}", result, why), flush=True)
     print(f"load average after: {os.getloadavg()}")
     return 0
 

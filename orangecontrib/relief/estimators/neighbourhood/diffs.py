@@ -59,7 +59,7 @@ from ...compilation import kernel
 from ..base import check_memory, parallel_launch, row_blocks
 from . import vectorised
 from ..encoding import EncodedData, power_of_two_scale, unit_scales
-from .packed import MAX_VALUES, PackedColumns, pack_planes, tile_mismatches
+from .packed import MAX_VALUES, PackedColumns, pack_planes, pair_mismatches, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
@@ -361,11 +361,12 @@ class DiffModel:
         """
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         others = np.ascontiguousarray(others, dtype=np.intp)
-        if self.packed:                         # discrete, none missing: 0 or 1 (eq. 1)
-            return np.not_equal(self.values[rows], self.values[others]).astype(float)
         out = np.empty((rows.size, self.data.n_attributes))
         with _threads_for(out.size), parallel_launch():
-            _pair_diffs(rows, others, self._pair_args(), out)
+            if self.packed:                     # discrete, none missing: 0 or 1 (eq. 1)
+                pair_mismatches(self.planes, rows, others, out)
+            else:
+                _pair_diffs(rows, others, self._pair_args(), out)
         return out
 
     def distances(self, rows):

@@ -19,7 +19,8 @@ differ on each attribute with vertical (bit-sliced) counters.
 the form :func:`.readers.read_plink` hands genotypes over in, so that the estimators never hold
 a byte a genotype beside the planes. The diff model reads its planes as they are; reading rows
 or columns of it (``X[rows]``, ``np.asarray(X)``) decodes them (:func:`unpack`), and the
-weighted diff sums read each pair's mismatch bits (:func:`mismatch_bits`).
+weighted diff sums and the pairs' diffs read each pair's mismatch bits (:func:`mismatch_bits`,
+:func:`pair_mismatches`).
 """
 import numpy as np
 from numba import njit, prange, types
@@ -28,7 +29,7 @@ from numba.extending import intrinsic
 from ..base import parallel_launch
 
 __all__ = ["MAX_VALUES", "PackedColumns", "pack_planes", "unpack", "mismatch_bits",
-           "tile_mismatches", "band_mismatch_counts"]
+           "pair_mismatches", "tile_mismatches", "band_mismatch_counts"]
 
 #: the most values a packed attribute may have (two bits)
 MAX_VALUES = 4
@@ -113,8 +114,9 @@ def unpack(planes, rows, columns):
     out = np.empty((rows.size, columns.size), np.int8)
     words, bits = columns >> 6, (columns & 63).astype(np.uint64)
     step = max(1, UNPACK_CELLS // max(columns.size, 1))
-    for lo in range(0, rows.size, step):
-        block = planes[rows[lo:lo + step]][:, :, words]             # (b, 2, columns)
+    for lo in range(0, rows.size if columns.size else 0, step):
+        block = planes[rows[lo:lo + step, None, None], np.arange(2)[:, None],
+                       words]                                       # (b, 2, columns)
         out[lo:lo + step] = ((block[:, 0] >> bits) & np.uint64(1)) \
             | (((block[:, 1] >> bits) & np.uint64(1)) << np.uint64(1))
     return out
@@ -129,6 +131,14 @@ def mismatch_bits(d, planes, r, o, c0, width):
         w = t >> 6
         m = (planes[r, 0, w] ^ planes[o, 0, w]) | (planes[r, 1, w] ^ planes[o, 1, w])
         d[u] = np.float64((m >> np.uint64(t & 63)) & np.uint64(1))
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def pair_mismatches(planes, rows, others, out):
+    """out[p, t] = :func:`mismatch_bits` of instances rows[p] and others[p] on every column t
+    (the pairs' discrete diffs). Parallel over the pairs."""
+    for p in prange(rows.size):
+        mismatch_bits(out[p], planes, rows[p], others[p], 0, out.shape[1])
 
 
 @njit(cache=True, parallel=True, nogil=True)
