@@ -16,7 +16,7 @@ from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import MultiSURF
 from orangecontrib.relief import readers
 from orangecontrib.relief.estimators.neighbourhood.packed import PackedColumns
-from orangecontrib.relief.estimators.surf import SURF
+from orangecontrib.relief.estimators.surf import MultiSURFstar, SURF
 from orangecontrib.relief.readers import (PlinkFiles, parquet_dask, plink_dask, read_parquet,
                                           read_plink)
 
@@ -146,7 +146,8 @@ def test_plink_on_dask_equals_one_machine(bed, monkeypatch):
     assert X_dask.chunks[0] == (25, 25, 25, 14) and n_classes == 2 and X_dask.dtype == np.int8
     assert np.array_equal(X_dask.compute(), X[pheno != "-9"])
     for estimator in (ReliefF(k=5, iterations=40, random_state=0),
-                      MultiSURF(iterations=40, random_state=0)):
+                      MultiSURF(iterations=40, random_state=0), SURF(iterations=30, random_state=0),
+                      MultiSURFstar(iterations=40, random_state=1)):
         got = estimate(estimator, X_dask, y, discrete=True, n_values=3, n_classes=n_classes,
                        cluster_options=dict(processes=False, n_workers=1))
         assert np.allclose(got, estimator(in_memory(X, pheno)), rtol=0, atol=1e-12)

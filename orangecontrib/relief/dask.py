@@ -52,11 +52,12 @@ from dataclasses import replace
 import numpy as np
 import scipy.sparse as sp
 
-from .estimators.base import BLOCK_BYTES, Estimator, check_summary
+from .estimators.base import BLOCK_BYTES, Estimator, check_summary, parallel_launch
 from .estimators.neighbourhood import DiffModel, NeighbourContext, class_tiles, nearest_among, \
     neighbour_weights, target_diffs
 from .estimators.neighbourhood.diffs import PACKED_MIN_COLUMNS, TILE_WIDTH
-from .estimators.neighbourhood.packed import MAX_VALUES, PackedColumns, pack_planes
+from .estimators.neighbourhood.packed import MAX_VALUES, PackedColumns, band_mismatch_counts, \
+    pack_planes
 from .estimators.neighbourhood.neighbours import neighbour_places, tie_margin, tied_with_kth
 from .estimators.relief_family import first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
@@ -436,6 +437,8 @@ class _Run:
         near, far = band_thresholds(mean, spread, count, est.per_instance, est.far_band)
         bands = (NEAR, FAR) if est.far_band else (NEAR,)
         classification = spec["reference"].data.is_classification
+        if spec["packed"] and classification:
+            return self._packed_bands(near, far, bands)
         G = spec["reference"].n_cls
         parts = self._run(_band_sums, lambda i: (self.offsets[i], self.instances, self.queries,
                                                  spec, near, far, est.far_band),
@@ -465,6 +468,28 @@ class _Run:
         result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
         result[~reference.usable] = np.nan                      # no known value
         return result
+
+
+    def _packed_bands(self, near, far, bands):
+        """The SURF family's estimate on bit planes and a discrete class: a pass counts each
+        band's members of each class (the band coefficients, :func:`.surf.band_coefficients`),
+        a second adds in the workers the band members' mismatch counts
+        (:func:`.packed.band_mismatch_counts`) weighted by them, so that a partition sends back
+        (bands, 2, attributes) sums, never one row per sampled instance."""
+        est, spec, m = self.estimator, self.spec, self.instances.size
+        B, a = len(bands), self.a
+
+        def args(i):
+            return self.offsets[i], self.instances, self.queries, spec, near, far, est.far_band
+        counts = sum(self._run(_band_counts, args, 0.4, 0.55))                  # (B, m, G)
+        prior = spec["counts"] / spec["counts"].sum()
+        coef = np.stack([band_coefficients(self.query_y, prior, counts[b], np.ones(m))
+                         for b in range(B)])                                    # (B, m, 2, G)
+        parts = self._run(_band_mismatches, lambda i: args(i) + (coef,), 0.55, 1.0)
+        sums, totals = (sum(p[c] for p in parts) for c in range(2))     # (B, 2, a), (B, 2)
+        known = np.broadcast_to(totals[:, :, None], (B, 2, a))          # no missing value
+        return band_estimates(sums[:, :, None], known, totals[:, :, None], bands, True, False,
+                              float(m))
 
 
 class _Lost(RuntimeError):
@@ -768,16 +793,69 @@ def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band):
     out = (np.zeros((n_slots, F, a)), np.zeros((n_slots, a)), np.zeros((n_slots, F)))
     cls = model.cls[:n_p] if classification else np.zeros(n_p, np.intp)
     for blk in _query_blocks(m, n_p):
-        d, own = _distances(model, n_p, instances, offset, blk, stopped)
-        d = _surf_distances(model, d)
-        band = np.where(d < near[blk, None], 0, -1)
-        if far_band:
-            band[d > far[blk, None]] = 1
-        at = np.flatnonzero(own >= 0)
-        band[at, own[at]] = -1
+        band = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band)
         r, j = np.nonzero(band >= 0)
         q = r + blk.start
         slots = (band[r, j] * m + q) * G + cls[j]
         _accumulate(model, n_p + q, j, slots, np.ones(q.size), n_slots, not classification,
                     out)
     return out
+
+
+def _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band):
+    """band[q, j] of the sampled instances ``blk`` and the partition's rows j: 0 near, 1 far,
+    -1 in neither (an instance is never in its own bands)."""
+    d, own = _distances(model, n_p, instances, offset, blk, stopped)
+    d = _surf_distances(model, d)
+    band = np.where(d < near[blk, None], 0, -1)
+    if far_band:
+        band[d > far[blk, None]] = 1
+    at = np.flatnonzero(own >= 0)
+    band[at, own[at]] = -1
+    return band
+
+
+def _band_counts(x, y, offset, instances, queries, spec, near, far, far_band):
+    """counts[b, q, g]: the partition's rows of class g in band b of sampled instance q."""
+    model, n_p = _model(x, y, queries, spec)
+    stopped = _stopper(spec["stop"])
+    m, G = instances.size, model.n_cls
+    counts = np.zeros((2 if far_band else 1, m, G))
+    cls = model.cls[:n_p]
+    for blk in _query_blocks(m, n_p):
+        band = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band)
+        for b in range(counts.shape[0]):
+            r, j = np.nonzero(band == b)
+            counts[b, blk] += np.bincount(r * G + cls[j], minlength=(blk.stop - blk.start) * G
+                                          ).reshape(-1, G)
+    return counts
+
+
+def _band_mismatches(x, y, offset, instances, queries, spec, near, far, far_band, coef):
+    """On bit planes: ``sums[b, s, A]`` = the sum over the sampled instances q and the members
+    j of band b of q in the partition of coef[b, q, s, class of j] diff(A, R_q, I_j), the
+    diffs counted by :func:`.packed.band_mismatch_counts`, and ``totals[b, s]`` the same sum
+    of the coefficients alone."""
+    model, n_p = _model(x, y, queries, spec)
+    stopped = _stopper(spec["stop"])
+    B, m, S, G = coef.shape
+    a = model.data.n_attributes
+    sums, totals = np.zeros((B, S, a)), np.zeros((B, S))
+    groups = np.concatenate([model.cls[:n_p], np.zeros(m, np.int32)]).astype(np.intp)
+    step = max(1, BLOCK_BYTES // (8 * G * a))            # mismatch counts of a block
+    for whole in _query_blocks(m, n_p):
+        for lo in range(whole.start, whole.stop, step):
+            blk = slice(lo, min(lo + step, whole.stop))
+            band = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band)
+            rows = (n_p + np.arange(blk.start, blk.stop)).astype(np.intp)
+            for b in range(B):
+                member = np.zeros((rows.size, n_p + m), np.bool_)
+                member[:, :n_p] = band == b
+                out = np.zeros((rows.size, G, a))
+                with parallel_launch():
+                    band_mismatch_counts(model.planes, rows, member, groups, G, out)
+                size = np.stack([(member[:, :n_p] & (groups[:n_p] == g)).sum(axis=1)
+                                 for g in range(G)], axis=1)                  # (b, G)
+                sums[b] += np.einsum("qsg,qga->sa", coef[b, blk], out)
+                totals[b] += np.einsum("qsg,qg->s", coef[b, blk], size)
+    return sums, totals
