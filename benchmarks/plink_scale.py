@@ -8,7 +8,7 @@ Usage::
     python benchmarks/plink_scale.py --quick      # 500 x 10,000, peers on 300 x 2,000
     python benchmarks/plink_scale.py --large      # also 10,000 x 500,000 with m = 1,000
     python benchmarks/plink_scale.py --dask       # also ReliefF m = 100 on two 2 GB workers
-                                                  # (with --large: also the large panel there)
+                                                  # (with --large: the large panel there too)
     python benchmarks/plink_scale.py --cases large --large-estimators ReliefF   # one part
 
 The genotypes are random 0/1/2 with a case/control phenotype that follows two SNPs (their XOR),
@@ -76,18 +76,21 @@ def child(case, path, extra):
         estimator = ReliefF(k=10, iterations=m, random_state=SEED) if case == "ReliefF" \
             else MultiSURF(iterations=m, random_state=SEED)
         scores = estimator(data)
-    elif case == "dask":
+    elif case in ("dask", "dask-MultiSURF"):
         from distributed import Client, LocalCluster
         from orangecontrib.relief.dask import estimate
         from orangecontrib.relief.estimators.relieff import ReliefF
+        from orangecontrib.relief.estimators.surf import MultiSURF
         from orangecontrib.relief.readers import plink_dask
         start = time.perf_counter()
         X, y, n_classes, _ = plink_dask(path)
         read = 0.0
         with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="2GB") as cluster, \
                 Client(cluster) as client:
-            scores = estimate(ReliefF(k=10, iterations=extra, random_state=SEED), X, y,
-                              discrete=True, n_values=3, n_classes=n_classes, client=client)
+            estimator = ReliefF(k=10, iterations=extra, random_state=SEED) if case == "dask" \
+                else MultiSURF(iterations=extra, random_state=SEED)
+            scores = estimate(estimator, X, y, discrete=True, n_values=3, n_classes=n_classes,
+                              client=client)
             workers = client.run(lambda: resource.getrusage(
                 resource.RUSAGE_SELF).ru_maxrss / 1024)
     else:                                           # a peer on the genotypes read as floats
@@ -111,7 +114,7 @@ def child(case, path, extra):
             scores = peer.fit(X, y).feature_importances_
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "read": read,
-                      "workers_mb": sorted(workers.values()) if case == "dask" else [],
+                      "workers_mb": sorted(workers.values()) if case.startswith("dask") else [],
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                       "top": [int(i) for i in np.argsort(-np.asarray(scores))[:2]]}))
 
@@ -203,9 +206,10 @@ def main(argv=None):
             result, why = measure(case, large_bed, LARGE_M, timeout=7200)
             print(row(f"ours {case}, {n:,} x {a:,}, m = {LARGE_M:,}", result, why),
                   flush=True)
-        if "dask" in cases:
-            result, why = measure("dask", large_bed, LARGE_M, timeout=7200)
-            print(row(f"ours ReliefF on Dask (2 workers of 2 GB), {n:,} x {a:,}, "
+        for case in args.large_estimators.split(",") if "dask" in cases else ():
+            result, why = measure("dask" if case == "ReliefF" else f"dask-{case}", large_bed,
+                                  LARGE_M, timeout=7200)
+            print(row(f"ours {case} on Dask (2 workers of 2 GB), {n:,} x {a:,}, "
                       f"m = {LARGE_M:,}", result, why), flush=True)
     print(f"load average after: {os.getloadavg()}")
     return 0
