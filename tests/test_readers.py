@@ -144,7 +144,7 @@ def test_plink_on_dask_equals_one_machine(bed, monkeypatch):
         sent.append(type(queries[0])), model(x, y, queries, spec))[1])
     X_dask, y, n_classes, names = plink_dask(path, partition_rows=25)
     assert X_dask.chunks[0] == (25, 25, 25, 14) and n_classes == 2 and X_dask.dtype == np.int8
-    assert np.array_equal(X_dask.compute(), X[pheno != "-9"])
+    assert np.array_equal(X_dask.compute(scheduler="synchronous"), X[pheno != "-9"])
     for estimator in (ReliefF(k=5, iterations=40, random_state=0),
                       MultiSURF(iterations=40, random_state=0), SURF(iterations=30, random_state=0),
                       MultiSURFstar(iterations=40, random_state=1)):
@@ -161,7 +161,7 @@ def test_plink_on_dask_with_missing_calls_in_one_partition(tmp_path):
     values[[31, 40], [2, 77]] = np.nan                            # both in the second partition
     X_dask, y, n_classes, _ = plink_dask(write_bed(tmp_path / "m.bed", values, pheno),
                                          partition_rows=30)
-    blocks = [block.compute() for block in X_dask.to_delayed().ravel()]
+    blocks = [b.compute(scheduler="synchronous") for b in X_dask.to_delayed().ravel()]
     assert [b.dtype for b in blocks] == [np.int8, np.float32, np.int8]
     want = encode(values.astype(float), pheno.astype(float) - 1, discrete=True, n_values=3,
                   n_classes=2)

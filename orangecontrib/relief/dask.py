@@ -290,13 +290,14 @@ class _Run:
         est = self.estimator
         instances = est.sample(self.n)
         self.instances = instances
+        # each partition sends its sampled rows (packed: as bit planes), in the rows' order
         order = np.argsort(instances)
-        rows, target = self._wait(self.client.compute(
-            [self.X[instances[order]], self.y[instances[order]]]), PROGRESS[0], PROGRESS[0])
+        part = np.searchsorted(self.offsets, instances[order], side="right") - 1
+        pieces = self._run(_sampled, lambda i: (instances[order][part == i] - self.offsets[i],
+                                                spec["packed"]), PROGRESS[0], PROGRESS[0])
         back = np.argsort(order)
-        rows = _packed(rows, back) if spec["packed"] else np.asarray(rows, np.float64)[back]
-        target = np.asarray(target, dtype=np.float64)[back]
-        self.query_rows = (rows, target)
+        rows, target = (np.concatenate([p[c] for p in pieces])[back] for c in range(2))
+        self.query_rows = (PackedColumns(rows, self.a) if spec["packed"] else rows, target)
         self._send_queries()
         self.query_y = target
         if isinstance(est, SURF):
@@ -596,13 +597,21 @@ def _value_counts(x, y, spec):
     return _model(x, y, (np.zeros((0, a)), np.zeros(0)), spec)[0].value_counts()
 
 
-def _packed(x, order=slice(None)):
-    """Rows ``order`` of ``x`` (discrete codes 0..3) as :class:`.packed.PackedColumns`."""
+def _packed(x):
+    """``x`` (discrete codes 0..3) as :class:`.packed.PackedColumns`."""
     x = np.asarray(x)
     planes = pack_planes(x, np.arange(x.shape[1]))
     if planes is None:
         raise ValueError("discrete codes beyond n_values")
-    return PackedColumns(np.ascontiguousarray(planes[order]), x.shape[1])
+    return PackedColumns(planes, x.shape[1])
+
+
+def _sampled(x, y, rows, packed):
+    """The partition's sampled instances ``rows``: their values (float64, or with ``packed``
+    their bit planes) and their targets."""
+    x = np.asarray(x)[rows]
+    return (_packed(x).planes if packed else x.astype(np.float64),
+            np.asarray(y, dtype=np.float64).ravel()[rows])
 
 
 def _model(x, y, queries, spec):
