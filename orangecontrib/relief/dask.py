@@ -8,7 +8,9 @@ the estimates equal those of the single-machine estimators of :mod:`.estimators`
 1. a first pass over the partitions computes each column's minimum and maximum (the ranges of
    the diffs), the class counts (or the target's range) and checks the values;
 2. the m sampled instances (:meth:`.ReliefFamily.sample`: the same choice the single-machine
-   estimator makes) are gathered to the client and sent to every partition;
+   estimator makes) are gathered to the client and sent to every partition; data of discrete
+   codes 0..3 without missing values (SNP genotypes) travel and are read as bit planes, two
+   bits a value (:mod:`.estimators.neighbourhood.packed`);
 3. each partition runs the single-machine neighbour search over its own rows and keeps, for
    ReliefF, the k nearest of each class (RReliefF: of all rows) and every row tied with the
    k-th, or computes for the SURF family the count, mean and variance of the distances; the
@@ -19,7 +21,10 @@ the estimates equal those of the single-machine estimators of :mod:`.estimators`
    sample variances", 1979);
 4. a second pass sums, in each partition, the diffs between the sampled instances and their
    neighbours (or band members) found in it, weighted as the estimators weight them; the client
-   adds the partitions' sums and forms the estimates with the estimators' own formulas.
+   adds the partitions' sums and forms the estimates with the estimators' own formulas. (The
+   SURF family on bit planes with a discrete class first counts each band's classes in a pass
+   of its own, so that the partitions weight their sums themselves and send back one sum per
+   band and attribute.)
 
 The work is m x N x a diff evaluations for the distances (ReliefF, RReliefF: one pass; the SURF
 family: two, and the band's diffs), spread over the workers; what travels is the data's columns
