@@ -1,6 +1,6 @@
 """PLINK genotypes from a .bed file: time and peak memory of ReliefF and MultiSURF, read by
-:func:`orangecontrib.relief.readers.read_plink` (one byte a genotype, packed into bit planes by
-the estimators), on one machine and on Dask, with the peers on the same genotypes.
+:func:`orangecontrib.relief.readers.read_plink` (two bits a genotype: packed into bit planes as
+read), on one machine and on Dask, with the peers on the same genotypes.
 
 Usage::
 
@@ -8,12 +8,14 @@ Usage::
     python benchmarks/plink_scale.py --quick      # 500 x 10,000, peers on 300 x 2,000
     python benchmarks/plink_scale.py --large      # also 10,000 x 500,000 with m = 1,000
     python benchmarks/plink_scale.py --dask       # also ReliefF m = 100 on two 2 GB workers
+                                                  # (with --large: the large panel there too)
     python benchmarks/plink_scale.py --cases large --large-estimators ReliefF   # one part
 
 The genotypes are random 0/1/2 with a case/control phenotype that follows two SNPs (their XOR),
 written once into ``--workdir`` (default: a temporary folder) by bed-reader's own writer. Every
 case runs in a child process, so that its peak resident memory (``ru_maxrss``) is its own:
-reading the file plus the estimator (on Dask: the client's process, not the workers'). Peers (installed from PyPI, ``pip install
+reading the file plus the estimator (on Dask: the client's process, and each worker's own
+peak in brackets). Peers (installed from PyPI, ``pip install
 'Orange3-Relief[bench]'``): fast-select's ReliefF (numba, float64 in memory) and
 scikit-rebate's ReliefF and MultiSURF, on the largest table they finish in minutes here; ours
 is timed on the same .bed there, and the ratio printed. The machine load (``os.getloadavg``)
@@ -74,18 +76,23 @@ def child(case, path, extra):
         estimator = ReliefF(k=10, iterations=m, random_state=SEED) if case == "ReliefF" \
             else MultiSURF(iterations=m, random_state=SEED)
         scores = estimator(data)
-    elif case == "dask":
+    elif case in ("dask", "dask-MultiSURF"):
         from distributed import Client, LocalCluster
         from orangecontrib.relief.dask import estimate
         from orangecontrib.relief.estimators.relieff import ReliefF
+        from orangecontrib.relief.estimators.surf import MultiSURF
         from orangecontrib.relief.readers import plink_dask
         start = time.perf_counter()
         X, y, n_classes, _ = plink_dask(path)
         read = 0.0
         with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="2GB") as cluster, \
                 Client(cluster) as client:
-            scores = estimate(ReliefF(k=10, iterations=extra, random_state=SEED), X, y,
-                              discrete=True, n_values=3, n_classes=n_classes, client=client)
+            estimator = ReliefF(k=10, iterations=extra, random_state=SEED) if case == "dask" \
+                else MultiSURF(iterations=extra, random_state=SEED)
+            scores = estimate(estimator, X, y, discrete=True, n_values=3, n_classes=n_classes,
+                              client=client)
+            workers = client.run(lambda: resource.getrusage(
+                resource.RUSAGE_SELF).ru_maxrss / 1024)
     else:                                           # a peer on the genotypes read as floats
         import fast_select
         import skrebate
@@ -107,15 +114,19 @@ def child(case, path, extra):
             scores = peer.fit(X, y).feature_importances_
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "read": read,
+                      "workers_mb": sorted(workers.values()) if case.startswith("dask") else [],
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                       "top": [int(i) for i in np.argsort(-np.asarray(scores))[:2]]}))
 
 
-def measure(case, path, extra=0, timeout=3600):
-    """(result dict with peak_mb, or None and the reason) of a case in a child process."""
+def measure(case, path, extra=0, timeout=3600, kernels=None):
+    """(result dict with peak_mb, or None and the reason) of a case in a child process;
+    ``kernels``: its ``ORANGE_RELIEF_KERNELS`` mode (default: the package's)."""
     command = [sys.executable, __file__, "--child", case, path, str(extra)]
+    env = dict(os.environ, **({"ORANGE_RELIEF_KERNELS": kernels} if kernels else {}))
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              env=env)
     except subprocess.TimeoutExpired:
         return None, f"over {timeout} s"
     if done.returncode:
@@ -127,8 +138,10 @@ def row(label, result, why="", against=None):
     if result is None:
         return f"| {label} | - | - | - | {why} |"
     ratio = f"{result['seconds'] / against:.1f}" if against else "1"
+    workers = ", ".join(f"{mb:.0f}" for mb in result["workers_mb"])
     return (f"| {label} | {result['seconds']:.1f} | {result['read']:.1f} | "
-            f"{result['peak_mb']:.0f} | top SNPs {result['top']}, x ours: {ratio} |")
+            f"{result['peak_mb']:.0f}{f' (workers: {workers})' if workers else ''} | "
+            f"top SNPs {result['top']}, x ours: {ratio} |")
 
 
 def main(argv=None):
@@ -156,10 +169,13 @@ def main(argv=None):
     print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
     print("| case | seconds (read + rank) | of which reading | peak MB | notes |")
     print("|---|---|---|---|---|")
-    # the warm-up compiles the kernels once (numba caches them), so no case pays for it
+    # the warm-up compiles the kernels once (numba caches them), so no case pays for it: on
+    # small data the package answers with numpy equivalents instead, so the compiled kernels
+    # are asked for
     small = write_bed(os.path.join(workdir, "warm.bed"), 200, 640)
     for case in ("ReliefF", "MultiSURF"):
-        measure(case, small)
+        for m in (0, 50):
+            measure(case, small, m, kernels="compiled")
     n, a = plan["main"]
     main_bed = write_bed(os.path.join(workdir, f"snp_{n}x{a}.bed"), n, a) \
         if cases & {"main", "dask"} else None
@@ -182,7 +198,7 @@ def main(argv=None):
         result, why = measure("dask", main_bed, DASK_M)
         n, a = plan["main"]
         print(row(f"ours ReliefF on Dask (2 workers of 2 GB), {n:,} x {a:,}, m = {DASK_M}",
-                  result, why) + " (peak: this process, not the workers)", flush=True)
+                  result, why), flush=True)
     if "large" in cases:
         n, a = plan["large"]
         large_bed = write_bed(os.path.join(workdir, f"snp_{n}x{a}.bed"), n, a)
@@ -190,6 +206,11 @@ def main(argv=None):
             result, why = measure(case, large_bed, LARGE_M, timeout=7200)
             print(row(f"ours {case}, {n:,} x {a:,}, m = {LARGE_M:,}", result, why),
                   flush=True)
+        for case in args.large_estimators.split(",") if "dask" in cases else ():
+            result, why = measure("dask" if case == "ReliefF" else f"dask-{case}", large_bed,
+                                  LARGE_M, timeout=7200)
+            print(row(f"ours {case} on Dask (2 workers of 2 GB), {n:,} x {a:,}, "
+                      f"m = {LARGE_M:,}", result, why), flush=True)
     print(f"load average after: {os.getloadavg()}")
     return 0
 

@@ -14,6 +14,9 @@ from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import MultiSURF
+from orangecontrib.relief import readers
+from orangecontrib.relief.estimators.neighbourhood.packed import PackedColumns
+from orangecontrib.relief.estimators.surf import MultiSURFstar, SURF
 from orangecontrib.relief.readers import (PlinkFiles, parquet_dask, plink_dask, read_parquet,
                                           read_plink)
 
@@ -45,18 +48,19 @@ def in_memory(X, pheno):
                   n_values=3, n_classes=2)
 
 
-def test_plink_is_read_one_byte_a_genotype_with_the_snp_names(bed):
+def test_plink_is_read_two_bits_a_genotype_with_the_snp_names(bed):
     path, X, pheno = bed
     data = read_plink(path)
-    assert data.X.dtype == np.int8 and data.X.shape == (X.shape[0] - 1, X.shape[1])
-    assert np.array_equal(data.X, X[pheno != "-9"])
+    assert isinstance(data.X, PackedColumns) and data.X.shape == (X.shape[0] - 1, X.shape[1])
+    assert data.X.nbytes == (X.shape[0] - 1) * 2 * 3 * 8          # 140 SNPs: three words
+    assert np.array_equal(np.asarray(data.X), X[pheno != "-9"])
     assert data.names[:2] == ("sid1", "sid2") and data.n_classes == 2
     assert np.array_equal(data.y, pheno[pheno != "-9"].astype(float) - 1)
 
 
 @pytest.mark.parametrize("estimator", [ReliefF(k=5), MultiSURF(),
-                                       ReliefF(k=5, iterations=30, random_state=2)],
-                         ids=["ReliefF", "MultiSURF", "ReliefF-m30"])
+                                       ReliefF(k=5, iterations=30, random_state=2), SURF()],
+                         ids=["ReliefF", "MultiSURF", "ReliefF-m30", "SURF"])
 def test_plink_estimates_equal_those_of_the_same_genotypes_in_memory(bed, estimator):
     path, X, pheno = bed
     got = estimator(read_plink(path))
@@ -75,6 +79,23 @@ def test_missing_calls_are_missing_values(tmp_path):
     want = encode(values.astype(float), pheno.astype(float) - 1, discrete=True, n_values=3,
                   n_classes=2)
     assert np.allclose(ReliefF(k=5)(data), ReliefF(k=5)(want), rtol=0, atol=1e-12)
+
+
+def test_a_missing_call_after_the_first_blocks_of_snps(tmp_path, monkeypatch):
+    # blocks of 64 SNPs: the first two are packed before the missing call is met
+    monkeypatch.setattr(readers, "BLOCK_BYTES", 64 * 90)
+    X, pheno = genotypes(seed=3)
+    values = X.astype(np.float32)
+    values[4, 131] = np.nan
+    path = write_bed(tmp_path / "late.bed", values, pheno)
+    steps = []
+    data = read_plink(path, callback=steps.append)
+    assert steps == [64 / 140, 128 / 140, 1.0]
+    assert data.X.dtype == np.float32
+    np.testing.assert_array_equal(data.X, values)                  # NaN where missing
+    without = read_plink(write_bed(tmp_path / "full.bed", X, pheno))
+    assert isinstance(without.X, PackedColumns)
+    np.testing.assert_array_equal(np.asarray(without.X), X)
 
 
 def test_phenotype_file_column_by_name_and_numeric_target(tmp_path):
@@ -113,16 +134,42 @@ def test_unreadable_plink_files_are_refused(tmp_path, case, message):
     assert str(error.value).startswith("cannot read")
 
 
-def test_plink_on_dask_equals_one_machine(bed):
+def test_plink_on_dask_equals_one_machine(bed, monkeypatch):
+    from orangecontrib.relief import dask as backend
     from orangecontrib.relief.dask import estimate
     path, X, pheno = bed
+    sent = []                       # the sampled instances travel as bit planes
+    model = backend._model
+    monkeypatch.setattr(backend, "_model", lambda x, y, queries, spec: (
+        sent.append(type(queries[0])), model(x, y, queries, spec))[1])
     X_dask, y, n_classes, names = plink_dask(path, partition_rows=25)
-    assert X_dask.chunks[0] == (25, 25, 25, 14) and n_classes == 2
+    assert X_dask.chunks[0] == (25, 25, 25, 14) and n_classes == 2 and X_dask.dtype == np.int8
+    assert np.array_equal(X_dask.compute(scheduler="synchronous"), X[pheno != "-9"])
+    for estimator in (ReliefF(k=5, iterations=40, random_state=0),
+                      MultiSURF(iterations=40, random_state=0), SURF(iterations=30, random_state=0),
+                      MultiSURFstar(iterations=40, random_state=1)):
+        got = estimate(estimator, X_dask, y, discrete=True, n_values=3, n_classes=n_classes,
+                       cluster_options=dict(processes=False, n_workers=1))
+        assert np.allclose(got, estimator(in_memory(X, pheno)), rtol=0, atol=1e-12)
+    assert sent and set(sent) == {PackedColumns}
+
+
+def test_plink_on_dask_with_missing_calls_in_one_partition(tmp_path):
+    from orangecontrib.relief.dask import estimate
+    X, pheno = genotypes(seed=4)
+    values = X.astype(np.float32)
+    values[[31, 40], [2, 77]] = np.nan                            # both in the second partition
+    X_dask, y, n_classes, _ = plink_dask(write_bed(tmp_path / "m.bed", values, pheno),
+                                         partition_rows=30)
+    blocks = [b.compute(scheduler="synchronous") for b in X_dask.to_delayed().ravel()]
+    assert [b.dtype for b in blocks] == [np.int8, np.float32, np.int8]
+    want = encode(values.astype(float), pheno.astype(float) - 1, discrete=True, n_values=3,
+                  n_classes=2)
     for estimator in (ReliefF(k=5, iterations=40, random_state=0),
                       MultiSURF(iterations=40, random_state=0)):
         got = estimate(estimator, X_dask, y, discrete=True, n_values=3, n_classes=n_classes,
                        cluster_options=dict(processes=False, n_workers=1))
-        assert np.allclose(got, estimator(in_memory(X, pheno)), rtol=0, atol=1e-12)
+        assert np.allclose(got, estimator(want), rtol=0, atol=1e-12)
 
 
 def frame_and_table(n=200, seed=0):

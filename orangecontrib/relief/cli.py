@@ -537,8 +537,8 @@ def plink_target(args):
 
 def plink_data(args):
     """:class:`RankData` of PLINK genotypes read into memory a block of SNPs at a time
-    (:func:`.readers.read_plink`: one byte a genotype, packed into bit planes by the Relief
-    family), ranked by the engine estimators."""
+    (:func:`.readers.read_plink`: two bits a genotype, the bit planes the Relief family
+    reads), ranked by the engine estimators."""
     from dataclasses import replace
     from .readers import read_plink
     files, rows, y, n_classes, name = plink_target(args)

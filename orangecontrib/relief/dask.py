@@ -8,7 +8,9 @@ the estimates equal those of the single-machine estimators of :mod:`.estimators`
 1. a first pass over the partitions computes each column's minimum and maximum (the ranges of
    the diffs), the class counts (or the target's range) and checks the values;
 2. the m sampled instances (:meth:`.ReliefFamily.sample`: the same choice the single-machine
-   estimator makes) are gathered to the client and sent to every partition;
+   estimator makes) are gathered to the client and sent to every partition; data of discrete
+   codes 0..3 without missing values (SNP genotypes) travel and are read as bit planes, two
+   bits a value (:mod:`.estimators.neighbourhood.packed`);
 3. each partition runs the single-machine neighbour search over its own rows and keeps, for
    ReliefF, the k nearest of each class (RReliefF: of all rows) and every row tied with the
    k-th, or computes for the SURF family the count, mean and variance of the distances; the
@@ -19,7 +21,10 @@ the estimates equal those of the single-machine estimators of :mod:`.estimators`
    sample variances", 1979);
 4. a second pass sums, in each partition, the diffs between the sampled instances and their
    neighbours (or band members) found in it, weighted as the estimators weight them; the client
-   adds the partitions' sums and forms the estimates with the estimators' own formulas.
+   adds the partitions' sums and forms the estimates with the estimators' own formulas. (The
+   SURF family on bit planes with a discrete class first counts each band's classes in a pass
+   of its own, so that the partitions weight their sums themselves and send back one sum per
+   band and attribute.)
 
 The work is m x N x a diff evaluations for the distances (ReliefF, RReliefF: one pass; the SURF
 family: two, and the band's diffs), spread over the workers; what travels is the data's columns
@@ -52,10 +57,12 @@ from dataclasses import replace
 import numpy as np
 import scipy.sparse as sp
 
-from .estimators.base import BLOCK_BYTES, Estimator, check_summary
+from .estimators.base import BLOCK_BYTES, Estimator, check_summary, parallel_launch
 from .estimators.neighbourhood import DiffModel, NeighbourContext, class_tiles, nearest_among, \
     neighbour_weights, target_diffs
-from .estimators.neighbourhood.diffs import TILE_WIDTH
+from .estimators.neighbourhood.diffs import PACKED_MIN_COLUMNS, TILE_WIDTH
+from .estimators.neighbourhood.packed import MAX_VALUES, PackedColumns, band_mismatch_counts, \
+    pack_planes
 from .estimators.neighbourhood.neighbours import neighbour_places, tie_margin, tied_with_kth
 from .estimators.relief_family import first_k_weights
 from .estimators.relieff import ReliefF, group_coefficients
@@ -288,12 +295,14 @@ class _Run:
         est = self.estimator
         instances = est.sample(self.n)
         self.instances = instances
+        # each partition sends its sampled rows (packed: as bit planes), in the rows' order
         order = np.argsort(instances)
-        rows = np.empty((instances.size, self.a))
-        rows[order], target = self._wait(self.client.compute(
-            [self.X[instances[order]], self.y[instances[order]]]), PROGRESS[0], PROGRESS[0])
-        target = np.asarray(target, dtype=np.float64)[np.argsort(order)]
-        self.query_rows = (rows, target)
+        part = np.searchsorted(self.offsets, instances[order], side="right") - 1
+        pieces = self._run(_sampled, lambda i: (instances[order][part == i] - self.offsets[i],
+                                                spec["packed"]), PROGRESS[0], PROGRESS[0])
+        back = np.argsort(order)
+        rows, target = (np.concatenate([p[c] for p in pieces])[back] for c in range(2))
+        self.query_rows = (PackedColumns(rows, self.a) if spec["packed"] else rows, target)
         self._send_queries()
         self.query_y = target
         if isinstance(est, SURF):
@@ -357,7 +366,10 @@ class _Run:
                        discrete=self.discrete, n_values=n_values, n_classes=n_classes,
                        n_instances=self.n, y_span=y_span, options=est.diff_options())
         reference = DiffModel.from_summary(**summary)
-        spec = dict(reference=reference, counts=counts, stop=self.stop)
+        # discrete codes 0..3 without missing values travel and are read as bit planes
+        packed = bool(self.a >= PACKED_MIN_COLUMNS and self.discrete.all()
+                      and not reference.has_missing.any() and n_values.max() <= MAX_VALUES)
+        spec = dict(reference=reference, counts=counts, stop=self.stop, packed=packed)
         if reference.has_missing.any():
             value_counts = self._run(_value_counts, lambda i: (spec,), PROGRESS[0], PROGRESS[0])
             spec["reference"] = DiffModel.from_summary(**summary,
@@ -431,6 +443,8 @@ class _Run:
         near, far = band_thresholds(mean, spread, count, est.per_instance, est.far_band)
         bands = (NEAR, FAR) if est.far_band else (NEAR,)
         classification = spec["reference"].data.is_classification
+        if spec["packed"] and classification:
+            return self._packed_bands(near, far, bands)
         G = spec["reference"].n_cls
         parts = self._run(_band_sums, lambda i: (self.offsets[i], self.instances, self.queries,
                                                  spec, near, far, est.far_band),
@@ -460,6 +474,28 @@ class _Run:
         result = band_estimates(sums, known, totals, bands, classification, renorm, float(m))
         result[~reference.usable] = np.nan                      # no known value
         return result
+
+
+    def _packed_bands(self, near, far, bands):
+        """The SURF family's estimate on bit planes and a discrete class: a pass counts each
+        band's members of each class (the band coefficients, :func:`.surf.band_coefficients`),
+        a second adds in the workers the band members' mismatch counts
+        (:func:`.packed.band_mismatch_counts`) weighted by them, so that a partition sends back
+        (bands, 2, attributes) sums, never one row per sampled instance."""
+        est, spec, m = self.estimator, self.spec, self.instances.size
+        B, a = len(bands), self.a
+
+        def args(i):
+            return self.offsets[i], self.instances, self.queries, spec, near, far, est.far_band
+        counts = sum(self._run(_band_counts, args, 0.4, 0.55))                  # (B, m, G)
+        prior = spec["counts"] / spec["counts"].sum()
+        coef = np.stack([band_coefficients(self.query_y, prior, counts[b], np.ones(m))
+                         for b in range(B)])                                    # (B, m, 2, G)
+        parts = self._run(_band_mismatches, lambda i: args(i) + (coef,), 0.55, 1.0)
+        sums, totals = (sum(p[c] for p in parts) for c in range(2))     # (B, 2, a), (B, 2)
+        known = np.broadcast_to(totals[:, :, None], (B, 2, a))          # no missing value
+        return band_estimates(sums[:, :, None], known, totals[:, :, None], bands, True, False,
+                              float(m))
 
 
 class _Lost(RuntimeError):
@@ -534,18 +570,19 @@ def _mb(n_bytes):
 def _summary(x, y, discrete, classification):
     """The partition's size, each column's minimum and maximum, what is wrong in it, and the
     class counts or the target's range."""
-    x = np.asarray(x)                   # float32 is read as it is: no float64 copy
-    if not np.issubdtype(x.dtype, np.floating):
+    x = np.asarray(x)                   # float32 and integers are read as they are: no copy
+    if not np.issubdtype(x.dtype, np.floating) and not np.issubdtype(x.dtype, np.integer):
         x = x.astype(np.float64)
+    floating = np.issubdtype(x.dtype, np.floating)
     y = np.asarray(y, dtype=np.float64).ravel()
     n = x.shape[0]
-    out = dict(n=n, inf=bool(np.isinf(x).any()))
+    out = dict(n=n, inf=floating and bool(np.isinf(x).any()))
     if not n:
         return dict(out, bad_code=False, y_bad=False, counts=np.zeros(0))
-    out["missing"] = np.isnan(x).any(axis=0)
+    out["missing"] = np.isnan(x).any(axis=0) if floating else np.zeros(x.shape[1], bool)
     out["minimum"] = np.fmin.reduce(x, axis=0).astype(np.float64)     # NaN: none known
     out["maximum"] = np.fmax.reduce(x, axis=0).astype(np.float64)
-    codes = x[:, discrete]
+    codes = x[:, discrete] if floating else out["minimum"][discrete]  # integers: the least
     with np.errstate(invalid="ignore"):
         out["bad_code"] = bool(np.any(((codes != np.round(codes)) | (codes < 0))
                                       & ~np.isnan(codes)))
@@ -565,15 +602,36 @@ def _value_counts(x, y, spec):
     return _model(x, y, (np.zeros((0, a)), np.zeros(0)), spec)[0].value_counts()
 
 
+def _packed(x):
+    """``x`` (discrete codes 0..3) as :class:`.packed.PackedColumns`."""
+    x = np.asarray(x)
+    planes = pack_planes(x, np.arange(x.shape[1]))
+    if planes is None:
+        raise ValueError("discrete codes beyond n_values")
+    return PackedColumns(planes, x.shape[1])
+
+
+def _sampled(x, y, rows, packed):
+    """The partition's sampled instances ``rows``: their values (float64, or with ``packed``
+    their bit planes) and their targets."""
+    x = np.asarray(x)[rows]
+    return (_packed(x).planes if packed else x.astype(np.float64),
+            np.asarray(y, dtype=np.float64).ravel()[rows])
+
+
 def _model(x, y, queries, spec):
     """The diff model of the partition's rows followed by the sampled instances (rows n_p, ...),
     with the ranges, value bins, columns with missing values and probabilities P(value |
-    class) of the whole data (its summary's model, ``spec["reference"]``)."""
+    class) of the whole data (its summary's model, ``spec["reference"]``); with
+    ``spec["packed"]`` the rows are bit planes (the sampled instances come packed)."""
     rows, target = queries
     reference = spec["reference"]
     n_p = x.shape[0]
-    values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
-    values[:n_p], values[n_p:] = x, rows
+    if spec.get("packed"):
+        values = PackedColumns(np.concatenate([_packed(x).planes, rows.planes]), rows.shape[1])
+    else:
+        values = np.empty((n_p + rows.shape[0], rows.shape[1]))     # one float64 copy
+        values[:n_p], values[n_p:] = x, rows
     data = replace(reference.data, X=values,
                    y=np.concatenate([np.asarray(y, dtype=np.float64).ravel(), target]))
     return DiffModel(data, reference.options, reference=reference), n_p
@@ -749,16 +807,69 @@ def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band):
     out = (np.zeros((n_slots, F, a)), np.zeros((n_slots, a)), np.zeros((n_slots, F)))
     cls = model.cls[:n_p] if classification else np.zeros(n_p, np.intp)
     for blk in _query_blocks(m, n_p):
-        d, own = _distances(model, n_p, instances, offset, blk, stopped)
-        d = _surf_distances(model, d)
-        band = np.where(d < near[blk, None], 0, -1)
-        if far_band:
-            band[d > far[blk, None]] = 1
-        at = np.flatnonzero(own >= 0)
-        band[at, own[at]] = -1
+        band = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band)
         r, j = np.nonzero(band >= 0)
         q = r + blk.start
         slots = (band[r, j] * m + q) * G + cls[j]
         _accumulate(model, n_p + q, j, slots, np.ones(q.size), n_slots, not classification,
                     out)
     return out
+
+
+def _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band):
+    """band[q, j] of the sampled instances ``blk`` and the partition's rows j: 0 near, 1 far,
+    -1 in neither (an instance is never in its own bands)."""
+    d, own = _distances(model, n_p, instances, offset, blk, stopped)
+    d = _surf_distances(model, d)
+    band = np.where(d < near[blk, None], 0, -1)
+    if far_band:
+        band[d > far[blk, None]] = 1
+    at = np.flatnonzero(own >= 0)
+    band[at, own[at]] = -1
+    return band
+
+
+def _band_counts(x, y, offset, instances, queries, spec, near, far, far_band):
+    """counts[b, q, g]: the partition's rows of class g in band b of sampled instance q."""
+    model, n_p = _model(x, y, queries, spec)
+    stopped = _stopper(spec["stop"])
+    m, G = instances.size, model.n_cls
+    counts = np.zeros((2 if far_band else 1, m, G))
+    cls = model.cls[:n_p]
+    for blk in _query_blocks(m, n_p):
+        band = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band)
+        for b in range(counts.shape[0]):
+            r, j = np.nonzero(band == b)
+            counts[b, blk] += np.bincount(r * G + cls[j], minlength=(blk.stop - blk.start) * G
+                                          ).reshape(-1, G)
+    return counts
+
+
+def _band_mismatches(x, y, offset, instances, queries, spec, near, far, far_band, coef):
+    """On bit planes: ``sums[b, s, A]`` = the sum over the sampled instances q and the members
+    j of band b of q in the partition of coef[b, q, s, class of j] diff(A, R_q, I_j), the
+    diffs counted by :func:`.packed.band_mismatch_counts`, and ``totals[b, s]`` the same sum
+    of the coefficients alone."""
+    model, n_p = _model(x, y, queries, spec)
+    stopped = _stopper(spec["stop"])
+    B, m, S, G = coef.shape
+    a = model.data.n_attributes
+    sums, totals = np.zeros((B, S, a)), np.zeros((B, S))
+    groups = np.concatenate([model.cls[:n_p], np.zeros(m, np.int32)]).astype(np.intp)
+    step = max(1, BLOCK_BYTES // (8 * G * a))            # mismatch counts of a block
+    for whole in _query_blocks(m, n_p):
+        for lo in range(whole.start, whole.stop, step):
+            blk = slice(lo, min(lo + step, whole.stop))
+            band = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band)
+            rows = (n_p + np.arange(blk.start, blk.stop)).astype(np.intp)
+            for b in range(B):
+                member = np.zeros((rows.size, n_p + m), np.bool_)
+                member[:, :n_p] = band == b
+                out = np.zeros((rows.size, G, a))
+                with parallel_launch():
+                    band_mismatch_counts(model.planes, rows, member, groups, G, out)
+                size = np.stack([(member[:, :n_p] & (groups[:n_p] == g)).sum(axis=1)
+                                 for g in range(G)], axis=1)                  # (b, G)
+                sums[b] += np.einsum("qsg,qga->sa", coef[b, blk], out)
+                totals[b] += np.einsum("qsg,qg->s", coef[b, blk], size)
+    return sums, totals

@@ -2,14 +2,15 @@
 tables, for one machine and for the Dask backend (:mod:`orangecontrib.relief.dask`).
 
 * :func:`read_plink` reads a PLINK binary file set into the encoded form the estimators read
-  (:class:`.estimators.encoding.EncodedData`), a block of SNPs at a time, each genotype one byte
-  (the count of the A1 allele, 0/1/2). The Relief family packs such columns into bit planes
-  (two bits a genotype, :mod:`.estimators.neighbourhood.packed`), so 2,000 x 100,000 SNPs take
-  200 MB as read and 50 MB as planes, never 1.6 GB of floats. A file with missing calls is read
-  as float32 with NaN for them (four bytes a genotype): the estimators' missing-value rules
-  then apply (:mod:`.estimators.neighbourhood.diffs`).
-* :func:`plink_dask` gives the same genotypes as a Dask array partitioned by individuals (each
-  partition read by its own task), with the phenotype in memory.
+  (:class:`.estimators.encoding.EncodedData`), a block of SNPs at a time, each genotype (the
+  count of the A1 allele, 0/1/2) packed into two bit planes as it is read (two bits a
+  genotype, :class:`.estimators.neighbourhood.packed.PackedColumns`), which the Relief family
+  reads as they are: 2,000 x 100,000 SNPs take 50 MB, never 1.6 GB of floats. A file with
+  missing calls is read as float32 with NaN for them (four bytes a genotype): the estimators'
+  missing-value rules then apply (:mod:`.estimators.neighbourhood.diffs`).
+* :func:`plink_dask` gives the same genotypes as a Dask array of int8 partitioned by
+  individuals (each partition read by its own task), with the phenotype in memory; the Dask
+  backend packs them into bit planes on the workers and sends the sampled instances packed.
 * :func:`read_parquet` reads a Parquet file or a folder of them (a dataset) into an Orange
   ``Table``; :func:`parquet_dask` into a Dask dataframe, a partition per row group.
 
@@ -40,6 +41,8 @@ MISSING_PHENOTYPES = ("-9", "NA", "na", "nan", "NaN", "")
 BED_MAGIC = b"\x6c\x1b\x01"
 #: bytes of one block of genotypes read by :func:`read_plink` (as int8, plus bed-reader's own)
 BLOCK_BYTES = 64 * 2 ** 20
+#: bytes of a partition of :func:`plink_dask` (as int8)
+PARTITION_BYTES = 128 * 2 ** 20
 #: bed-reader's code of a missing call in its int8 output
 INT8_MISSING = -127
 
@@ -191,56 +194,70 @@ def read_plink(path, pheno=None, column=None, callback=None):
     callback
         ``callback(fraction)`` after each block of SNPs read; raising from it stops reading.
 
-    The genotypes are read a block of SNPs at a time as bytes (int8), so memory holds one byte
-    a genotype; with missing calls, the array is float32 with NaN for them.
+    The genotypes are read a block of SNPs at a time and packed into two bit planes
+    (:class:`~.estimators.neighbourhood.packed.PackedColumns`, two bits a genotype: 10,000 x
+    500,000 SNPs take 1.25 GB), which the estimators read as they are. With missing calls, the
+    array is float32 with NaN for them (four bytes a genotype).
     """
+    from .estimators.neighbourhood.packed import PackedColumns, pack_planes, unpack
     files = PlinkFiles(path)
     rows, y, n_classes, _ = files.target(pheno, column)
     n, a = rows.size, files.shape[1]
     index = slice(None) if n == files.shape[0] else rows
-    X = np.empty((n, a), np.int8)
+    planes = np.zeros((n, 2, (a + 63) // 64), np.uint64)
+    X = None                                        # float32, once a call is missing
     step = max(64, BLOCK_BYTES // max(n, 1) // 64 * 64)
-    missing = False
     with files.open() as bed:
         for lo in range(0, a, step):
             hi = min(a, lo + step)
             block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C")
-            if not missing and (block == INT8_MISSING).any():
-                missing = True
-                X = X.astype(np.float32)
-            if missing:
-                block = np.where(block == INT8_MISSING, np.float32(np.nan),
-                                 block.astype(np.float32))
-            X[:, lo:hi] = block
+            if X is None:
+                packed = pack_planes(block, np.arange(hi - lo))    # None: a call is missing
+                if packed is not None:
+                    planes[:, :, lo // 64:lo // 64 + packed.shape[2]] = packed
+                else:                               # the first missing call: decode so far
+                    X = np.empty((n, a), np.float32)
+                    X[:, :lo] = unpack(planes, np.arange(n), np.arange(lo))
+                    planes = None
+            if X is not None:
+                X[:, lo:hi] = np.where(block == INT8_MISSING, np.float32(np.nan),
+                                       block.astype(np.float32))
             if callback is not None:
                 callback(hi / a)
-    return EncodedData(X=X, y=y, discrete=np.ones(a, bool), n_values=np.full(a, 3, np.intp),
+    return EncodedData(X=PackedColumns(planes, a) if X is None else X, y=y,
+                       discrete=np.ones(a, bool), n_values=np.full(a, 3, np.intp),
                        n_classes=n_classes, minimum=np.zeros(a), span=np.ones(a),
                        names=tuple(files.snps), y_span=1.0 if n_classes else float(np.ptp(y)))
 
 
 def plink_dask(path, pheno=None, column=None, partition_rows=None):
-    """``(X, y, n_classes, names)``: the genotypes of a PLINK file set as a Dask array of
-    float32 (NaN = missing call) partitioned by individuals, each partition read from the file
-    by its own task (``partition_rows`` individuals; default: about 64 MB of float32), and the
-    phenotype (see :meth:`PlinkFiles.target`) in memory; for :func:`.dask.estimate` with
-    ``discrete=True, n_values=3``."""
+    """``(X, y, n_classes, names)``: the genotypes of a PLINK file set as a Dask array of int8
+    codes 0, 1, 2 partitioned by individuals, each partition read from the file by its own task
+    (``partition_rows`` individuals; default: ``PARTITION_BYTES`` a partition), and the phenotype (see
+    :meth:`PlinkFiles.target`) in memory; for :func:`.dask.estimate` with ``discrete=True,
+    n_values=3``. A partition holding missing calls is float32 with NaN for them (four bytes
+    a genotype)."""
     import dask
     import dask.array as da
     files = PlinkFiles(path)
     rows, y, n_classes, _ = files.target(pheno, column)
     a = files.shape[1]
-    step = partition_rows or max(1, 2 ** 26 // (4 * a))
+    step = partition_rows or max(1, PARTITION_BYTES // a)
     parts = [da.from_delayed(dask.delayed(_read_rows)(files.bed, files.shape, rows[lo:lo + step]),
-                             shape=(min(step, rows.size - lo), a), dtype=np.float32)
+                             shape=(min(step, rows.size - lo), a), dtype=np.int8)
              for lo in range(0, rows.size, step)]
     return da.concatenate(parts, axis=0), y, n_classes, tuple(files.snps)
 
 
 def _read_rows(bed, shape, rows):
-    """The genotypes of the individuals ``rows`` as float32 (NaN = missing), read on a worker."""
+    """The genotypes of the individuals ``rows`` as int8, or with a missing call among them as
+    float32 (NaN = missing), read on a worker."""
     with _bed_reader().open_bed(bed, iid_count=shape[0], sid_count=shape[1]) as reader:
-        return reader.read(np.s_[rows, :], dtype="float32", order="C", num_threads=1)
+        block = reader.read(np.s_[rows, :], dtype="int8", order="C", num_threads=1)
+    missing = block == INT8_MISSING
+    if missing.any():
+        return np.where(missing, np.float32(np.nan), block.astype(np.float32))
+    return block
 
 
 def _pyarrow_dataset(path):

@@ -1,12 +1,18 @@
 """Discrete data as packed bit planes: the distances, neighbours, band counts and estimates equal
-those of the plain path exactly, and data that cannot be packed are not."""
+those of the plain path exactly, and data that cannot be packed are not; data held only as
+planes (PackedColumns) read like their array and give the same estimates without a decoded
+copy."""
 import numpy as np
 import pytest
 
 from orangecontrib.relief.estimators import encode, encoding
 from orangecontrib.relief.estimators.neighbourhood import diffs
 from orangecontrib.relief.estimators.neighbourhood.diffs import DiffModel
-from orangecontrib.relief.estimators.neighbourhood.packed import band_mismatch_counts, pack_planes
+from dataclasses import replace
+
+from orangecontrib.relief.estimators.neighbourhood.packed import (PackedColumns,
+                                                                  band_mismatch_counts,
+                                                                  pack_planes)
 from orangecontrib.relief.estimators.relieff import ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import SURF, MultiSURF, MultiSURFstar
@@ -122,3 +128,57 @@ def test_codes_are_checked_in_blocks_of_columns(monkeypatch):
         encode(X, [0, 1, 0, 1], discrete=True, n_classes=2)
     X[2, 5] = 2
     assert encode(X, [0, 1, 0, 1], discrete=True, n_classes=2).n_values.tolist() == [1] * 5 + [3]
+
+
+def test_packed_columns_read_like_the_array_they_hold():
+    # value v of column u: bit u % 64 of word u // 64, v & 1 in plane 0 and v >> 1 in plane 1
+    planes = np.zeros((2, 2, 2), np.uint64)
+    planes[0, 0, 0] = 1 << 1                     # row 0, column 1: value 1
+    planes[0, 1, 0] = 1 << 2                     # row 0, column 2: value 2
+    planes[1, 0, 1] = planes[1, 1, 1] = 1 << 3   # row 1, column 67: value 3
+    held = PackedColumns(planes, 70)
+    want = np.zeros((2, 70), np.int8)
+    want[0, 1], want[0, 2], want[1, 67] = 1, 2, 3
+    assert held.shape == (2, 70) and held.dtype == np.int8 and held.nbytes == 64
+    np.testing.assert_array_equal(np.asarray(held), want)
+    np.testing.assert_array_equal(held[[1, 0]], want[[1, 0]])
+    np.testing.assert_array_equal(held[:, [67, 2]], want[:, [67, 2]])
+    np.testing.assert_array_equal(held[1, 60:], want[1, 60:])
+    assert held[1, 67] == 3 and held[0, 3] == 0
+    with pytest.raises(ValueError, match="do not hold 200 columns"):
+        PackedColumns(planes, 200)
+
+
+def held_as_planes(data):
+    return replace(data, X=PackedColumns(pack_planes(data.X, np.arange(data.n_attributes)),
+                                         data.n_attributes))
+
+
+@pytest.mark.parametrize("a", [5, 70, 300])
+def test_data_held_as_planes_give_the_estimates_of_the_array(monkeypatch, a):
+    data = snps(120, a, seed=a)
+    regression = snps(100, a, seed=a + 1, regression=True)
+    weighted = replace(data, weights=np.random.default_rng(0).integers(1, 4, 120).astype(float))
+    monkeypatch.setattr(diffs, "PACKED_MIN_COLUMNS", 10 ** 9)   # the array: the plain path
+    cases = [(ReliefF(k=7), data), (ReliefF(k=5, iterations=40, random_state=1), data),
+             (ReliefF(k=3, misses="pooled"), data), (ReliefFbestK(k_max=12), data),
+             (SURF(), data), (MultiSURF(), data), (MultiSURFstar(), data),
+             (ReliefF.corelearn(), data), (RReliefF(k=10), regression),
+             (MultiSURF(), regression), (ReliefF(k=4), weighted), (MultiSURF(), weighted)]
+    for estimator, table in cases:
+        np.testing.assert_array_equal(estimator(held_as_planes(table)), estimator(table),
+                                      err_msg=estimator.name)
+
+
+def test_data_held_as_planes_are_never_decoded_whole(monkeypatch):
+    table = snps(150, 200, seed=4)
+    data = held_as_planes(table)
+    estimators = (ReliefF(k=10), ReliefF(k=10, iterations=50, random_state=0), MultiSURF(),
+                  MultiSURFstar(iterations=50, random_state=0))
+    want = [estimator(table) for estimator in estimators]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the whole table was decoded")
+    monkeypatch.setattr(PackedColumns, "__array__", refuse)
+    for estimator, expected in zip(estimators, want):
+        np.testing.assert_array_equal(estimator(data), expected, err_msg=estimator.name)

@@ -7,6 +7,9 @@ real values for regression. Ranges are kept from the data the encoding was built
 (a tree node) still measures numeric differences against the whole training data, as
 CORElearn does.
 
+``X`` may also hold discrete codes 0..3 as bit planes (:class:`.neighbourhood.packed.PackedColumns`,
+as PLINK genotypes are read): a quarter of a byte a value, decoded where rows are read.
+
 ``X`` may instead be a ``scipy.sparse`` CSR matrix (float64, sorted column indices, no stored
 zeros, no missing values): an implicit zero is the value 0, so the minimum and span of a column
 count its zeros too. Only estimators that declare ``sparse_input`` accept such data
@@ -68,6 +71,14 @@ class EncodedData:
     def missing(self):
         """Boolean (n, a) mask of the missing values."""
         return np.isnan(self.X)
+
+    @property
+    def any_missing(self):
+        """Whether a value is missing (a float NaN; integer codes and bit planes have none)."""
+        X = self.X
+        if sp.issparse(X):
+            return bool(np.isnan(X.data).any())
+        return np.issubdtype(X.dtype, np.floating) and bool(np.isnan(X).any())
 
     def class_priors(self):
         """Relative class frequencies P(c), instances counted by their weights (classification

@@ -83,7 +83,7 @@ class ReliefF(ReliefFamily):
         neighbours would exceed ``ORDER_BYTES``."""
         n = data.n_instances
         if data.weights is not None or (self.missing == "D" and not data.is_sparse
-                                        and np.isnan(data.X).any()) \
+                                        and data.any_missing) \
                 or self.diff.corelearn or 16 * self.sample(n).size * n > ORDER_BYTES:
             return None
         ordered = self._search(data, n, "all", callback)

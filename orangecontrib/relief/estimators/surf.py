@@ -176,7 +176,7 @@ class SURF(ReliefFamily):
         the distances only, so they are found once; None (find them again for each target)
         when RELIEF-D's diffs of missing values depend on the class."""
         options = self.diff_options()
-        if options.missing == "D" and np.isnan(data.X).any():
+        if options.missing == "D" and data.any_missing:
             return None
         context = self.context(data, callback)
         return lambda target: replace(context, data=target,

@@ -23,7 +23,8 @@ releases the GIL. Columns without missing values get the diff of :mod:`.diffs` i
 same arithmetic as :func:`.diffs._diff`); the others the same numbers as :func:`.diffs._diff`
 (missing values by RELIEF-B/C/D): a query's diffs to a missing value looked up once per query,
 the diffs of known values selected without a branch, the query's missing values looked up
-after (:func:`_general_diffs`).
+after (:func:`_general_diffs`). Data held only as bit planes (:class:`.packed.PackedColumns`)
+get the discrete diff from each pair's mismatch bits (:func:`.packed.mismatch_bits`).
 """
 from collections import namedtuple
 from dataclasses import dataclass
@@ -37,13 +38,14 @@ from ..base import parallel_launch
 from . import vectorised
 from .diffs import _DISCRETE, _UNUSABLE, _code, _threads_for
 from .neighbours import first_k_weights
+from .packed import mismatch_bits
 
 __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "fused_sums"]
 
 #: columns per task: a task's running sums and a neighbour's values of them stay in cache
 BLOCK_COLUMNS = 256
 #: the column types of :func:`column_runs`
-DISCRETE_PLAIN, NUMERIC_PLAIN, GENERAL = 0, 1, 2
+DISCRETE_PLAIN, NUMERIC_PLAIN, GENERAL, PACKED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -145,11 +147,11 @@ def plan_matrix(plan):
 def column_runs(model):
     """(n, 3) tasks of at most ``BLOCK_COLUMNS`` consecutive columns of one type: (start,
     stop, type), the type DISCRETE_PLAIN or NUMERIC_PLAIN for a usable column without
-    missing values, GENERAL for the other usable ones; columns with no known value are left
-    out (their diff is never known)."""
-    kind = np.where(model.kind == _UNUSABLE, -1,
-                    np.where(model.has_missing, GENERAL,
-                             np.where(model.kind == _DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN)))
+    missing values, GENERAL for the other usable ones, PACKED for data held as bit planes;
+    columns with no known value are left out (their diff is never known)."""
+    plain = np.where(model.kind == _DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN)
+    usable = PACKED if model.packed else np.where(model.has_missing, GENERAL, plain)
+    kind = np.where(model.kind == _UNUSABLE, -1, usable)
     runs = []
     start = 0
     for t in range(1, kind.size + 1):
@@ -279,6 +281,8 @@ def _fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
                         if typ == DISCRETE_PLAIN:
                             for u in range(width):
                                 d[u] = 0.0 if x[u] == z[u] else 1.0
+                        elif typ == PACKED:
+                            mismatch_bits(d, tables.planes, r, o, c0, width)
                         elif typ == NUMERIC_PLAIN:
                             for u in range(width):
                                 t = c0 + u

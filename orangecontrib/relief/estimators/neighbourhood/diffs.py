@@ -59,7 +59,7 @@ from ...compilation import kernel
 from ..base import check_memory, parallel_launch, row_blocks
 from . import vectorised
 from ..encoding import EncodedData, power_of_two_scale, unit_scales
-from .packed import MAX_VALUES, pack_planes, tile_mismatches
+from .packed import MAX_VALUES, PackedColumns, pack_planes, pair_mismatches, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
@@ -102,9 +102,10 @@ Tiles = namedtuple("Tiles", "values cls order ranges columns first_row groups pa
 
 #: what the pair-diff kernels read (:meth:`DiffModel._pair_args`): the values, classes and
 #: kinds, the value codes (:func:`_code`), the numeric ramp (:attr:`DiffModel._ramp_args`), the
-#: diffs against a missing value and whether RELIEF-C leaves them out
+#: diffs against a missing value, whether RELIEF-C leaves them out, and the bit planes of data
+#: held only as planes (:class:`.packed.PackedColumns`; their ``values`` then have no column)
 DiffTables = namedtuple("DiffTables", "values cls kind shift inv_span factor n_codes lo hi slope "
-                                      "other both leave_out")
+                                      "other both leave_out planes")
 
 #: discrete data with at most four values and no missing values are packed into bit planes
 #: (:mod:`.packed`) from this many usable columns: fewer are as fast read as they are
@@ -150,6 +151,8 @@ class DiffModel:
     computed where they are needed, so the model costs little memory beyond the data."""
     #: whether the values are a sparse matrix (:class:`.sparse.SparseDiffModel`)
     sparse = False
+    #: whether the data are held only as bit planes (:class:`.packed.PackedColumns`)
+    packed = False
 
     def __init__(self, data, options=DiffOptions(), reference=None):
         """``reference``: a model of the training instances whose ranges, bins, usable columns
@@ -159,8 +162,13 @@ class DiffModel:
         self._reference = reference
         X = data.X
         n, a = X.shape
-        any_missing, all_missing = np.zeros(a, bool), np.ones(a, bool)
-        for rows in row_blocks(n, 8 * a):        # a wide table: no n x a mask at once
+        # (CORElearn's search reads values, not planes, and numeric diffs are no mismatches:
+        # they get the values decoded)
+        self.packed = (isinstance(X, PackedColumns) and not options.corelearn
+                       and bool(np.all(data.discrete)))
+        X = np.asarray(X) if isinstance(X, PackedColumns) and not self.packed else X
+        any_missing, all_missing = np.zeros(a, bool), np.full(a, not self.packed)
+        for rows in () if self.packed else row_blocks(n, 8 * a):  # wide: no n x a mask at once
             missing = np.isnan(X[rows])
             any_missing |= missing.any(axis=0)
             all_missing &= missing.all(axis=0)
@@ -185,8 +193,16 @@ class DiffModel:
         self.n_codes = np.where(data.discrete, np.maximum(data.n_values, 1),
                                 self.bins).astype(np.intp)
         self.cls, self.n_cls = class_codes(data)
-        # columns whose span or its reciprocal is no finite float are read scaled (exactly)
-        self.values = np.ascontiguousarray(X if np.all(self.scale == 1) else X * self.scale)
+        # columns whose span or its reciprocal is no finite float are read scaled (exactly);
+        # planes are read as they are (the kernels read ``_kernel_values``, no column of them)
+        self.values = X if self.packed else np.ascontiguousarray(
+            X if np.all(self.scale == 1) else X * self.scale)
+
+    @property
+    def _kernel_values(self):
+        """The values the compiled kernels read: :attr:`values`, or for data held as bit planes
+        an (n, 0) array (the kernels read the planes)."""
+        return np.zeros((self.data.n_instances, 0), np.int8) if self.packed else self.values
 
     @classmethod
     def from_summary(cls, minimum, maximum, has_missing, discrete, n_values, n_classes,
@@ -258,6 +274,8 @@ class DiffModel:
     def codes(self, columns):
         """(n, len(columns)) int32 value codes (:func:`_code`) of a slice of the columns;
         -1 = missing."""
+        if self.packed:                         # discrete codes 0..3, none missing
+            return self.values[:, columns].astype(np.int32)
         out = np.empty((self.data.n_instances, columns.stop - columns.start), np.int32)
         _fill_codes(self.values, columns.start, *self._code_args, out)
         return out
@@ -329,8 +347,9 @@ class DiffModel:
     def _pair_args(self):
         """What the pair-diff kernels read (:class:`DiffTables`)."""
         other, both = self.missing_diffs
-        return DiffTables(self.values, self.cls, self.kind, *self._code_args, *self._ramp_args,
-                          other, both, self.options.missing == "C")
+        planes = self.data.X.planes if self.packed else np.zeros((0, 2, 0), np.uint64)
+        return DiffTables(self._kernel_values, self.cls, self.kind, *self._code_args,
+                          *self._ramp_args, other, both, self.options.missing == "C", planes)
 
     @property
     def pair_bytes(self):
@@ -348,7 +367,10 @@ class DiffModel:
         others = np.ascontiguousarray(others, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_attributes))
         with _threads_for(out.size), parallel_launch():
-            _pair_diffs(rows, others, self._pair_args(), out)
+            if self.packed:                     # discrete, none missing: 0 or 1 (eq. 1)
+                pair_mismatches(self.planes, rows, others, out)
+            else:
+                _pair_diffs(rows, others, self._pair_args(), out)
         return out
 
     def distances(self, rows):
@@ -368,6 +390,8 @@ class DiffModel:
         ``MAX_VALUES`` values and no missing value: the distance is then the number of
         attributes on which two instances differ, counted by popcount (the same number the
         tiled kernel sums). Otherwise an empty (n, 2, 0) array."""
+        if self.packed:                         # every column, as the data hold them
+            return self.data.X.planes
         columns = np.flatnonzero(self.kind != _UNUSABLE)
         empty = np.zeros((self.data.n_instances, 2, 0), np.uint64)
         if (self.sparse or columns.size < PACKED_MIN_COLUMNS or self.has_missing.any()
@@ -412,7 +436,7 @@ class DiffModel:
         groups.append(columns.size)
         options = np.array([o.numeric == "ramp", o.t_equal, self._inv_w,
                             o.distance == "euclidean"], dtype=float)
-        return Tiles(self.values, self.cls, order, ranges, columns.astype(np.intp),
+        return Tiles(self._kernel_values, self.cls, order, ranges, columns.astype(np.intp),
                      first_row.astype(np.intp), np.array(groups, np.intp), partial,
                      np.ascontiguousarray(self.data.discrete, dtype=np.bool_), *self._code_args,
                      other, both, options)

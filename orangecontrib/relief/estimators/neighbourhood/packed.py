@@ -14,6 +14,13 @@ instances to a tile of candidates (:meth:`.diffs.DiffModel.tiles`), word blocks 
 ``WORD_BLOCK`` at a time so that the tile's words stay in cache while every query reads them;
 :func:`band_mismatch_counts` counts, for each query, the members of each group of its band that
 differ on each attribute with vertical (bit-sliced) counters.
+
+:class:`PackedColumns` is a whole table held only as its planes (a quarter of a byte a value):
+the form :func:`.readers.read_plink` hands genotypes over in, so that the estimators never hold
+a byte a genotype beside the planes. The diff model reads its planes as they are; reading rows
+or columns of it (``X[rows]``, ``np.asarray(X)``) decodes them (:func:`unpack`), and the
+weighted diff sums and the pairs' diffs read each pair's mismatch bits (:func:`mismatch_bits`,
+:func:`pair_mismatches`).
 """
 import numpy as np
 from numba import njit, prange, types
@@ -23,7 +30,8 @@ from ...compilation import kernel
 from ..base import parallel_launch
 from . import vectorised
 
-__all__ = ["MAX_VALUES", "pack_planes", "tile_mismatches", "band_mismatch_counts"]
+__all__ = ["MAX_VALUES", "PackedColumns", "pack_planes", "unpack", "mismatch_bits",
+           "pair_mismatches", "tile_mismatches", "band_mismatch_counts"]
 
 #: the most values a packed attribute may have (two bits)
 MAX_VALUES = 4
@@ -31,6 +39,8 @@ MAX_VALUES = 4
 COUNTER_LEVELS = 8
 #: words of each plane per pass over a tile: 512 candidates x 2 planes x 64 words = 512 KB
 WORD_BLOCK = 64
+#: cells decoded at a time by :func:`unpack` (its temporary words take 16 bytes a cell)
+UNPACK_CELLS = 2 ** 22
 
 
 @intrinsic
@@ -54,6 +64,83 @@ def pack_planes(values, columns):
     with parallel_launch():
         _pack(values, columns, planes, ok)
     return planes if ok.all() else None
+
+
+class PackedColumns:
+    """An (n, a) table of value codes 0..3 held only as bit planes (``planes``, (n, 2, W) uint64
+    of :func:`pack_planes` over all its columns): a quarter of a byte a value. It reads like a
+    read-only int8 array: ``shape``, ``dtype``, ``X[rows]``, ``X[rows, columns]`` and
+    ``np.asarray(X)`` give the decoded codes (:func:`unpack`); it has no missing values."""
+    ndim = 2
+    dtype = np.dtype(np.int8)
+
+    def __init__(self, planes, n_columns):
+        if planes.ndim != 3 or planes.shape[1] != 2 or planes.shape[2] != (n_columns + 63) // 64:
+            raise ValueError(f"bit planes of shape {planes.shape} do not hold {n_columns} "
+                             "columns")
+        self.planes = planes
+        self.shape = (planes.shape[0], int(n_columns))
+
+    @property
+    def size(self):
+        return self.shape[0] * self.shape[1]
+
+    @property
+    def nbytes(self):
+        return self.planes.nbytes
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __repr__(self):
+        return f"PackedColumns({self.shape[0]} x {self.shape[1]}, {self.nbytes} bytes)"
+
+    def __getitem__(self, key):
+        rows, columns = key if isinstance(key, tuple) else (key, slice(None))
+        row_index = np.arange(self.shape[0])[rows]
+        column_index = np.arange(self.shape[1])[columns]
+        out = unpack(self.planes, np.atleast_1d(row_index), np.atleast_1d(column_index))
+        if np.ndim(column_index) == 0:
+            out = out[:, 0]
+        return out[0] if np.ndim(row_index) == 0 else out
+
+    def __array__(self, dtype=None, copy=None):
+        out = unpack(self.planes, np.arange(self.shape[0]), np.arange(self.shape[1]))
+        return out if dtype is None else out.astype(dtype)
+
+
+def unpack(planes, rows, columns):
+    """(len(rows), len(columns)) int8: the codes of columns ``columns`` of instances ``rows``
+    held in bit planes (:func:`pack_planes` over all columns), decoded a block at a time."""
+    rows, columns = np.asarray(rows, np.intp), np.asarray(columns, np.intp)
+    out = np.empty((rows.size, columns.size), np.int8)
+    words, bits = columns >> 6, (columns & 63).astype(np.uint64)
+    step = max(1, UNPACK_CELLS // max(columns.size, 1))
+    for lo in range(0, rows.size if columns.size else 0, step):
+        block = planes[rows[lo:lo + step, None, None], np.arange(2)[:, None],
+                       words]                                       # (b, 2, columns)
+        out[lo:lo + step] = ((block[:, 0] >> bits) & np.uint64(1)) \
+            | (((block[:, 1] >> bits) & np.uint64(1)) << np.uint64(1))
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mismatch_bits(d, planes, r, o, c0, width):
+    """d[u] = 1.0 where instances r and o differ on column c0 + u (of planes over all columns),
+    else 0.0: the discrete diff (Robnik-Šikonja & Kononenko 1999, eq. 1)."""
+    for u in range(width):
+        t = c0 + u
+        w = t >> 6
+        m = (planes[r, 0, w] ^ planes[o, 0, w]) | (planes[r, 1, w] ^ planes[o, 1, w])
+        d[u] = np.float64((m >> np.uint64(t & 63)) & np.uint64(1))
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def pair_mismatches(planes, rows, others, out):
+    """out[p, t] = :func:`mismatch_bits` of instances rows[p] and others[p] on every column t
+    (the pairs' discrete diffs). Parallel over the pairs."""
+    for p in prange(rows.size):
+        mismatch_bits(out[p], planes, rows[p], others[p], 0, out.shape[1])
 
 
 @kernel(vectorised.pack)

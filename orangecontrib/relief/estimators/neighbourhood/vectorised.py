@@ -386,7 +386,7 @@ def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
     b, G, K = nb.shape
     work = pair.shape[0] * nb.size * X.shape[1]
-    if work > (SMALL_WORK if small_data_only() else SUMS_WORK):
+    if tables.planes.shape[2] or work > (SMALL_WORK if small_data_only() else SUMS_WORK):
         return NotImplemented
     e_group = np.repeat(np.arange(b * G), np.diff(ptr))          # (i * G + g) of read-out e
     e_row, e_g = e_group // G, e_group % G
