@@ -511,9 +511,10 @@ class _Watch:
 
     def __init__(self, client):
         self.client = client
+        self.started = time.time()          # the scheduler's clock stamps its events
         self.last = time.monotonic()
         self.stalled_since = None
-        self.workers = {}
+        self.workers = client.scheduler_info(n_workers=-1)["workers"]
         #: the workers seen paused (their memory nearly full) and their memory limits
         self.full = {}
 
@@ -544,8 +545,19 @@ class _Watch:
 
     def cause(self):
         """Why workers died: out of memory when their nannies restarted them for exceeding
-        their memory limit or they were seen paused before, else killed or crashed."""
+        their memory limit (the nannies' "worker-restart-memory" events on the scheduler, or
+        their logs) or they were seen paused before, else killed or crashed."""
         limits = set(self.full.values())
+        try:
+            restarts = self.client.get_events("worker-restart-memory")
+        except Exception:                                   # noqa: BLE001 the cluster is gone
+            restarts = ()
+        seen = {address: w["memory_limit"] for address, w in self.workers.items()}
+        restarted = [seen.get(event.get("worker")) for stamp, event in restarts
+                     if stamp >= self.started]
+        limits |= {limit for limit in restarted if limit}
+        if restarted and all(restarted):
+            return self._out_of_memory(limits)
         try:                                # the nannies' logs, once a worker is back
             self.client.wait_for_workers(1, timeout=10)
             logs = self.client.get_worker_logs(nanny=True)
@@ -557,6 +569,10 @@ class _Watch:
             limits |= {w["memory_limit"] for w in workers}
         if not limits:
             return "killed or crashed"
+        return self._out_of_memory(limits)
+
+    @staticmethod
+    def _out_of_memory(limits):
         return (f"out of memory: a worker exceeded its memory limit "
                 f"({', '.join(_mb(limit) for limit in sorted(limits))}); give the workers more "
                 "memory or split the data into smaller partitions")
