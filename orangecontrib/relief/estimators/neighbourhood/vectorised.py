@@ -61,8 +61,10 @@ ONE_HOT_VALUES = 16
 BLOCK_DISTANCES = 4 * 10 ** 6
 
 
-def _limit():
-    return SMALL_WORK if small_data_only() else MAX_WORK
+def _limit(most=None):
+    """``most`` (default :data:`MAX_WORK`), or :data:`SMALL_WORK` where the kernel is in the
+    disk cache."""
+    return SMALL_WORK if small_data_only() else MAX_WORK if most is None else most
 
 
 def _too_large(n, a):
@@ -90,7 +92,7 @@ def pack(values, columns, planes, ok):
     where a value of instance i is not a code 0..3. Linear in the data: up to ``SUMS_WORK``
     values."""
     n, W = planes.shape[0], planes.shape[2]
-    if n * columns.size > (SMALL_WORK if small_data_only() else SUMS_WORK):
+    if n * columns.size > _limit(SUMS_WORK):
         return NotImplemented
     x = values[:, columns]
     valid = (x == 0.0) | (x == 1.0) | (x == 2.0) | (x == 3.0)
@@ -386,7 +388,7 @@ def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
     b, G, K = nb.shape
     work = pair.shape[0] * nb.size * X.shape[1]
-    if tables.planes.shape[2] or work > (SMALL_WORK if small_data_only() else SUMS_WORK):
+    if tables.planes.shape[2] or work > _limit(SUMS_WORK):
         return NotImplemented
     e_group = np.repeat(np.arange(b * G), np.diff(ptr))          # (i * G + g) of read-out e
     e_row, e_g = e_group // G, e_group % G
