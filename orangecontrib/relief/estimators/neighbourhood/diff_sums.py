@@ -61,6 +61,7 @@ class SumPlan:
     target: np.ndarray     # (E,) output row
     scale: np.ndarray      # (E,)
     n_outputs: int
+    complete: bool = False  # each read-out is after its group's last non-zero pair
 
 
 def sum_plan(ks, places, w, c, f):
@@ -81,14 +82,10 @@ def sum_plan(ks, places, w, c, f):
         kk = np.minimum(np.asarray(ks)[:, None, None], places.available[None])  # (n_k, b, G)
         i_, g_ = np.arange(b)[None, :, None], np.arange(G)[None, None, :]
         last = np.maximum(kk - 1, 0)
-        start = places.run_before[i_, g_, last].astype(np.intp)
-        stop = places.run_stop[i_, g_, last]
+        start, stop = places.runs_through(last)
         alpha = (kk - start) / np.maximum(stop - start, 1)
-        if n_k == 1 and np.any(alpha < 1.0):   # one k: alpha folded into the run's pairs
-            j = np.arange(K)
-            w = w * np.where(j < start[0, ..., None], 1.0,
-                             np.where(j < stop[0, ..., None], alpha[0, ..., None], 0.0))
-            alpha = np.ones_like(alpha)
+        if n_k == 1 and np.any(alpha < 1.0):
+            return _folded_plan(kk[0], start[0], stop[0], alpha[0], w, c, f)
         pair = f * w[None]
         cum = np.cumsum(w, axis=2)
         lo = np.maximum(start - 1, 0)
@@ -121,10 +118,39 @@ def sum_plan(ks, places, w, c, f):
                    target[order].astype(np.intp), scale[order].astype(float), R)
 
 
+def _folded_plan(kk, start, stop, alpha, w, c, f):
+    """The :class:`SumPlan` of :func:`sum_plan` for a single k (``kk`` (b, G) = min(k,
+    available)) whose runs through the k-th place (``start``, ``stop``, (b, G)) fill the
+    share ``alpha`` of their places: alpha folded into the run's pair influences, one
+    read-out per output and group, after the run (so every read-out is the sum of all of the
+    group's pairs: ``complete``)."""
+    S, b, G = c.shape
+    F, K = f.shape[0], w.shape[2]
+    j = np.arange(K)
+    w = w * np.where(j < start[..., None], 1.0,
+                     np.where(j < stop[..., None], alpha[..., None], 0.0))
+    first = w.sum(axis=2)
+    norm = np.where(kk > 0, 1.0 / np.where(kk > 0, first, 1.0), 0.0)
+    # read-outs in the order (group, s, f): the outputs r = s * F + f of each group in turn
+    scale = np.broadcast_to((c * norm[None]).transpose(1, 2, 0)[..., None], (b, G, S, F))
+    i_, g_, s_, f_ = np.nonzero(scale)
+    counts = np.count_nonzero(scale.reshape(b * G, S * F), axis=1)
+    return SumPlan(np.ascontiguousarray(f * w[None]),
+                   np.concatenate([[0], np.cumsum(counts)]).astype(np.intp),
+                   (stop - 1)[i_, g_].astype(np.intp), f_.astype(np.intp),
+                   (s_ * F + f_).astype(np.intp), scale[i_, g_, s_, f_], S * F, True)
+
+
 def plan_totals(plan):
     """(R,) the outputs with every diff 1: the read-outs of the running sums of ``pair``."""
     if not plan.at.size:
         return np.zeros(plan.n_outputs)
+    G = plan.pair.shape[2]
+    if plan.complete:       # every read-out sums all of its group's pairs
+        group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))
+        totals = plan.pair.sum(axis=3)[plan.source, group // G, group % G]
+        return np.bincount(plan.target, weights=plan.scale * totals,
+                           minlength=plan.n_outputs)
     cum = np.cumsum(plan.pair, axis=3)
     G = plan.pair.shape[2]
     group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))

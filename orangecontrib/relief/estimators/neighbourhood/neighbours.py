@@ -151,7 +151,7 @@ def nearest_neighbours(diff_model, instances, k, groups="per-class", skip_zero_d
         again = progress_part(callback, 0.95, 1.0)
         neighbours, distances = tied_with_kth(
             lambda rows, wider: _search(how, instances[rows], K, again, wider - K)[:2], K,
-            size, neighbours, distances)
+            size, neighbours, distances, only_tied=search in ("packed SNP", "double precision"))
     mass = None
     if data.weights is not None and K:
         neighbours, distances, mass = _with_copies(diff_model, instances, cls, groups,
@@ -237,13 +237,13 @@ def _search(how, instances, K, callback, ties=0):
     return neighbours, distances, search
 
 
-def tied_with_kth(find, K, size, neighbours, distances):
+def tied_with_kth(find, K, size, neighbours, distances, only_tied=False):
     """The K nearest and every instance tied with the K-th, from ``neighbours`` and
     ``distances`` (b, G, K' >= K, each group sorted by (distance, index)) as found by ``find``
     (positions of rows, K'') -> their K'' nearest (b', G, K''), for groups of at most ``size``
-    candidates; others beyond the K-th are left out. The rows whose run of the K-th distance
-    reaches the last one found are searched again with four times as many (such runs tend to
-    be long)."""
+    candidates; others beyond the K-th are left out (``only_tied``: there are none, as the
+    brute-force search leaves none). The rows whose run of the K-th distance reaches the last
+    one found are searched again with four times as many (such runs tend to be long)."""
     while True:
         found = neighbours.shape[2]
         kth = distances[:, :, K - 1]
@@ -256,9 +256,12 @@ def tied_with_kth(find, K, size, neighbours, distances):
         neighbours = np.pad(neighbours, pad, constant_values=-1)
         distances = np.pad(distances, pad, constant_values=np.inf)
         neighbours[rows], distances[rows] = find(rows, wider)
-    tied = (neighbours[:, :, K:] >= 0) & (distances[:, :, K:] == distances[:, :, K - 1:K])
-    np.copyto(neighbours[:, :, K:], -1, where=~tied)
-    np.copyto(distances[:, :, K:], np.inf, where=~tied)
+        only_tied = False           # (``find`` may be another search)
+    tied = neighbours[:, :, K:] >= 0
+    if not only_tied:
+        tied &= distances[:, :, K:] == distances[:, :, K - 1:K]
+        np.copyto(neighbours[:, :, K:], -1, where=~tied)
+        np.copyto(distances[:, :, K:], np.inf, where=~tied)
     columns = np.flatnonzero(tied.any(axis=(0, 1)))      # (the tied follow the K-th)
     width = K + (columns[-1] + 1 if columns.size else 0)
     return (np.ascontiguousarray(neighbours[:, :, :width]),
@@ -364,20 +367,30 @@ def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, d
     cancelling."""
     work = max(model.data.n_instances * model.data.n_attributes, 1)
     block = int(np.clip(SEARCH_DIFFS // work, 8 * _chunks(), SEARCH_BLOCK))
+    whole = todo.size == instances.size       # (then the outputs are still prefilled)
     for start in range(0, todo.size, block):
         at = todo[start:start + block]
-        neighbours[at], distances[at] = _search_rows(model, instances[at], model.tiles, groups,
-                                                     skip_zero, neighbours.shape[1:], nearest)
+        if whole:                                # straight into the outputs
+            rows = slice(start, start + at.size)
+            _search_rows(model, instances[at], model.tiles, groups, skip_zero,
+                         neighbours.shape[1:], nearest, (neighbours[rows], distances[rows]))
+        else:
+            neighbours[at], distances[at] = _search_rows(
+                model, instances[at], model.tiles, groups, skip_zero, neighbours.shape[1:],
+                nearest)
         if callback is not None:
             callback(done + (1.0 - done) * (start + at.size) / todo.size)
 
 
-def _search_rows(model, rows, tiles, groups, skip_zero, shape, nearest=None):
+def _search_rows(model, rows, tiles, groups, skip_zero, shape, nearest=None, out=None):
     """:func:`_nearest_search` of ``rows`` over the candidates of ``tiles``: (neighbours,
     distances), each of shape (rows.size, *shape) = (b, G, K'), the ``nearest`` (default K')
-    and after them those tied with the last of them."""
-    found_idx = np.full((rows.size,) + tuple(shape), -1, dtype=np.intp)
-    found_dist = np.full((rows.size,) + tuple(shape), np.inf)
+    and after them those tied with the last of them; into ``out`` (two such arrays, filled
+    with -1 and inf) if given."""
+    if out is None:
+        out = (np.full((rows.size,) + tuple(shape), -1, dtype=np.intp),
+               np.full((rows.size,) + tuple(shape), np.inf))
+    found_idx, found_dist = out
     planes = model.planes                   # (packing launches a kernel itself)
     with parallel_launch():
         _nearest_search(np.ascontiguousarray(rows, dtype=np.intp), tiles, planes,
@@ -648,7 +661,7 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
     d = context.distances
     found = context.neighbours >= 0
     if weighting == "equal":
-        w = np.ones_like(d)
+        return found.astype(float)
     elif weighting == "exp-rank":
         if context.mass is None:
             before = np.broadcast_to(np.arange(d.shape[2], dtype=float), d.shape)
@@ -696,45 +709,65 @@ def _equal_runs(d):
 
 class NeighbourPlaces(NamedTuple):
     """The neighbour places of a context (see the module docstring): each neighbour's
-    ``mass`` (places it fills; 0 = no neighbour) and, of the run it shares its places with
-    (itself, or with ``shared_ties`` its run of equal distances), the places before the run
-    (``run_before``), the run's places (``run_mass``) and the position after its last
-    neighbour (``run_stop``), all (m, G, K); ``available`` (m, G) the neighbours found;
-    ``prefix``: the places are one per neighbour (no instance weights)."""
+    ``mass`` (places it fills; 0 = no neighbour), ``found`` (whether there is a neighbour),
+    ``distances`` (with ``shared_ties``, else None: each neighbour is a run of its own), all
+    (m, G, K); ``available`` (m, G) the neighbours found; ``prefix``: the places are one per
+    neighbour (no instance weights). The runs neighbours share their places with are
+    computed where needed (:meth:`runs`, :meth:`runs_through`)."""
     mass: np.ndarray
-    run_before: np.ndarray
-    run_mass: np.ndarray
-    run_stop: np.ndarray
+    found: np.ndarray
+    distances: np.ndarray
     available: np.ndarray
     prefix: bool
 
     def rows(self, block):
         """The places of a block of the sampled instances."""
-        return NeighbourPlaces(*(a if isinstance(a, bool) else a[block] for a in self))
+        return NeighbourPlaces(*(a if a is None or isinstance(a, bool) else a[block]
+                                 for a in self))
+
+    def runs(self):
+        """(run_before, run_mass, run_stop), each (m, G, K): of the run each neighbour shares
+        its places with (itself, or with shared ties its run of equal distances), the places
+        before the run, the run's places and the position after its last neighbour."""
+        found = self.found
+        if self.distances is not None:
+            start, stop = _equal_runs(np.where(found, self.distances, np.nan))
+        else:
+            start = np.broadcast_to(np.arange(found.shape[2]), found.shape)
+            stop = start + 1
+        if self.prefix:
+            return start.astype(float), (stop - start).astype(float), stop
+        after = np.cumsum(self.mass, axis=2)
+        before = after - self.mass
+        if self.distances is None:
+            return before, self.mass, stop
+        run_before = np.take_along_axis(before, start, axis=2)
+        return run_before, np.take_along_axis(after, stop - 1, axis=2) - run_before, stop
+
+    def runs_through(self, last):
+        """(start, stop), each shaped as ``last`` (n, m, G): the positions of the first and
+        after the last neighbour of the run through position ``last`` of each group (one
+        place per neighbour: ``prefix``)."""
+        if self.distances is None:
+            return last, last + 1
+        if last.shape[0] > 1:       # several positions: every run at once
+            run_before, _, run_stop = self.runs()
+            i, g = np.ogrid[:last.shape[1], :last.shape[2]]
+            return run_before[i, g, last].astype(np.intp), run_stop[i, g, last]
+        # the distances are sorted, the found first: count those nearer / as near
+        d = self.distances[None]
+        at = np.take_along_axis(d, last[..., None], axis=3)
+        return (np.minimum((d < at).sum(axis=3), self.available),
+                np.minimum((d <= at).sum(axis=3), self.available))
 
 
 def neighbour_places(context):
     """The :class:`NeighbourPlaces` of ``context``."""
     found = context.neighbours >= 0
-    if context.shared_ties:
-        start, stop = _equal_runs(np.where(found, context.distances, np.nan))
-    else:
-        start = np.broadcast_to(np.arange(found.shape[2]), found.shape)
-        stop = start + 1
     prefix = context.mass is None
-    if prefix:
-        mass = found.astype(float)
-        run_before, run_mass = start.astype(float), (stop - start).astype(float)
-    else:
-        mass = context.mass
-        after = np.cumsum(mass, axis=2)
-        before = after - mass
-        if context.shared_ties:
-            run_before = np.take_along_axis(before, start, axis=2)
-            run_mass = np.take_along_axis(after, stop - 1, axis=2) - run_before
-        else:
-            run_before, run_mass = before, mass
-    return NeighbourPlaces(mass, run_before, run_mass, stop, found.sum(axis=2), prefix)
+    return NeighbourPlaces(found.astype(float) if prefix else context.mass, found,
+                           context.distances if context.shared_ties else None,
+                           found.sum(axis=2), prefix)
 
 
 def first_k_places(places, k):
@@ -742,9 +775,10 @@ def first_k_places(places, k):
     fills: all of its own before the k-th place; in the run that reaches past it, its share
     (its mass over the run's) of the run's places before it, the expected number over all
     orders of the run."""
-    filled = np.clip(k - places.run_before, 0.0, places.run_mass)
-    share = np.divide(places.mass, places.run_mass, out=np.zeros_like(places.mass),
-                      where=places.run_mass > 0)
+    run_before, run_mass, _ = places.runs()
+    filled = np.clip(k - run_before, 0.0, run_mass)
+    share = np.divide(places.mass, run_mass, out=np.zeros_like(places.mass),
+                      where=run_mass > 0)
     return filled * share
 
 

@@ -202,7 +202,12 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, nearest, out_
     index) among the candidates of the tiles, the places after the ``nearest`` only for those
     tied with the last of them."""
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
-        return _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist)
+        result = _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist)
+        if result is None and 0 < nearest < out_idx.shape[2]:    # only the tied after
+            other = out_dist[:, :, nearest:] != out_dist[:, :, nearest - 1:nearest]
+            np.copyto(out_idx[:, :, nearest:], -1, where=other)
+            np.copyto(out_dist[:, :, nearest:], np.inf, where=other)
+        return result
     cand, c_cand = _candidates(tiles)
     d = _distance_matrix(rows[:, None], tiles, cand[None, :], c_cand[None, :])
     if np.isnan(d).any():
