@@ -61,24 +61,24 @@ def _offer(hd, hi, size, K, d, j):
 
 
 @njit(cache=True, inline="always")
-def _offer_tie(hd, hi, K, size, d, j):
-    """Offer candidate j at distance d to the places from K on of ``hd``/``hi``, which keep
-    the instances of lowest index among those tied at the farthest distance a search's heap
-    of the first K keeps (all at distance d); return how many they hold. They fill in the
-    order offered (the searches offer candidates mostly in index order) and become a
+def _offer_tie(td, ti, size, d, j):
+    """Offer candidate j at distance d to the tie places ``td``/``ti`` holding ``size``, which
+    keep the instances of lowest index among those tied at the farthest distance a search's
+    heap of the first K keeps (all at distance d); return how many they hold. They fill in
+    the order offered (the searches offer candidates mostly in index order) and become a
     max-heap by (distance, index) once full; :func:`_sort_ties` sorts them."""
-    T = hd.size - K
+    T = td.size
     if size < T:
-        hd[K + size] = d
-        hi[K + size] = j
+        td[size] = d
+        ti[size] = j
         size += 1
         if size == T:
             for root in range(T // 2 - 1, -1, -1):
-                _sift_down(hd[K:], hi[K:], root, T)
-    elif _before(d, j, hd[K], hi[K]):
-        hd[K] = d
-        hi[K] = j
-        _sift_down(hd[K:], hi[K:], 0, T)
+                _sift_down(td, ti, root, T)
+    elif _before(d, j, td[0], ti[0]):
+        td[0] = d
+        ti[0] = j
+        _sift_down(td, ti, 0, T)
     return size
 
 

@@ -257,13 +257,18 @@ def tied_with_kth(find, K, size, neighbours, distances, only_tied=False):
         distances = np.pad(distances, pad, constant_values=np.inf)
         neighbours[rows], distances[rows] = find(rows, wider)
         only_tied = False           # (``find`` may be another search)
-    tied = neighbours[:, :, K:] >= 0
     if not only_tied:
-        tied &= distances[:, :, K:] == distances[:, :, K - 1:K]
-        np.copyto(neighbours[:, :, K:], -1, where=~tied)
-        np.copyto(distances[:, :, K:], np.inf, where=~tied)
-    columns = np.flatnonzero(tied.any(axis=(0, 1)))      # (the tied follow the K-th)
-    width = K + (columns[-1] + 1 if columns.size else 0)
+        other = (neighbours[:, :, K:] >= 0) & (distances[:, :, K:] != distances[:, :, K - 1:K])
+        np.copyto(neighbours[:, :, K:], -1, where=other)
+        np.copyto(distances[:, :, K:], np.inf, where=other)
+    # the tied follow the K-th: the width is the first place no group fills (bisection)
+    width, end = K, neighbours.shape[2]
+    while width < end:
+        middle = (width + end) // 2
+        if (neighbours[:, :, middle] >= 0).any():
+            width = middle + 1
+        else:
+            end = middle
     return (np.ascontiguousarray(neighbours[:, :, :width]),
             np.ascontiguousarray(distances[:, :, :width]))
 
@@ -593,7 +598,7 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
     (distance, index), into out_idx/out_dist (b, G, K + T; prefilled with -1/inf), and in the
     T places after them the instances tied with the K-th (of lowest index, when there are
-    more), without a matrix of distances: a chunk's distances to one tile of
+    more; the places not filled are left as they are), without a matrix of distances: a chunk's distances to one tile of
     :meth:`.DiffModel.tiles` at a time (:func:`.diffs._any_tile_distances`: the tiled kernel,
     or mismatch counts of the bit ``planes`` of :meth:`.DiffModel.planes`) go straight into
     each query's bounded max-heap of K, which keeps the lowest indices among equal distances;
@@ -614,6 +619,12 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
         tied = np.zeros((q1 - q0, n_groups), np.int64)
         far_d = np.full((q1 - q0, n_groups), np.inf)   # the farthest kept, once a heap is full
         far_i = np.full((q1 - q0, n_groups), -1, np.int64)
+        # the heaps and the tie places apart, so that the heaps, read for every candidate,
+        # stay as dense in cache as without tie places
+        heap_d = np.full((q1 - q0, n_groups, K), np.inf)
+        heap_i = np.full((q1 - q0, n_groups, K), -1, np.int64)
+        tie_d = np.empty((q1 - q0, n_groups, T))
+        tie_i = np.empty((q1 - q0, n_groups, T), np.int64)
         buf, accs = _tile_buffers(tiles, q1 - q0)
         for tile in range(ranges.shape[0]):
             lo, width, c_tile = _any_tile_distances(accs, buf, tiles, planes, rows[q0:q1], tile)
@@ -621,7 +632,7 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
                 r = rows[q]
                 qq = q - q0
                 g = _group(mode, c_tile, cls[r])
-                hd, hi = out_dist[q, g], out_idx[q, g]
+                hd, hi, td, ti = heap_d[qq, g], heap_i[qq, g], tie_d[qq, g], tie_i[qq, g]
                 # the heap's state in locals for the loop over the tile
                 n_kept, n_tied, fd, fi = size[qq, g], tied[qq, g], far_d[qq, g], far_i[qq, g]
                 for j in range(width):
@@ -633,22 +644,25 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
                         continue
                     if d == fd and c > fi:
                         if T:
-                            n_tied = _offer_tie(hd, hi, K, n_tied, d, c)
+                            n_tied = _offer_tie(td, ti, n_tied, d, c)
                         continue
                     n_kept = _offer(hd, hi, n_kept, K, d, c)
                     if n_kept == K:
                         if T and fi >= 0:               # (fd, fi) was pushed out
-                            n_tied = (_offer_tie(hd, hi, K, n_tied, fd, fi) if hd[0] == fd
+                            n_tied = (_offer_tie(td, ti, n_tied, fd, fi) if hd[0] == fd
                                       else 0)
                         fd, fi = hd[0], hi[0]
                 size[qq, g], tied[qq, g], far_d[qq, g], far_i[qq, g] = n_kept, n_tied, fd, fi
         for q in range(q0, q1):
             for g in range(n_groups):
-                _heap_sort(out_dist[q, g], out_idx[q, g], size[q - q0, g])
-                t = tied[q - q0, g]
-                _sort_ties(out_dist[q, g, K:], out_idx[q, g, K:], t)
-                out_dist[q, g, K + t:] = np.inf
-                out_idx[q, g, K + t:] = -1
+                qq = q - q0
+                _heap_sort(heap_d[qq, g], heap_i[qq, g], size[qq, g])
+                out_dist[q, g, :K] = heap_d[qq, g]
+                out_idx[q, g, :K] = heap_i[qq, g]
+                t = tied[qq, g]
+                _sort_ties(tie_d[qq, g], tie_i[qq, g], t)
+                out_dist[q, g, K:K + t] = tie_d[qq, g, :t]
+                out_idx[q, g, K:K + t] = tie_i[qq, g, :t]
 
 
 def neighbour_weights(context, weighting="equal", sigma=20.0):
@@ -754,11 +768,14 @@ class NeighbourPlaces(NamedTuple):
             run_before, _, run_stop = self.runs()
             i, g = np.ogrid[:last.shape[1], :last.shape[2]]
             return run_before[i, g, last].astype(np.intp), run_stop[i, g, last]
-        # the distances are sorted, the found first: count those nearer / as near
+        # the distances are sorted, the found first: the first as far and the first farther
+        # (argmax: the first True, 0 if none; none is as far only without neighbours)
         d = self.distances[None]
         at = np.take_along_axis(d, last[..., None], axis=3)
-        return (np.minimum((d < at).sum(axis=3), self.available),
-                np.minimum((d <= at).sum(axis=3), self.available))
+        farther = np.argmax(d > at, axis=3)
+        stop = np.where(farther > 0, farther, d.shape[3])
+        return (np.minimum(np.argmax(d >= at, axis=3), self.available),
+                np.minimum(stop, self.available))
 
 
 def neighbour_places(context):
