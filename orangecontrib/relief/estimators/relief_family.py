@@ -265,7 +265,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     ks = np.asarray(ks, dtype=np.intp)
     ones = factors is None
     if ones:
-        factors = np.ones((1, m, G, K))
+        factors = np.broadcast_to(1.0, (1, m, G, K))
     S, F, n_k = coef.shape[0], factors.shape[0], ks.size
     weights = neighbour_weights(context, weighting, sigma)
     places = neighbour_places(context)
@@ -302,7 +302,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         totals += block_totals
         # the known diffs: factor 1 (the plan itself without factors)
         count = plan if ones else sum_plan(ks, block_places, weights[blk], coef[:, blk],
-                                           np.ones((1,) + nb.shape))
+                                           np.broadcast_to(1.0, (1,) + nb.shape))
         plain = block_totals[:, 0] if ones else plan_totals(count).reshape(S, n_k)
         block_known = plain[..., None] * usable
         if partial.size:

@@ -129,7 +129,7 @@ def _folded_plan(kk, start, stop, alpha, w, c, f):
     # each group's factors: 1 before the run, alpha in it, 0 after (runs of one value)
     fold = np.repeat(np.stack([np.ones_like(alpha), alpha, np.zeros_like(alpha)], axis=2),
                      np.stack([start, stop - start, K - stop], axis=2).ravel())
-    w = w * fold.reshape(w.shape)
+    w = np.multiply(w, fold.reshape(w.shape), out=fold.reshape(w.shape))
     first = w.sum(axis=2)
     norm = np.where(kk > 0, 1.0 / np.where(kk > 0, first, 1.0), 0.0)
     # read-outs in the order (group, s, f): the outputs r = s * F + f of each group in turn

@@ -598,7 +598,7 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
     """For each query rows[q] the K nearest instances of each group (:func:`_group`), sorted by
     (distance, index), into out_idx/out_dist (b, G, K + T; prefilled with -1/inf), and in the
     T places after them the instances tied with the K-th (of lowest index, when there are
-    more; the places not filled are left as they are), without a matrix of distances: a chunk's distances to one tile of
+    more), without a matrix of distances: a chunk's distances to one tile of
     :meth:`.DiffModel.tiles` at a time (:func:`.diffs._any_tile_distances`: the tiled kernel,
     or mismatch counts of the bit ``planes`` of :meth:`.DiffModel.planes`) go straight into
     each query's bounded max-heap of K, which keeps the lowest indices among equal distances;
@@ -619,12 +619,10 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
         tied = np.zeros((q1 - q0, n_groups), np.int64)
         far_d = np.full((q1 - q0, n_groups), np.inf)   # the farthest kept, once a heap is full
         far_i = np.full((q1 - q0, n_groups), -1, np.int64)
-        # the heaps and the tie places apart, so that the heaps, read for every candidate,
+        # the heaps apart from the tie places, so that the heaps, read for every candidate,
         # stay as dense in cache as without tie places
         heap_d = np.full((q1 - q0, n_groups, K), np.inf)
         heap_i = np.full((q1 - q0, n_groups, K), -1, np.int64)
-        tie_d = np.empty((q1 - q0, n_groups, T))
-        tie_i = np.empty((q1 - q0, n_groups, T), np.int64)
         buf, accs = _tile_buffers(tiles, q1 - q0)
         for tile in range(ranges.shape[0]):
             lo, width, c_tile = _any_tile_distances(accs, buf, tiles, planes, rows[q0:q1], tile)
@@ -632,7 +630,8 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
                 r = rows[q]
                 qq = q - q0
                 g = _group(mode, c_tile, cls[r])
-                hd, hi, td, ti = heap_d[qq, g], heap_i[qq, g], tie_d[qq, g], tie_i[qq, g]
+                hd, hi = heap_d[qq, g], heap_i[qq, g]
+                td, ti = out_dist[q, g, K:], out_idx[q, g, K:]
                 # the heap's state in locals for the loop over the tile
                 n_kept, n_tied, fd, fi = size[qq, g], tied[qq, g], far_d[qq, g], far_i[qq, g]
                 for j in range(width):
@@ -660,9 +659,12 @@ def _nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, K, out_idx, 
                 out_dist[q, g, :K] = heap_d[qq, g]
                 out_idx[q, g, :K] = heap_i[qq, g]
                 t = tied[qq, g]
-                _sort_ties(tie_d[qq, g], tie_i[qq, g], t)
-                out_dist[q, g, K:K + t] = tie_d[qq, g, :t]
-                out_idx[q, g, K:K + t] = tie_i[qq, g, :t]
+                _sort_ties(out_dist[q, g, K:], out_idx[q, g, K:], t)
+                j = K + t           # the places emptied since: filled from K on, in turn
+                while j < K + T and out_idx[q, g, j] >= 0:
+                    out_dist[q, g, j] = np.inf
+                    out_idx[q, g, j] = -1
+                    j += 1
 
 
 def neighbour_weights(context, weighting="equal", sigma=20.0):
@@ -722,22 +724,30 @@ def _equal_runs(d):
 
 
 class NeighbourPlaces(NamedTuple):
-    """The neighbour places of a context (see the module docstring): each neighbour's
-    ``mass`` (places it fills; 0 = no neighbour), ``found`` (whether there is a neighbour),
-    ``distances`` (with ``shared_ties``, else None: each neighbour is a run of its own), all
-    (m, G, K); ``available`` (m, G) the neighbours found; ``prefix``: the places are one per
-    neighbour (no instance weights). The runs neighbours share their places with are
-    computed where needed (:meth:`runs`, :meth:`runs_through`)."""
-    mass: np.ndarray
+    """The neighbour places of a context (see the module docstring): ``found`` (whether
+    there is a neighbour), each neighbour's ``mass`` (places it fills, 0 = no neighbour; None:
+    one per neighbour found, ``prefix``), ``distances`` (with ``shared_ties``, else None: each
+    neighbour is a run of its own), all (m, G, K); ``available`` (m, G) the neighbours found.
+    The runs neighbours share their places with are computed where needed (:meth:`runs`,
+    :meth:`runs_through`)."""
     found: np.ndarray
+    mass: np.ndarray
     distances: np.ndarray
     available: np.ndarray
-    prefix: bool
+
+    @property
+    def prefix(self):
+        """Whether the places are one per neighbour (no instance weights): the first k
+        places are those of the first k neighbours."""
+        return self.mass is None
+
+    def masses(self):
+        """(m, G, K) the places each neighbour fills."""
+        return self.found.astype(float) if self.mass is None else self.mass
 
     def rows(self, block):
         """The places of a block of the sampled instances."""
-        return NeighbourPlaces(*(a if a is None or isinstance(a, bool) else a[block]
-                                 for a in self))
+        return NeighbourPlaces(*(a if a is None else a[block] for a in self))
 
     def runs(self):
         """(run_before, run_mass, run_stop), each (m, G, K): of the run each neighbour shares
@@ -781,10 +791,9 @@ class NeighbourPlaces(NamedTuple):
 def neighbour_places(context):
     """The :class:`NeighbourPlaces` of ``context``."""
     found = context.neighbours >= 0
-    prefix = context.mass is None
-    return NeighbourPlaces(found.astype(float) if prefix else context.mass, found,
+    return NeighbourPlaces(found, context.mass,
                            context.distances if context.shared_ties else None,
-                           found.sum(axis=2), prefix)
+                           found.sum(axis=2))
 
 
 def first_k_places(places, k):
@@ -793,9 +802,9 @@ def first_k_places(places, k):
     (its mass over the run's) of the run's places before it, the expected number over all
     orders of the run."""
     run_before, run_mass, _ = places.runs()
+    mass = places.masses()
     filled = np.clip(k - run_before, 0.0, run_mass)
-    share = np.divide(places.mass, run_mass, out=np.zeros_like(places.mass),
-                      where=run_mass > 0)
+    share = np.divide(mass, run_mass, out=np.zeros_like(mass), where=run_mass > 0)
     return filled * share
 
 
