@@ -487,6 +487,64 @@ def run_ours_ties(X, y, k, shared, rows=None):
             time.process_time() - cpu)
 
 
+#: the stages of the ties section's second table: the functions timed in the modules that
+#: call them (the diff sums' numpy steps and kernel, the search's trimming to the tied)
+TIE_STAGES = {"relief_family": ("neighbour_weights", "neighbour_places", "sum_plan",
+                                "plan_totals", "fused_sums"),
+              "neighbourhood.neighbours": ("tied_with_kth",)}
+
+
+def tie_stages(X, y, k, repeats):
+    """Where order-free neighbours cost more: per variant (order-free, by index) the medians
+    over ``repeats`` alternated runs of the search without the trimming to the tied, the
+    trimming, the diff sums' numpy steps (influences, places, sum plan, totals), their kernel
+    and the rest of the diff sums (ms); and the diff terms (neighbours found x attributes)
+    and the neighbours per group (mean, largest) of each variant."""
+    import importlib
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.neighbourhood.diffs import DiffModel
+    from orangecontrib.relief.estimators.neighbourhood.neighbours import nearest_neighbours
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    spent, originals = {}, []
+
+    def timing(module, name):
+        function = getattr(module, name)
+        originals.append((module, name, function))
+
+        def timed_stage(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.perf_counter() - start
+        setattr(module, name, timed_stage)
+
+    for module, names in TIE_STAGES.items():
+        for name in names:
+            timing(importlib.import_module(f"orangecontrib.relief.estimators.{module}"), name)
+    rows = {True: [], False: []}
+    try:
+        for _ in range(repeats):
+            for shared in (True, False):
+                spent.clear()
+                _, search, sums, _ = run_ours_ties(X, y, k, shared)
+                numpy_steps = sum(spent[name] for name in TIE_STAGES["relief_family"][:4])
+                trim = spent.get("tied_with_kth", 0.0)
+                rows[shared].append([search - trim, trim, numpy_steps, spent["fused_sums"],
+                                     sums - numpy_steps - spent["fused_sums"]])
+    finally:
+        for module, name, function in originals:
+            setattr(module, name, function)
+    data = encode(X, y, discrete=True, n_classes=2)
+    found = {}
+    for shared in (True, False):
+        context = nearest_neighbours(DiffModel(data, ReliefF(k=k).diff_options()),
+                                     np.arange(len(y)), k, shared_ties=shared)
+        per_group = (context.neighbours >= 0).sum(axis=2)
+        found[shared] = (int(per_group.sum()) * X.shape[1], per_group.mean(), per_group.max())
+    return ({shared: 1e3 * np.median(rows[shared], axis=0) for shared in rows}, found)
+
+
 def ties_section(plan, snp_path, ties_path, with_peer=True, repeats=TIES_REPEATS):
     """Order-free neighbours (the default) against ties broken by row index, in
     ``TIES_ROUNDS`` rounds: in each, the median of ``repeats`` runs of each (alternated; the
@@ -519,6 +577,7 @@ def ties_section(plan, snp_path, ties_path, with_peer=True, repeats=TIES_REPEATS
            "| order-free / by index | CPU: order-free / by index | fast-select (s) "
            "| fast-select / order-free | shuffles change, order-free | by index |")
     report("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    stages = []
     for label, make, k in cases:
         X, y = make()
         rounds = {True: [], False: []}      # per round: (search, sums, CPU) medians
@@ -542,8 +601,8 @@ def ties_section(plan, snp_path, ties_path, with_peer=True, repeats=TIES_REPEATS
             change[shared] = max(np.abs(run_ours_ties(X, y, k, shared, rng.permutation(len(y)))[0]
                                         - base).max() for _ in range(3))
         free, index = np.median(rounds[True], axis=0), np.median(rounds[False], axis=0)
-        row = [label, spread([r[0] + r[1] for r in rounds[True]]), f"{free[0]:.3f}",
-               f"{free[1]:.3f}", spread([r[0] + r[1] for r in rounds[False]]),
+        row = [label, spread([r[0] + r[1] for r in rounds[True]], 3), f"{free[0]:.3f}",
+               f"{free[1]:.3f}", spread([r[0] + r[1] for r in rounds[False]], 3),
                f"{index[0]:.3f}", f"{index[1]:.3f}", spread(ratio), spread(cpu_ratio)]
         if with_peer:
             row += [spread(peers), spread([p / (r[0] + r[1])
@@ -552,6 +611,28 @@ def ties_section(plan, snp_path, ties_path, with_peer=True, repeats=TIES_REPEATS
             row += ["—", "—"]
         row += [f"{change[True]:.1e}", f"{change[False]:.1e}"]
         report("| " + " | ".join(row) + " |")
+        stages.append((label, k) + tie_stages(X, y, k, repeats))
+    report("")
+    report(f"Where the order-free time goes, ms (median of {repeats} alternated runs; "
+           "order-free / by index): the search without trimming its places to the tied, the "
+           "trimming, the diff sums' numpy steps (influences, places, plan, totals), their "
+           "kernel, the rest of the diff sums; the diff terms summed (neighbours x "
+           "attributes) and the ratio they alone would give at the kernel's cost per term "
+           "by index:")
+    report("")
+    report("| case | neighbours per group: mean / largest (k) | search | trimming | numpy steps "
+           "| diff sums kernel | rest | diff terms | ns per term by index "
+           "| ratio from the terms alone |")
+    report("|---|---|---|---|---|---|---|---|---|---|")
+    for label, k, times, found in stages:
+        free, index = times[True], times[False]
+        per_term = index[3] * 1e6 / found[False][0]
+        floor = 1.0 + (found[True][0] - found[False][0]) * per_term * 1e-6 / index.sum()
+        report("| " + " | ".join(
+            [label, f"{found[True][1]:.1f} / {found[True][2]} ({k})"]
+            + [f"{a:.2f} / {b:.2f}" for a, b in zip(free, index)]
+            + [f"{found[True][0]:,} / {found[False][0]:,}", f"{per_term:.2f}",
+               f"{floor:.3f}"]) + " |")
 
 
 def report(line):

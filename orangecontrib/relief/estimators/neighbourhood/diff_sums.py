@@ -147,15 +147,12 @@ def plan_totals(plan):
     if not plan.at.size:
         return np.zeros(plan.n_outputs)
     G = plan.pair.shape[2]
-    if plan.complete:       # every read-out sums all of its group's pairs
-        group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))
-        totals = plan.pair.sum(axis=3)[plan.source, group // G, group % G]
-        return np.bincount(plan.target, weights=plan.scale * totals,
-                           minlength=plan.n_outputs)
-    cum = np.cumsum(plan.pair, axis=3)
-    G = plan.pair.shape[2]
     group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))
-    values = plan.scale * cum[plan.source, group // G, group % G, plan.at]
+    if plan.complete:       # every read-out sums all of its group's pairs
+        values = plan.scale * plan.pair.sum(axis=3)[plan.source, group // G, group % G]
+    else:
+        cum = np.cumsum(plan.pair, axis=3)
+        values = plan.scale * cum[plan.source, group // G, group % G, plan.at]
     return np.bincount(plan.target, weights=values, minlength=plan.n_outputs)
 
 

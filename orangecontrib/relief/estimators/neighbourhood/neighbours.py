@@ -227,11 +227,12 @@ def _search(how, instances, K, callback, ties=0):
             done, search = 0.9, "single precision"
         else:
             deferred = True
-    if search is None:              # the brute-force search (planes: packed by then anyway)
+    alone = search is None          # (the outputs are then as filled above)
+    if alone:                       # the brute-force search (planes: packed by then anyway)
         search = "packed SNP" if diff_model.planes.shape[2] else "double precision"
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
-                            neighbours, distances, callback, done, nearest)
+                            neighbours, distances, callback, done, nearest, alone)
     if deferred:
         compile_workload_in_background("numeric")
     return neighbours, distances, search
@@ -365,17 +366,17 @@ def regroup(ordered, data, k, groups):
 
 
 def _brute_force_search(model, instances, todo, groups, skip_zero, neighbours, distances,
-                        callback, done, nearest):
+                        callback, done, nearest, alone):
     """:func:`_nearest_search` (the ``nearest`` and the instances tied with the last of them
     in the places after) for the rows ``todo`` (positions in ``instances``), in blocks of
     ``SEARCH_BLOCK`` rows and about ``SEARCH_DIFFS`` diff terms for progress and
-    cancelling."""
+    cancelling; ``alone``: no other search filled ``neighbours`` and ``distances`` (all -1
+    and inf), which then take the results as they come."""
     work = max(model.data.n_instances * model.data.n_attributes, 1)
     block = int(np.clip(SEARCH_DIFFS // work, 8 * _chunks(), SEARCH_BLOCK))
-    whole = todo.size == instances.size       # (then the outputs are still prefilled)
     for start in range(0, todo.size, block):
         at = todo[start:start + block]
-        if whole:                                # straight into the outputs
+        if alone:                   # (todo: every row, in order)
             rows = slice(start, start + at.size)
             _search_rows(model, instances[at], model.tiles, groups, skip_zero,
                          neighbours.shape[1:], nearest, (neighbours[rows], distances[rows]))
