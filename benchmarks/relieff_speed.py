@@ -29,7 +29,9 @@ The ``ties`` section measures what neighbour selection independent of the row or
 (the default: every instance tied with the k-th distance is kept, and the tied ones share the
 remaining places): on the SNP cases (and on 1,600 × 20 SNPs, where nearly every row has ties
 at the k-th distance; ``--ties-snp`` takes a ReBATE replicate of that shape, e.g.
-``core2wayEpistasis/a_20/s_1600/her_0.4__maf_0.2/EDM-1/rep_01.txt.gz``) it times the default
+``core2wayEpistasis/a_20/s_1600/her_0.4__maf_0.2/EDM-1/rep_01.txt.gz``), and on uniform
+numeric attributes cut into 5 equally frequent bins (discrete, the single-precision search),
+it times the default
 search and diff sums against the same estimator with ties broken by row index and
 fast-select, in ``TIES_ROUNDS`` rounds of the median of ``TIES_REPEATS`` runs of each
 (alternated; 3 with ``--quick``), the ratios as min / median / max over the rounds, and
@@ -81,6 +83,7 @@ FULL = dict(
                  (10_000, 1_000, 10, None), (50_000, 100, 10, 10)],
     snp=[(1_600, 1_000, 10), (1_600, 1_000, 100)],
     ties_snp=[(1_600, 20, 10)],
+    ties_binned=[(1_600, 100, 5, 10)],  # rows, attributes, bins, k
     wide=(2_000, 100_000, 60),         # rows, SNPs, target seconds (and <= 2 GB)
 )
 QUICK = dict(
@@ -92,6 +95,7 @@ QUICK = dict(
     fast_select=[(1_000, 20, 10, None), (2_000, 50, 10, None)],
     snp=[(400, 200, 10), (400, 200, 100)],
     ties_snp=[(400, 20, 10)],
+    ties_binned=[(400, 50, 5, 10)],
     wide=(500, 5_000, None),
 )
 SECTIONS = ("memory", "missing", "peers", "fast-select", "ties", "wide")
@@ -111,6 +115,14 @@ def make_data(n, a, missing=0.0, seed=SEED):
     if missing:
         X[rng.random(X.shape) < missing] = np.nan
     return X, y
+
+
+def make_binned(n, a, bins, seed=SEED):
+    """The attributes of :func:`make_data` cut into ``bins`` equally frequent bins (codes 0 to
+    bins - 1, discrete), and its class."""
+    X, y = make_data(n, a, seed=seed)
+    edges = np.quantile(X, np.linspace(0, 1, bins + 1)[1:-1], axis=0)
+    return (X[None] > edges[:, None, :]).sum(axis=0).astype(float), y
 
 
 def make_snp(n, a, seed=SEED):
@@ -564,6 +576,9 @@ def ties_section(plan, snp_path, ties_path, with_peer=True, repeats=TIES_REPEATS
         else:
             cases.append((f"SNPs {n:,} × {a:,} (generated), k = {k}",
                           lambda n=n, a=a: make_snp(n, a), k))
+    for n, a, bins, k in plan["ties_binned"]:
+        cases.append((f"numeric {n:,} × {a:,} in {bins} bins (generated), k = {k}",
+                      lambda n=n, a=a, bins=bins: make_binned(n, a, bins), k))
 
     def spread(values, digits=2):
         return " / ".join(f"{v:.{digits}f}" for v in
