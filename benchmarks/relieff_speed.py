@@ -35,7 +35,10 @@ it times the default
 search and diff sums against the same estimator with ties broken by row index and
 fast-select, in ``TIES_ROUNDS`` rounds of the median of ``TIES_REPEATS`` runs of each
 (alternated; 3 with ``--quick``), the ratios as min / median / max over the rounds, and
-reports the largest change of the estimates over three shuffles of the rows for both.
+reports the largest change of the estimates over three shuffles of the rows for both; a
+second table splits both variants' time into stages (the search, trimming its places to the
+tied, the numpy steps and the kernel of the diff sums) over as many alternated runs, with the
+tie groups' sizes and the diff terms each variant sums.
 
 The ``wide`` section runs our ReliefF (k = 10) and MultiSURF on 2,000 × 100,000 generated SNPs,
 each in a fresh process, and reports encode, the search (the bands for MultiSURF) and the diff
