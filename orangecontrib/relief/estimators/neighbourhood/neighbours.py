@@ -783,10 +783,13 @@ class NeighbourPlaces(NamedTuple):
         # (argmax: the first True, 0 if none; none is as far only without neighbours)
         d = self.distances[None]
         at = np.take_along_axis(d, last[..., None], axis=3)
+        start = np.minimum(np.argmax(d >= at, axis=3), self.available)
+        end = np.take_along_axis(d, np.maximum(self.available - 1, 0)[None, ..., None], axis=3)
+        if np.array_equal(end, at):         # every run reaches the last neighbour found
+            return start, np.broadcast_to(self.available, start.shape)
         farther = np.argmax(d > at, axis=3)
         stop = np.where(farther > 0, farther, d.shape[3])
-        return (np.minimum(np.argmax(d >= at, axis=3), self.available),
-                np.minimum(stop, self.available))
+        return start, np.minimum(stop, self.available)
 
 
 def neighbour_places(context):
