@@ -31,9 +31,8 @@ remaining places): on the SNP cases (and on 1,600 × 20 SNPs, where nearly every
 at the k-th distance; ``--ties-snp`` takes a ReBATE replicate of that shape, e.g.
 ``core2wayEpistasis/a_20/s_1600/her_0.4__maf_0.2/EDM-1/rep_01.txt.gz``), and on uniform
 numeric attributes cut into 5 equally frequent bins (discrete, the single-precision search),
-it times the default
-search and diff sums against the same estimator with ties broken by row index and
-fast-select, in ``TIES_ROUNDS`` rounds of the median of ``TIES_REPEATS`` runs of each
+it times the default search and diff sums against the same estimator with ties broken by row
+index and fast-select, in ``TIES_ROUNDS`` rounds of the median of ``TIES_REPEATS`` runs of each
 (alternated; 3 with ``--quick``), the ratios as min / median / max over the rounds, and
 reports the largest change of the estimates over three shuffles of the rows for both; a
 second table splits both variants' time into stages (the search, trimming its places to the
