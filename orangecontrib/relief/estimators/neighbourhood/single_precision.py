@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..base import available_memory, progress_part, parallel_launch
-from .diffs import _DISCRETE, _UNUSABLE, _code, _g, _load_tile, class_tiles
+from .diffs import ROW_PAD, _DISCRETE, _UNUSABLE, _code, _g, _load_tile, class_tiles
 from .heaps import _group, _heap_sort, _offer, _sift_down
 
 __all__ = ["suits", "search", "error_bound", "Panels", "PanelArrays", "KernelOptions"]
@@ -203,7 +203,7 @@ def _fill(values, tiles, factor, index, options, t0, t1, counts):
     n_partial = n_partial // n_cls if n_cls else 0
     for k in prange(t1 - t0):
         tile = t0 + k
-        buf = np.empty((FILL_COLUMNS * (1 + n_cls), WIDTH))
+        buf = np.empty((FILL_COLUMNS * (1 + n_cls), WIDTH + ROW_PAD))
         for group in range(groups.size - 1):       # a few columns at a time: buf in cache
             lo, width, _ = _load_tile(buf, tiles, tile, group, True)
             base = first_row[groups[group]]
