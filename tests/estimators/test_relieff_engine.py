@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.estimators import encode, relief_family
-from orangecontrib.relief.estimators.neighbourhood.diffs import (DiffModel, DiffOptions, GROUP_BYTES,
-                                                   TILE_WIDTH)
+from orangecontrib.relief.estimators.neighbourhood.diffs import (DiffModel, DiffOptions, FEW_QUERIES,
+                                                   GROUP_BYTES, TILE_WIDTH)
 from orangecontrib.relief.estimators.neighbourhood.neighbours import nearest_neighbours, neighbour_weights
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
@@ -59,6 +59,11 @@ def test_distances_over_several_tiles_and_column_groups_equal_summed_pair_diffs(
     pairs = model.pair_diffs(np.repeat(rows, n), np.tile(np.arange(n), rows.size))
     np.testing.assert_allclose(model.distances(rows), pairs.sum(axis=1).reshape(rows.size, n),
                                rtol=1e-12)
+    # a few queries look their diffs to missing values up one by one instead of loading them
+    # with each tile for every class: the same numbers, summed in the same order
+    assert rows.size > FEW_QUERIES >= 3
+    np.testing.assert_array_equal(model.distances(rows[[4, 0, 11]]),
+                                  model.distances(rows)[[4, 0, 11]])
 
 
 @pytest.mark.parametrize("groups", ["per-class", "pooled", "all"])

@@ -535,6 +535,13 @@ def _pair_diffs(rows, others, tables, out):
 TILE_WIDTH = 512
 #: bytes of one group of columns of a tile (transposed): it stays in the core's cache
 GROUP_BYTES = 256 * 1024
+#: doubles of padding after each row of a transposed tile buffer (:func:`_load_tile`), so that
+#: its rows do not lie a power of two apart: the transpose's stores would fall into one set of
+#: the core's cache (a load of a tile measured 2.4 times as long)
+ROW_PAD = 8
+#: queries at most whose diffs to missing values the distance kernel looks up per query
+#: instead of loading them with each tile for every class (:func:`_tile_distances`)
+FEW_QUERIES = 8
 
 
 def class_tiles(cls, n_cls, width=TILE_WIDTH):
@@ -558,16 +565,16 @@ def _tile_buffers(tiles, n_queries):
         width = max(width, ranges[u, 1] - ranges[u, 0])
     for g in range(groups.size - 1):
         rows = max(rows, first_row[groups[g + 1]] - first_row[groups[g]])
-    return np.empty((rows, width)), np.empty((n_queries, width))
+    return np.empty((rows, width + ROW_PAD)), np.empty((n_queries, width))
 
 
 @njit(cache=True, nogil=True)
-def _load_tile(buf, tiles, tile, group, centred=False):
+def _load_tile(buf, tiles, tile, group, centred=False, diffs=True):
     """Transpose group ``group`` of tile ``tile`` into ``buf``: per column the scaled values
     (x / span, or with ``centred`` (x - min) / span; a discrete column's scale is 1 and its
-    shift 0; NaN where missing), and for a column with
-    missing values, for each query class c, the diff of a query of class c whose value is
-    missing to each candidate. Return (start, width, class) of the tile."""
+    shift 0; NaN where missing), and (``diffs``) for a column with missing values, for each
+    query class c, the diff of a query of class c whose value is missing to each candidate.
+    Return (start, width, class) of the tile."""
     X, order, ranges, columns, first_row = (tiles.values, tiles.order, tiles.ranges,
                                             tiles.columns, tiles.first_row)
     groups, partial, other, both = tiles.groups, tiles.partial, tiles.other, tiles.both
@@ -582,7 +589,7 @@ def _load_tile(buf, tiles, tile, group, centred=False):
             row = first_row[u] - base
             x = X[i, t]
             buf[row, j] = (x - shift[t]) * inv_span[t] if centred else x * inv_span[t]
-            if partial[t]:
+            if diffs and partial[t]:
                 code = _code(x, t, shift, inv_span, factor, n_codes)
                 for c in range(n_cls):
                     buf[row + 1 + c, j] = other[t, code, c] if x == x else both[c, c_tile, t]
@@ -632,11 +639,28 @@ def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, 
 
 
 @njit(cache=True, nogil=True)
-def _add_group(acc, buf, tiles, group, r, c_tile, width):
+def _missing_query_terms(acc, tiles, r, t, lo, c_tile, width):
+    """acc[j] += the diff of instance r, whose value of A_t is missing, to candidate j of the
+    tile of class ``c_tile`` starting at ``lo``: the numbers :func:`_load_tile` loads into the
+    diff rows of r's class, looked up here for one query (both loaded, then selected)."""
+    X, order, other, both = tiles.values, tiles.order, tiles.other, tiles.both
+    shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
+    c_r = tiles.cls[r]
+    unknown = both[c_r, c_tile, t]
+    for j in range(width):
+        y = X[order[lo + j], t]
+        known = other[t, _code(y, t, shift, inv_span, factor, n_codes), c_r]
+        acc[j] += known if y == y else unknown
+
+
+@njit(cache=True, nogil=True)
+def _add_group(acc, buf, tiles, group, r, lo, c_tile, width, loaded=True):
     """acc[j] += the distance terms of the columns of ``group`` between instance r and
-    candidate j of a tile of class ``c_tile`` loaded by :func:`_load_tile`: g (:func:`_g`)
-    where both values are known, else the RELIEF-B/D diff against a missing value (squared for
-    the Euclidean distance). Summed over the groups, acc is the distance."""
+    candidate j of the tile of class ``c_tile`` starting at ``lo``, loaded by
+    :func:`_load_tile` (``loaded``: with its diff rows, else r's diffs to missing values are
+    looked up for r alone): g (:func:`_g`) where both values are known, else the RELIEF-B/D
+    diff against a missing value (squared for the Euclidean distance). Summed over the groups,
+    acc is the distance."""
     X, cls, columns, first_row, groups = (tiles.values, tiles.cls, tiles.columns,
                                           tiles.first_row, tiles.groups)
     partial, discrete, other, options = tiles.partial, tiles.discrete, tiles.other, tiles.options
@@ -653,23 +677,28 @@ def _add_group(acc, buf, tiles, group, r, c_tile, width):
             code = _code(X[r, t], t, shift, inv_span, factor, n_codes)
             _add_column(acc, buf[row], X[r, t] * inv_span[t], other[t, code, c_tile], width,
                         discrete[t], ramp, t_equal, inv_w, euclid, True)
-        else:               # the query's value is missing: its diffs were loaded with the tile
+        elif loaded:        # the query's value is missing: its diffs were loaded with the tile
             diffs = buf[row + 1 + cls[r]]
             for j in range(width):
                 acc[j] += diffs[j]
+        else:
+            _missing_query_terms(acc, tiles, r, t, lo, c_tile, width)
 
 
 @njit(cache=True, nogil=True)
 def _tile_distances(accs, buf, tiles, rows, tile):
     """accs[q, j] = the distance between instance rows[q] and candidate j of tile ``tile``,
-    group by group (``buf`` holds one group at a time); return (start, width, class)."""
+    group by group (``buf`` holds one group at a time); return (start, width, class). For
+    up to ``FEW_QUERIES`` queries their diffs to missing values are looked up per query
+    rather than loaded with the tile for every class."""
     groups, ranges = tiles.groups, tiles.ranges
     lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
     accs[:, :width] = 0.0
+    loaded = rows.size > FEW_QUERIES
     for group in range(groups.size - 1):
-        _load_tile(buf, tiles, tile, group)
+        _load_tile(buf, tiles, tile, group, False, loaded)
         for q in range(rows.size):
-            _add_group(accs[q], buf, tiles, group, rows[q], c_tile, width)
+            _add_group(accs[q], buf, tiles, group, rows[q], lo, c_tile, width, loaded)
     return lo, width, c_tile
 
 

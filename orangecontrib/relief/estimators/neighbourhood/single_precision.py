@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..base import available_memory, progress_part, parallel_launch
-from .diffs import _DISCRETE, _UNUSABLE, _code, _g, _load_tile, class_tiles
+from .diffs import ROW_PAD, _DISCRETE, _UNUSABLE, _code, _g, _load_tile, class_tiles
 from .heaps import _group, _heap_sort, _offer, _sift_down
 
 __all__ = ["suits", "search", "error_bound", "Panels", "PanelArrays", "KernelOptions"]
@@ -203,29 +203,30 @@ def _fill(values, tiles, factor, index, options, t0, t1, counts):
     n_partial = n_partial // n_cls if n_cls else 0
     for k in prange(t1 - t0):
         tile = t0 + k
-        buf = np.empty((FILL_COLUMNS * (1 + n_cls), WIDTH))
+        buf = np.empty((FILL_COLUMNS * (1 + n_cls), WIDTH + ROW_PAD))
+        terms = np.empty(WIDTH)
         for group in range(groups.size - 1):       # a few columns at a time: buf in cache
             lo, width, _ = _load_tile(buf, tiles, tile, group, True)
             base = first_row[groups[group]]
             for u in range(groups[group], groups[group + 1]):
                 row = first_row[u] - base
-                p = index[u]
+                p, f = index[u], factor[u]
+                loaded, out = buf[row], values[tile, u]
+                for j in range(width):          # selects, not branches: loops that vectorise
+                    v = loaded[j]
+                    out[j] = np.float32(v * f) if v == v else np.float32(0.0)
+                if p < 0:
+                    continue
+                discrete = tiles.discrete[tiles.columns[u]]
                 for j in range(width):
-                    v = buf[row, j]
-                    x = np.float32(v * factor[u]) if v == v else np.float32(0.0)
-                    values[tile, u, j] = x
-                    if p < 0:
-                        continue
-                    if v == v:
-                        g = _missing_term(x, tiles.discrete[tiles.columns[u]], options)
-                        for c in range(n_cls):
-                            values[tile, n_values + c * n_partial + p, j] = np.float32(
-                                buf[row + 1 + c, j] - g)
-                    else:
-                        counts[1 + lo + j] += 1
-                        for c in range(n_cls):
-                            values[tile, n_values + c * n_partial + p, j] = np.float32(
-                                0.5 * buf[row + 1 + c, j])
+                    terms[j] = _missing_term(out[j], discrete, options)
+                    counts[1 + lo + j] += 0 if loaded[j] == loaded[j] else 1
+                for c in range(n_cls):
+                    diffs = buf[row + 1 + c]
+                    corrections = values[tile, n_values + c * n_partial + p]
+                    for j in range(width):
+                        known, half = np.float32(diffs[j] - terms[j]), np.float32(0.5 * diffs[j])
+                        corrections[j] = known if loaded[j] == loaded[j] else half
 
 
 @njit(cache=True, nogil=True, parallel=True)
