@@ -259,9 +259,7 @@ def tied_with_kth(find, K, size, neighbours, distances, only_tied=False):
         neighbours[rows], distances[rows] = find(rows, wider)
         only_tied = False           # (``find`` may be another search)
     if not only_tied:
-        other = (neighbours[:, :, K:] >= 0) & (distances[:, :, K:] != distances[:, :, K - 1:K])
-        np.copyto(neighbours[:, :, K:], -1, where=other)
-        np.copyto(distances[:, :, K:], np.inf, where=other)
+        vectorised.clear_untied(neighbours, distances, K)
     # the tied follow the K-th: the width is the first place no group fills (bisection)
     width, end = K, neighbours.shape[2]
     while width < end:

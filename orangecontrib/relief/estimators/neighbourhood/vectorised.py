@@ -31,7 +31,7 @@ import numpy as np
 from ...compilation import small_data_only
 
 __all__ = ["MAX_WORK", "SMALL_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK", "pack",
-           "fill_codes", "pair_diffs", "distances", "nearest_search",
+           "fill_codes", "pair_diffs", "distances", "clear_untied", "nearest_search",
            "fused_sums", "band_sums"]
 
 #: the most diff terms (instances x instances x attributes of the data) a numpy equivalent
@@ -197,6 +197,15 @@ def distances(rows, tiles, planes, out):
     return None
 
 
+def clear_untied(neighbours, distances, K):
+    """Empty (-1, inf) the places after the K-th of each group (``neighbours``/``distances``
+    (b, G, K'), sorted by (distance, index)) whose distance differs from the K-th's: after
+    the K nearest only the instances tied with the K-th remain."""
+    other = distances[:, :, K:] != distances[:, :, K - 1:K]
+    np.copyto(neighbours[:, :, K:], -1, where=other)
+    np.copyto(distances[:, :, K:], np.inf, where=other)
+
+
 def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, nearest, out_idx, out_dist):
     """:func:`.neighbours._nearest_search`: the K nearest of each group by (distance,
     index) among the candidates of the tiles, the places after the ``nearest`` only for those
@@ -204,9 +213,7 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, nearest, out_
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
         result = _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist)
         if result is None and 0 < nearest < out_idx.shape[2]:    # only the tied after
-            other = out_dist[:, :, nearest:] != out_dist[:, :, nearest - 1:nearest]
-            np.copyto(out_idx[:, :, nearest:], -1, where=other)
-            np.copyto(out_dist[:, :, nearest:], np.inf, where=other)
+            clear_untied(out_idx, out_dist, nearest)
         return result
     cand, c_cand = _candidates(tiles)
     d = _distance_matrix(rows[:, None], tiles, cand[None, :], c_cand[None, :])
