@@ -91,7 +91,7 @@ def sum_plan(ks, places, w, c, f):
         lo = np.maximum(start - 1, 0)
         below = np.where(start > 0, cum[i_, g_, lo], 0.0)
         first = (1.0 - alpha) * below + alpha * cum[i_, g_, stop - 1]
-        norm = np.where(kk > 0, 1.0 / np.where(kk > 0, first, 1.0), 0.0)
+        norm = _normaliser(kk, first)
         scales = []
         for part, at in ((alpha, stop - 1), (np.where(start > 0, 1.0 - alpha, 0.0), lo)):
             scale = np.broadcast_to(c[:, None, None] * (part * norm)[None, None],
@@ -118,6 +118,12 @@ def sum_plan(ks, places, w, c, f):
                    target[order].astype(np.intp), scale[order].astype(float), R)
 
 
+def _normaliser(kk, first):
+    """1 over the influences ``first`` of the first kk places of each group (eq. 13), 0 where
+    a group has no neighbour (kk = 0)."""
+    return np.where(kk > 0, 1.0 / np.where(kk > 0, first, 1.0), 0.0)
+
+
 def _folded_plan(kk, start, stop, alpha, w, c, f):
     """The :class:`SumPlan` of :func:`sum_plan` for a single k (``kk`` (b, G) = min(k,
     available)) whose runs through the k-th place (``start``, ``stop``, (b, G)) fill the
@@ -131,7 +137,7 @@ def _folded_plan(kk, start, stop, alpha, w, c, f):
                      np.stack([start, stop - start, K - stop], axis=2).ravel())
     w = np.multiply(w, fold.reshape(w.shape), out=fold.reshape(w.shape))
     first = w.sum(axis=2)
-    norm = np.where(kk > 0, 1.0 / np.where(kk > 0, first, 1.0), 0.0)
+    norm = _normaliser(kk, first)
     # read-outs in the order (group, s, f): the outputs r = s * F + f of each group in turn
     scale = np.broadcast_to((c * norm[None]).transpose(1, 2, 0)[..., None], (b, G, S, F))
     i_, g_, s_, f_ = np.nonzero(scale)
