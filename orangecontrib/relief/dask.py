@@ -82,6 +82,8 @@ PROGRESS = (0.05, 0.85, 1.0)
 STALL_LIMIT = 30.0
 #: seconds between two looks at the workers' state
 WATCH_EVERY = 0.5
+#: seconds to wait for the nannies to tell why workers died
+CAUSE_WAIT = 20.0
 #: how many times a pass is rerun after the workers holding the sampled instances died
 RESENDS = 2
 
@@ -517,13 +519,15 @@ class _Watch:
         self.workers = client.scheduler_info(n_workers=-1)["workers"]
         #: the workers seen paused (their memory nearly full) and their memory limits
         self.full = {}
+        #: every worker's memory limit seen, by address (restarted workers get new addresses)
+        self.limits = {address: w["memory_limit"] for address, w in self.workers.items()}
 
     def check(self):
         now = time.monotonic()
         if now - self.last < WATCH_EVERY:
             return
         self.last = now
-        self.workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        self._refresh()
         paused = {address: w["memory_limit"] for address, w in self.workers.items()
                   if w.get("status") == "paused"}
         self.full.update(paused)
@@ -546,30 +550,51 @@ class _Watch:
     def cause(self):
         """Why workers died: out of memory when their nannies restarted them for exceeding
         their memory limit (the nannies' "worker-restart-memory" events on the scheduler, or
-        their logs) or they were seen paused before, else killed or crashed."""
+        the warning in their logs) or they were seen paused before, else killed or crashed.
+        A nanny sends its event in the background and can be asked for its log only once its
+        worker is back, so both are looked for during up to ``CAUSE_WAIT`` seconds."""
         limits = set(self.full.values())
+        deadline = time.monotonic() + CAUSE_WAIT
+        while True:
+            try:
+                self._refresh()
+            except Exception:                               # noqa: BLE001 the cluster is gone
+                break
+            restarted = self._memory_restarts()
+            if restarted:
+                limits |= {self.limits[a] for a in restarted if a in self.limits}
+                return self._out_of_memory(limits or set(self.limits.values()))
+            logs = self._nanny_logs()
+            if logs is not None or time.monotonic() >= deadline:
+                if logs and any("memory budget" in str(record) for records in logs.values()
+                                for record in records):
+                    limits |= {w["memory_limit"] for w in self.workers.values()}
+                break
+            time.sleep(WATCH_EVERY)
+        return self._out_of_memory(limits) if limits else "killed or crashed"
+
+    def _refresh(self):
+        """The scheduler's workers now, and every memory limit seen by address."""
+        self.workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        self.limits.update({address: w["memory_limit"] for address, w in self.workers.items()})
+
+    def _memory_restarts(self):
+        """The addresses of the workers that their nannies restarted for exceeding their
+        memory limit since the pass began."""
         try:
-            restarts = self.client.get_events("worker-restart-memory")
+            events = self.client.get_events("worker-restart-memory")
         except Exception:                                   # noqa: BLE001 the cluster is gone
-            restarts = ()
-        seen = {address: w["memory_limit"] for address, w in self.workers.items()}
-        restarted = [seen.get(event.get("worker")) for stamp, event in restarts
-                     if stamp >= self.started]
-        limits |= {limit for limit in restarted if limit}
-        if restarted and all(restarted):
-            return self._out_of_memory(limits)
-        try:                                # the nannies' logs, once a worker is back
-            self.client.wait_for_workers(1, timeout=10)
-            logs = self.client.get_worker_logs(nanny=True)
-            workers = self.client.scheduler_info(n_workers=-1)["workers"].values()
-        except Exception:                                   # noqa: BLE001 the cluster is gone
-            logs, workers = {}, ()
-        if any("memory budget" in str(record) for records in logs.values()
-               for record in records):
-            limits |= {w["memory_limit"] for w in workers}
-        if not limits:
-            return "killed or crashed"
-        return self._out_of_memory(limits)
+            events = ()
+        return [event.get("worker") for stamp, event in events if stamp >= self.started]
+
+    def _nanny_logs(self):
+        """The nannies' logs, or None while the scheduler has no worker (whose nanny it asks)."""
+        if not self.workers:
+            return None
+        try:
+            return self.client.get_worker_logs(nanny=True)
+        except Exception:                                   # noqa: BLE001 a worker just died
+            return None
 
     @staticmethod
     def _out_of_memory(limits):
