@@ -264,9 +264,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     a = data.n_attributes
     ks = np.asarray(ks, dtype=np.intp)
     ones = factors is None
-    if ones:
-        factors = np.broadcast_to(1.0, (1, m, G, K))
-    S, F, n_k = coef.shape[0], factors.shape[0], ks.size
+    S, F, n_k = coef.shape[0], 1 if ones else factors.shape[0], ks.size
     weights = neighbour_weights(context, weighting, sigma)
     places = neighbour_places(context)
     # running sums per pair: one per factor set, or with neighbour places one per output
@@ -291,7 +289,8 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
             callback(start / m)
         blk = slice(start, min(start + block, m))
         block_places = places.rows(blk)
-        plan = sum_plan(ks, block_places, weights[blk], coef[:, blk], factors[:, blk])
+        plan = sum_plan(ks, block_places, weights[blk], coef[:, blk],
+                        None if ones else factors[:, blk])
         rows, nb = context.instances[blk], neighbours[blk]
         if model.sparse:        # the pairs' diffs summed over their non-zeros, all known
             sums += model.weighted_pair_sums(plan_matrix(plan), np.repeat(rows, G * K),
@@ -301,8 +300,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
         block_totals = plan_totals(plan).reshape(S, F, n_k)
         totals += block_totals
         # the known diffs: factor 1 (the plan itself without factors)
-        count = plan if ones else sum_plan(ks, block_places, weights[blk], coef[:, blk],
-                                           np.broadcast_to(1.0, (1,) + nb.shape))
+        count = plan if ones else sum_plan(ks, block_places, weights[blk], coef[:, blk], None)
         plain = block_totals[:, 0] if ones else plan_totals(count).reshape(S, n_k)
         block_known = plain[..., None] * usable
         if partial.size:

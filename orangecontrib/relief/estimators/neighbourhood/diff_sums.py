@@ -62,20 +62,22 @@ class SumPlan:
     scale: np.ndarray      # (E,)
     n_outputs: int
     complete: bool = False  # each read-out is after its group's last non-zero pair
+    #: with ``complete``: (F', b, G) the sum of each group's pairs, if known
+    pair_sums: np.ndarray = None
 
 
 def sum_plan(ks, places, w, c, f):
     """The :class:`SumPlan` of outputs r = (s * F + f) * len(ks) + q: coefficient set s of
     ``c`` (S, b, G), factor set f of ``f`` (F, b, G, K), k = ks[q], with the neighbour
     influences ``w`` (b, G, K) of the first k neighbour places (:class:`.NeighbourPlaces`
-    ``places``) normalised over them (eq. 13). With one place per neighbour the first k' =
+    ``places``) normalised over them (eq. 13); ``f`` None: one factor set of ones. With one place per neighbour the first k' =
     min(k, available) places are a prefix but for the run of tied neighbours that reaches
     past the k-th, which fills its remaining places in equal shares: the sum is then
     (1 - alpha) times the running sum before the run plus alpha times the one after it, alpha
     the share of the run's places among the first k' (for a single k, alpha is folded into
     the run's pair influences instead: one read-out, after the run)."""
     S, b, G = c.shape
-    F, K = f.shape[0], w.shape[2]
+    F, K = 1 if f is None else f.shape[0], w.shape[2]
     n_k = len(ks)
     R = S * F * n_k
     if places.prefix:
@@ -86,7 +88,7 @@ def sum_plan(ks, places, w, c, f):
         alpha = (kk - start) / np.maximum(stop - start, 1)
         if n_k == 1 and np.any(alpha < 1.0):
             return _folded_plan(kk[0], start[0], stop[0], alpha[0], w, c, f)
-        pair = f * w[None]
+        pair = w[None] if f is None else f * w[None]
         cum = np.cumsum(w, axis=2)
         lo = np.maximum(start - 1, 0)
         below = np.where(start > 0, cum[i_, g_, lo], 0.0)
@@ -104,7 +106,9 @@ def sum_plan(ks, places, w, c, f):
         pair = np.empty((S, F, n_k, b, G, K))
         for q, k in enumerate(ks):
             wk = first_k_weights(w, places, k)
-            pair[:, :, q] = c[:, None, ..., None] * wk[None, None] * f[None]
+            pair[:, :, q] = c[:, None, ..., None] * wk[None, None]
+            if f is not None:
+                pair[:, :, q] *= f[None]
         pair = pair.reshape(R, b, G, K)
         last = np.maximum(places.available - 1, 0)
         r_, i_, g_ = np.nonzero(pair.any(axis=3))
@@ -131,7 +135,7 @@ def _folded_plan(kk, start, stop, alpha, w, c, f):
     read-out per output and group, after the run (so every read-out is the sum of all of the
     group's pairs: ``complete``)."""
     S, b, G = c.shape
-    F, K = f.shape[0], w.shape[2]
+    F, K = 1 if f is None else f.shape[0], w.shape[2]
     # each group's factors: 1 before the run, alpha in it, 0 after (runs of one value)
     fold = np.repeat(np.stack([np.ones_like(alpha), alpha, np.zeros_like(alpha)], axis=2),
                      np.stack([start, stop - start, K - stop], axis=2).ravel())
@@ -142,10 +146,11 @@ def _folded_plan(kk, start, stop, alpha, w, c, f):
     scale = np.broadcast_to((c * norm[None]).transpose(1, 2, 0)[..., None], (b, G, S, F))
     i_, g_, s_, f_ = np.nonzero(scale)
     counts = np.count_nonzero(scale.reshape(b * G, S * F), axis=1)
-    return SumPlan(np.ascontiguousarray(f * w[None]),
-                   np.concatenate([[0], np.cumsum(counts)]).astype(np.intp),
+    pair = w[None] if f is None else f * w[None]
+    return SumPlan(pair, np.concatenate([[0], np.cumsum(counts)]).astype(np.intp),
                    (stop - 1)[i_, g_].astype(np.intp), f_.astype(np.intp),
-                   (s_ * F + f_).astype(np.intp), scale[i_, g_, s_, f_], S * F, True)
+                   (s_ * F + f_).astype(np.intp), scale[i_, g_, s_, f_], S * F, True,
+                   first[None] if f is None else pair.sum(axis=3))
 
 
 def plan_totals(plan):
@@ -155,7 +160,8 @@ def plan_totals(plan):
     G = plan.pair.shape[2]
     group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))
     if plan.complete:       # every read-out sums all of its group's pairs
-        values = plan.scale * plan.pair.sum(axis=3)[plan.source, group // G, group % G]
+        sums = plan.pair.sum(axis=3) if plan.pair_sums is None else plan.pair_sums
+        values = plan.scale * sums[plan.source, group // G, group % G]
     else:
         cum = np.cumsum(plan.pair, axis=3)
         values = plan.scale * cum[plan.source, group // G, group % G, plan.at]

@@ -50,6 +50,7 @@ give the same neighbours in the same order.
 them), 1/d or 1/d^2. Estimators normalise them over the first k (eq. 13).
 """
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import numba
@@ -86,10 +87,20 @@ class NeighbourContext:
     search: str = None
     shared_ties: bool = False    # neighbours at equal distance share their places
 
-    @property
+    @cached_property
+    def found(self):
+        """(m, G, K) whether a place holds a neighbour (computed once: the influences and the
+        places of the diff sums both read it)."""
+        return self.neighbours >= 0
+
+    @cached_property
     def available(self):
         """(m, G) number of neighbours found in each group."""
-        return (self.neighbours >= 0).sum(axis=2)
+        m, G, K = self.neighbours.shape
+        # a product with ones (exact: counts below 2^24) takes a third of the time of a sum
+        # of booleans along the short last axis
+        ones = np.ones(K, np.float32)
+        return (self.found.reshape(m * G, K).view(np.uint8) @ ones).astype(np.intp).reshape(m, G)
 
 
 #: the searches a context can come from (:attr:`NeighbourContext.search`): CORElearn's
@@ -244,14 +255,15 @@ def tied_with_kth(find, K, size, neighbours, distances, only_tied=False):
     (positions of rows, K'') -> their K'' nearest (b', G, K''), for groups of at most ``size``
     candidates; others beyond the K-th are left out (``only_tied``: there are none, as the
     brute-force search leaves none). The rows whose run of the K-th distance reaches the last
-    one found are searched again with four times as many (such runs tend to be long)."""
+    one found are searched again with four times as many (such runs tend to be long). The
+    places after the last one any group fills are cut off where they are a quarter or more."""
     while True:
         found = neighbours.shape[2]
         kth = distances[:, :, K - 1]
         open_run = (neighbours[:, :, -1] >= 0) & (distances[:, :, -1] == kth)
-        rows = np.flatnonzero(open_run.any(axis=1))
-        if not rows.size or found >= size:
+        if found >= size or not open_run.any():
             break
+        rows = np.flatnonzero(open_run.any(axis=1))
         wider = min(4 * found, size)
         pad = ((0, 0), (0, 0), (0, wider - found))
         neighbours = np.pad(neighbours, pad, constant_values=-1)
@@ -260,8 +272,13 @@ def tied_with_kth(find, K, size, neighbours, distances, only_tied=False):
         only_tied = False           # (``find`` may be another search)
     if not only_tied:
         vectorised.clear_untied(neighbours, distances, K)
-    # the tied follow the K-th: the width is the first place no group fills (bisection)
-    width, end = K, neighbours.shape[2]
+    # the tied follow the K-th: the width is the first place no group fills (bisection); the
+    # last quarter is kept if any group fills it: the copy would cost more than the steps
+    # after save on fewer places (places no group fills are empty places, as in any group
+    # with fewer neighbours)
+    width, end = K, max(K, 3 * neighbours.shape[2] // 4)
+    if end == neighbours.shape[2] or (neighbours[:, :, end] >= 0).any():
+        return neighbours, distances
     while width < end:
         middle = (width + end) // 2
         if (neighbours[:, :, middle] >= 0).any():
@@ -674,7 +691,7 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
     has neighbours at distance 0 those share all of its influence (the limit of 1/d as
     d -> 0)."""
     d = context.distances
-    found = context.neighbours >= 0
+    found = context.found
     if weighting == "equal":
         return found.astype(float)
     elif weighting == "exp-rank":
@@ -780,9 +797,11 @@ class NeighbourPlaces(NamedTuple):
         # the distances are sorted, the found first: the first as far and the first farther
         # (argmax: the first True, 0 if none; none is as far only without neighbours)
         d = self.distances[None]
-        at = np.take_along_axis(d, last[..., None], axis=3)
-        start = np.minimum(np.argmax(d >= at, axis=3), self.available)
-        end = np.take_along_axis(d, np.maximum(self.available - 1, 0)[None, ..., None], axis=3)
+        at = _along_last(self.distances, last)[..., None]
+        # (the first as far is at or before ``last``)
+        start = np.argmax(d[..., :int(last.max(initial=0)) + 1] >= at, axis=3)
+        start = np.minimum(start, self.available)
+        end = _along_last(self.distances, np.maximum(self.available - 1, 0)[None])[..., None]
         if np.array_equal(end, at):         # every run reaches the last neighbour found
             return start, np.broadcast_to(self.available, start.shape)
         farther = np.argmax(d > at, axis=3)
@@ -790,12 +809,18 @@ class NeighbourPlaces(NamedTuple):
         return start, np.minimum(stop, self.available)
 
 
+def _along_last(a, positions):
+    """``a[i, g, positions[..., i, g]]`` for ``a`` (m, G, K) and ``positions`` (..., m, G): one
+    gather from the flat array (``np.take_along_axis`` builds an index per axis)."""
+    m, G, K = a.shape
+    return np.take(a.reshape(-1), np.arange(0, m * G * K, K).reshape(m, G) + positions)
+
+
 def neighbour_places(context):
     """The :class:`NeighbourPlaces` of ``context``."""
-    found = context.neighbours >= 0
-    return NeighbourPlaces(found, context.mass,
+    return NeighbourPlaces(context.found, context.mass,
                            context.distances if context.shared_ties else None,
-                           found.sum(axis=2))
+                           context.available)
 
 
 def first_k_places(places, k):
