@@ -96,11 +96,8 @@ class NeighbourContext:
     @cached_property
     def available(self):
         """(m, G) number of neighbours found in each group."""
-        m, G, K = self.neighbours.shape
-        # a product with ones (exact: counts below 2^24) takes a third of the time of a sum
-        # of booleans along the short last axis
-        ones = np.ones(K, np.float32)
-        return (self.found.reshape(m * G, K).view(np.uint8) @ ones).astype(np.intp).reshape(m, G)
+        # (einsum sums the bytes along the short last axis in half the time of .sum)
+        return np.einsum("igk->ig", self.found.view(np.uint8), dtype=np.intp)
 
 
 #: the searches a context can come from (:attr:`NeighbourContext.search`): CORElearn's
