@@ -68,14 +68,14 @@ class SumPlan:
 
 def sum_plan(ks, places, w, c, f):
     """The :class:`SumPlan` of outputs r = (s * F + f) * len(ks) + q: coefficient set s of
-    ``c`` (S, b, G), factor set f of ``f`` (F, b, G, K), k = ks[q], with the neighbour
-    influences ``w`` (b, G, K) of the first k neighbour places (:class:`.NeighbourPlaces`
-    ``places``) normalised over them (eq. 13); ``f`` None: one factor set of ones. With one place per neighbour the first k' =
-    min(k, available) places are a prefix but for the run of tied neighbours that reaches
-    past the k-th, which fills its remaining places in equal shares: the sum is then
-    (1 - alpha) times the running sum before the run plus alpha times the one after it, alpha
-    the share of the run's places among the first k' (for a single k, alpha is folded into
-    the run's pair influences instead: one read-out, after the run)."""
+    ``c`` (S, b, G), factor set f of ``f`` (F, b, G, K; None: one set of ones), k = ks[q],
+    with the neighbour influences ``w`` (b, G, K) of the first k neighbour places
+    (:class:`.NeighbourPlaces` ``places``) normalised over them (eq. 13). With one place per
+    neighbour the first k' = min(k, available) places are a prefix but for the run of tied
+    neighbours that reaches past the k-th, which fills its remaining places in equal shares:
+    the sum is then (1 - alpha) times the running sum before the run plus alpha times the one
+    after it, alpha the share of the run's places among the first k' (for a single k, alpha
+    is folded into the run's pair influences instead: one read-out, after the run)."""
     S, b, G = c.shape
     F, K = 1 if f is None else f.shape[0], w.shape[2]
     n_k = len(ks)
