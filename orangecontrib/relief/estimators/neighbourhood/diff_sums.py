@@ -61,8 +61,8 @@ class SumPlan:
     target: np.ndarray     # (E,) output row
     scale: np.ndarray      # (E,)
     n_outputs: int
-    complete: bool = False  # each read-out is after its group's last non-zero pair
-    #: with ``complete``: (F', b, G) the sum of each group's pairs, if known
+    #: (F', b, G) the sum of each group's pairs where every read-out is after its group's
+    #: last non-zero pair (each reads that sum), else None
     pair_sums: np.ndarray = None
 
 
@@ -77,7 +77,7 @@ def sum_plan(ks, places, w, c, f):
     after it, alpha the share of the run's places among the first k' (for a single k, alpha
     is folded into the run's pair influences instead: one read-out, after the run)."""
     S, b, G = c.shape
-    F, K = 1 if f is None else f.shape[0], w.shape[2]
+    F, K = _n_factor_sets(f), w.shape[2]
     n_k = len(ks)
     R = S * F * n_k
     if places.prefix:
@@ -88,7 +88,7 @@ def sum_plan(ks, places, w, c, f):
         alpha = (kk - start) / np.maximum(stop - start, 1)
         if n_k == 1 and np.any(alpha < 1.0):
             return _folded_plan(kk[0], start[0], stop[0], alpha[0], w, c, f)
-        pair = w[None] if f is None else f * w[None]
+        pair = _factored(w, f)
         cum = np.cumsum(w, axis=2)
         lo = np.maximum(start - 1, 0)
         below = np.where(start > 0, cum[i_, g_, lo], 0.0)
@@ -122,6 +122,17 @@ def sum_plan(ks, places, w, c, f):
                    target[order].astype(np.intp), scale[order].astype(float), R)
 
 
+def _n_factor_sets(f):
+    """F: the factor sets of ``f`` (F, b, G, K), 1 for None (one set of ones)."""
+    return 1 if f is None else f.shape[0]
+
+
+def _factored(w, f):
+    """(F, b, G, K) the influences ``w`` (b, G, K) times each factor set of ``f`` (None: ones,
+    ``w`` itself)."""
+    return w[None] if f is None else f * w[None]
+
+
 def _normaliser(kk, first):
     """1 over the influences ``first`` of the first kk places of each group (eq. 13), 0 where
     a group has no neighbour (kk = 0)."""
@@ -133,9 +144,9 @@ def _folded_plan(kk, start, stop, alpha, w, c, f):
     available)) whose runs through the k-th place (``start``, ``stop``, (b, G)) fill the
     share ``alpha`` of their places: alpha folded into the run's pair influences, one
     read-out per output and group, after the run (so every read-out is the sum of all of the
-    group's pairs: ``complete``)."""
+    group's pairs: ``pair_sums``)."""
     S, b, G = c.shape
-    F, K = 1 if f is None else f.shape[0], w.shape[2]
+    F, K = _n_factor_sets(f), w.shape[2]
     # each group's factors: 1 before the run, alpha in it, 0 after (runs of one value)
     fold = np.repeat(np.stack([np.ones_like(alpha), alpha, np.zeros_like(alpha)], axis=2),
                      np.stack([start, stop - start, K - stop], axis=2).ravel())
@@ -146,10 +157,10 @@ def _folded_plan(kk, start, stop, alpha, w, c, f):
     scale = np.broadcast_to((c * norm[None]).transpose(1, 2, 0)[..., None], (b, G, S, F))
     i_, g_, s_, f_ = np.nonzero(scale)
     counts = np.count_nonzero(scale.reshape(b * G, S * F), axis=1)
-    pair = w[None] if f is None else f * w[None]
+    pair = _factored(w, f)
     return SumPlan(pair, np.concatenate([[0], np.cumsum(counts)]).astype(np.intp),
                    (stop - 1)[i_, g_].astype(np.intp), f_.astype(np.intp),
-                   (s_ * F + f_).astype(np.intp), scale[i_, g_, s_, f_], S * F, True,
+                   (s_ * F + f_).astype(np.intp), scale[i_, g_, s_, f_], S * F,
                    first[None] if f is None else pair.sum(axis=3))
 
 
@@ -159,9 +170,8 @@ def plan_totals(plan):
         return np.zeros(plan.n_outputs)
     G = plan.pair.shape[2]
     group = np.repeat(np.arange(plan.ptr.size - 1), np.diff(plan.ptr))
-    if plan.complete:       # every read-out sums all of its group's pairs
-        sums = plan.pair.sum(axis=3) if plan.pair_sums is None else plan.pair_sums
-        values = plan.scale * sums[plan.source, group // G, group % G]
+    if plan.pair_sums is not None:      # every read-out sums all of its group's pairs
+        values = plan.scale * plan.pair_sums[plan.source, group // G, group % G]
     else:
         cum = np.cumsum(plan.pair, axis=3)
         values = plan.scale * cum[plan.source, group // G, group % G, plan.at]
