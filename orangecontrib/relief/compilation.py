@@ -32,6 +32,8 @@ the ``ORANGE_RELIEF_KERNELS`` environment variable chooses ``"auto"`` (the defau
 ``"compiled"`` (always the compiled kernel) or ``"numpy"`` (the numpy equivalent wherever it
 applies, nothing compiled in the background). :func:`compile_ahead` (``orange-relief compile``)
 compiles the kernels of every kind of data into the cache at once, a process per core.
+:data:`KERNELS` lists every kernel defined with :func:`kernel`, and :func:`kernel_calls` shows
+the arguments each receives (so that a test can run both implementations on them).
 """
 import functools
 import importlib
@@ -47,7 +49,7 @@ from contextlib import contextmanager, nullcontext
 __all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
            "KERNEL_MODES", "compile_in_background", "compile_workload_in_background",
            "compiled_somewhere", "compile_ahead", "WORKLOADS", "current_mode",
-           "small_data_only"]
+           "small_data_only", "KERNELS", "kernel_calls"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -271,6 +273,9 @@ class Kernel:
         return _kernel_by_name, (self.__module__, self.__qualname__)
 
     def __call__(self, *args):
+        if _call_observers:
+            for observer in list(_call_observers):
+                observer(self, args)
         mode = _current_mode()
         if mode == "numpy":
             result = self.fallback(*args)
@@ -318,15 +323,38 @@ def _kernel_by_name(module, name):
     return getattr(importlib.import_module(module), name)
 
 
+#: every :class:`Kernel` defined with :func:`kernel` (in the modules imported so far), in the
+#: order of definition
+KERNELS = []
+#: the callbacks of :func:`kernel_calls` in force
+_call_observers = []
+
+
 def kernel(fallback):
     """Decorator over ``@njit(cache=True, ...)``: the kernel with the numpy function
     ``fallback`` as its equivalent (see the module docstring). ``fallback`` takes the kernel's
     arguments and computes what the kernel computes, the same floating-point operations in the
     same order, or returns ``NotImplemented`` (before changing anything) where it does not
-    apply (e.g. data too large for it); the kernel then runs."""
+    apply (e.g. data too large for it); the kernel then runs. The kernel is listed in
+    :data:`KERNELS`."""
     def wrap(dispatcher):
-        return Kernel(dispatcher, fallback)
+        made = Kernel(dispatcher, fallback)
+        KERNELS.append(made)
+        return made
     return wrap
+
+
+@contextmanager
+def kernel_calls(callback):
+    """While the block runs, call ``callback(kernel, args)`` before every call of a kernel of
+    :data:`KERNELS` (in any thread), with the :class:`Kernel` and the arguments it is about to
+    run on (the kernels write their outputs into arguments: a callback that keeps them copies
+    them). The callback must not raise."""
+    _call_observers.append(callback)
+    try:
+        yield
+    finally:
+        _call_observers.remove(callback)
 
 
 def compile_in_background(kernel, signature):
@@ -349,8 +377,10 @@ def compile_in_background(kernel, signature):
 
 def compile_workload_in_background(name):
     """Start a separate low-priority process that runs workload ``name`` of :data:`WORKLOADS`
-    with the compiled kernels (compiling those not yet in the disk cache), once per process;
-    return whether one was started."""
+    with the compiled kernels (compiling those not yet in the disk cache), once per process
+    and never in the ``"numpy"`` mode; return whether one was started."""
+    if _current_mode() == "numpy":
+        return False
     with _requested_lock:
         if name in _requested:
             return False
