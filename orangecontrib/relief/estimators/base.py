@@ -185,9 +185,10 @@ def check_data(data, estimator):
                   "classification" if data.is_classification else "regression",
                   np.unique(data.y).size if data.is_classification else None,
                   None if data.is_classification else data.y_span, data.is_sparse)
-    if data.weights is not None and not estimator.reads_weights:
+    # (getattr: learners such as the oblivious tree check their data here too)
+    if data.weights is not None and not getattr(estimator, "reads_weights", True):
         raise ValueError(f"{estimator.name} does not take instance weights: leave them out")
-    if data.covariates is not None and not estimator.adjusts_covariates:
+    if data.covariates is not None and not getattr(estimator, "adjusts_covariates", False):
         raise ValueError(f"{estimator.name} does not adjust for covariates: use NPDR, or "
                          "leave the covariates out")
 
