@@ -204,12 +204,12 @@ class TestOWAttributeEstimation(WidgetTest):
         w = self.widget
         self.choose("ReliefF")
         # the Relief family always names its k (apart from Rank's own ReliefF)
-        self.assertEqual(self.get_output(w.Outputs.scorer).name, "ReliefF k10")
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "RF k10")
         combo = w.editors["ReliefF"].controls["weighting"]
         combo.setCurrentIndex(combo.findData("exp-rank"))
         combo.activated.emit(combo.currentIndex())
         self.assertEqual(self.get_output(w.Outputs.scorer).name,
-                         "ReliefF k10 weighting=exp-rank")
+                         "RF k10 weighting=exp-rank")
         self.choose("Unified Π")
         self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unified Π")
 

@@ -109,7 +109,10 @@ class OWObliviousTree(BackgroundLearnerWidget):
         self.resize(700, 560)
 
     def sizeHint(self):
-        return QSize(700, 560)
+        """700 x 560, wider when the elimination path's names need it (at most a 1366-pixel
+        screen's width)."""
+        width = self.controlArea.sizeHint().width() + self.path_view.minimumWidth() + 40
+        return QSize(min(max(700, width), 1366), 560)
 
     def _on_search_changed(self):
         self.search = self.search_combo.currentData()
@@ -162,7 +165,7 @@ class OWObliviousTree(BackgroundLearnerWidget):
         view = self.path_view       # every column in view, however long the names
         width = sum(view.columnWidth(c) for c in range(self.path_model.columnCount()))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
-                                 + view.verticalScrollBar().sizeHint().width(), 700))
+                                 + view.verticalScrollBar().sizeHint().width(), 1000))
         retained = model.retained_attributes
         self.Information.retained(len(retained), len(model.domain.attributes), tree.accuracy)
         self.Warning.no_attributes(shown=not retained)
