@@ -37,7 +37,8 @@ from numba import njit, prange
 from ...compilation import kernel
 from ..base import parallel_launch
 from . import vectorised
-from .diffs import _DISCRETE, _UNUSABLE, _code, _threads_for
+from .diffs import _code, _threads_for
+from .kinds import DISCRETE, DISCRETE_PLAIN, GENERAL, NUMERIC_PLAIN, PACKED, UNUSABLE
 from .neighbours import first_k_weights
 from .packed import mismatch_bits
 
@@ -48,8 +49,6 @@ BLOCK_COLUMNS = 256
 #: fewest parallel tasks of :func:`fused_sums`: with fewer runs of columns the sampled instances
 #: are split into chunks too (a function of the work, not of the threads: see the docstring)
 SUM_TASKS = 16
-#: the column types of :func:`column_runs`
-DISCRETE_PLAIN, NUMERIC_PLAIN, GENERAL, PACKED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -199,9 +198,9 @@ def column_runs(model):
     stop, type), the type DISCRETE_PLAIN or NUMERIC_PLAIN for a usable column without
     missing values, GENERAL for the other usable ones, PACKED for data held as bit planes;
     columns with no known value are left out (their diff is never known)."""
-    plain = np.where(model.kind == _DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN)
+    plain = np.where(model.kind == DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN)
     usable = PACKED if model.packed else np.where(model.has_missing, GENERAL, plain)
-    kind = np.where(model.kind == _UNUSABLE, -1, usable)
+    kind = np.where(model.kind == UNUSABLE, -1, usable)
     runs = []
     start = 0
     for t in range(1, kind.size + 1):
@@ -270,7 +269,7 @@ def _general_diffs(d, tables, r, o, c0, width, xo, xmiss, n_xmiss, known):
         t = c0 + u
         dz = abs(z[u] - x[u])
         v = 1.0 if dz >= hi[t] else (0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
-        v = (0.0 if x[u] == z[u] else 1.0) if kind[t] == _DISCRETE else v
+        v = (0.0 if x[u] == z[u] else 1.0) if kind[t] == DISCRETE else v
         m = xc[u]                   # loaded either way: a select, not a branch
         d[u] = v if z[u] == z[u] else m
     for k in range(n_xmiss):

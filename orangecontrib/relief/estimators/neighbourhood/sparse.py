@@ -35,7 +35,8 @@ import scipy.sparse as sp
 from numba import njit, prange
 
 from ..base import BLOCK_BYTES, parallel_launch
-from .diffs import DiffModel, DiffOptions, class_codes, _DISCRETE, _NUMERIC, _bins_for, _g
+from .diffs import DiffModel, DiffOptions, class_codes, _bins_for, _g
+from .kinds import DISCRETE, NUMERIC
 from ..encoding import unit_scales
 from .heaps import _before, _group, _heap_sort, _offer
 
@@ -75,7 +76,7 @@ class SparseDiffModel(DiffModel):
         self._reference = None
         X = data.X
         n, a = X.shape
-        self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
+        self.kind = np.where(data.discrete, DISCRETE, NUMERIC).astype(np.int8)
         numeric = ~data.discrete
         bounds = np.vstack([X.min(axis=0).toarray(), X.max(axis=0).toarray()]) if n \
             else np.full((2, a), np.nan)
@@ -216,7 +217,7 @@ def _union_diffs(i, j, indptr, indices, values, kind, lo, hi, slope, out, coeffi
         y = values[pb] if pb >= 0 else 0.0
         a = pa + 1 if pa >= 0 else a
         b = pb + 1 if pb >= 0 else b
-        d = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
+        d = _value_diff(x, y, kind[t] == DISCRETE, lo[t], hi[t], slope[t])
         if coefficients is None:
             out[t] = d
         else:
