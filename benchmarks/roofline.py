@@ -57,7 +57,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from relieff_speed import make_data, make_snp  # noqa: E402
 
 from orangecontrib.relief.estimators.neighbourhood.heaps import _offer  # noqa: E402
-from orangecontrib.relief.estimators.neighbourhood.packed import popcount  # noqa: E402
+from orangecontrib.relief.estimators.neighbourhood.packed import (  # noqa: E402
+    _mismatch_2x2, popcount)
 
 #: fixed tasks of every peak loop (independent of the thread count)
 TASKS = 64
@@ -81,9 +82,21 @@ def _absdiff_one(panel, x, reps, out):
         out[t] = acc.sum()
 
 
+@njit(inline="always")
+def _absdiff(x, c):
+    return abs(x - c)
+
+
+@njit(inline="always")
+def _minimum(x, c):
+    return min(x, c)
+
+
 @njit(parallel=True, nogil=True)
-def _absdiff_two(panel, x, reps, out):
-    """Two queries sharing each load of the panel."""
+def _two_queries(term, panel, x, reps, out):
+    """acc[j] += term(x, panel[u, j]) for two queries sharing each load of the panel; term
+    ``_absdiff``, or ``_minimum``: the single-precision search's form (the sums of the values
+    are added once a pair)."""
     A, W = panel.shape[1], panel.shape[2]
     for t in prange(out.shape[0]):
         p = panel[t]
@@ -95,28 +108,8 @@ def _absdiff_two(panel, x, reps, out):
                 row = p[u]
                 for j in range(W):
                     c = row[j]
-                    acc0[j] += abs(x0 - c)
-                    acc1[j] += abs(x1 - c)
-        out[t] = acc0.sum() + acc1.sum()
-
-
-@njit(parallel=True, nogil=True)
-def _min_two(panel, x, reps, out):
-    """The single-precision search's form: acc[j] += min(x, panel[u, j]) for two queries (the
-    sums of the values are added once a pair)."""
-    A, W = panel.shape[1], panel.shape[2]
-    for t in prange(out.shape[0]):
-        p = panel[t]
-        acc0 = np.zeros(W, np.float32)
-        acc1 = np.zeros(W, np.float32)
-        for r in range(reps):
-            for u in range(A):
-                x0, x1 = x[t, (u + r) % A], x[t, (u + r + 1) % A]
-                row = p[u]
-                for j in range(W):
-                    c = row[j]
-                    acc0[j] += min(x0, c)
-                    acc1[j] += min(x1, c)
+                    acc0[j] += term(x0, c)
+                    acc1[j] += term(x1, c)
         out[t] = acc0.sum() + acc1.sum()
 
 
@@ -139,21 +132,16 @@ def _popcount_xor(a, b, reps, out):
 
 @njit(parallel=True, nogil=True)
 def _popcount_xor_2x2(a, b, reps, out):
-    """Two queries against two candidates at a time: each word loaded serves two pairs."""
-    C, W = b.shape[1], b.shape[3]
+    """Two queries against two candidates at a time, as the search counts them
+    (``packed._mismatch_2x2``: each word loaded serves two pairs)."""
+    C = b.shape[1]
     for t in prange(out.shape[0]):
         total = np.uint64(0)
         for r in range(reps):
-            a0, a1, c0, c1 = a[t, 0, 0], a[t, 0, 1], a[t, 1, 0], a[t, 1, 1]
             for j in range(0, C, 2):
-                b0, b1, e0, e1 = b[t, j, 0], b[t, j, 1], b[t, j + 1, 0], b[t, j + 1, 1]
-                s = np.uint64(0)
-                for w in range(W):
-                    x0, x1, y0, y1 = a0[w], a1[w], c0[w], c1[w]
-                    z0, z1, v0, v1 = b0[w], b1[w], e0[w], e1[w]
-                    s += (popcount((x0 ^ z0) | (x1 ^ z1)) + popcount((x0 ^ v0) | (x1 ^ v1))
-                          + popcount((y0 ^ z0) | (y1 ^ z1)) + popcount((y0 ^ v0) | (y1 ^ v1)))
-                total += s
+                s = _mismatch_2x2(a[t, 0, 0], a[t, 0, 1], a[t, 1, 0], a[t, 1, 1],
+                                  b[t, j, 0], b[t, j, 1], b[t, j + 1, 0], b[t, j + 1, 1])
+                total += s[0] + s[1] + s[2] + s[3]
         out[t] = np.float64(total)
 
 
@@ -237,10 +225,9 @@ class Peaks:
         o = self.out
         f32 = max(self.terms_f32 / _best(lambda: _absdiff_one(self.panel, self.x, self.reps_f32, o),
                                         repeats),
-                  2 * self.terms_f32 / _best(lambda: _absdiff_two(self.panel, self.x,
-                                                                  self.reps_f32, o), repeats),
-                  2 * self.terms_f32 / _best(lambda: _min_two(self.panel, self.x,
-                                                              self.reps_f32, o), repeats))
+                  *(2 * self.terms_f32 / _best(lambda: _two_queries(term, self.panel, self.x,
+                                                                    self.reps_f32, o), repeats)
+                    for term in (_absdiff, _minimum)))
         return {
             "f32": f32,
             "pop": max(self.words / _best(lambda: _popcount_xor(self.a, self.b, self.reps_pop, o),

@@ -21,12 +21,13 @@ from orangecontrib.relief.estimators.surf import MultiSURF
 THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
 
 
-def numeric(n, a, missing=0.0, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, a))
-    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(float)
-    if missing:
-        X[rng.random(X.shape) < missing] = np.nan
+def numeric(n, a, missing=0.0):
+    """Normal attributes (a fraction ``missing`` of them NaN), the class the sign of the
+    product of the first two."""
+    rng = np.random.default_rng(n + a)
+    X = rng.normal(size=(n, a))
+    y = (X[:, 0] * X[:, 1] > 0).astype(float)
+    X[rng.random(X.shape) < missing] = np.nan
     return X, y
 
 
