@@ -20,7 +20,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from .description import parameter_defaults, same_value, validate
+from .description import AttributeEstimator, parameter_defaults, same_value, validate
 
 __all__ = ["Parameters", "Estimator", "check_data", "check_summary", "random_generator", "row_blocks",
            "available_memory", "check_memory", "parallel_launch", "progress_part"]
@@ -78,7 +78,7 @@ class Parameters:
         return f"{type(self).__name__}({params})"
 
 
-class Estimator(Parameters):
+class Estimator(Parameters, AttributeEstimator):
     """Base class; subclasses set ``name``, ``tasks``, ``parameters`` and their capabilities
     and implement ``estimate``. The class attributes are the estimator's description, from
     which its validation, the widgets' editors, the scikit-learn selectors, the command line

@@ -21,8 +21,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-__all__ = ["Param", "N_INSTANCES", "validate", "parameter_defaults", "same_value",
-           "short_label", "estimator_rows", "markdown_table", "TARGETS"]
+__all__ = ["Param", "AttributeEstimator", "N_INSTANCES", "validate", "parameter_defaults",
+           "same_value", "short_label", "estimator_rows", "markdown_table", "TARGETS"]
 
 #: an upper bound that stands for the number of instances of the data (known when it runs)
 N_INSTANCES = "n_instances"
@@ -38,6 +38,12 @@ def _is_int(value):
 def _is_number(value):
     return isinstance(value, (int, float, np.integer, np.floating)) \
         and not isinstance(value, (bool, np.bool_))
+
+
+class AttributeEstimator:
+    """What a parameter of the kind "estimator" takes (and "estimators", a sequence of them):
+    an attribute estimator, an instance of :class:`.base.Estimator`, which derives from this
+    class so that this module need not import the module that imports it."""
 
 
 @dataclass(frozen=True)
@@ -148,14 +154,13 @@ class Param:
             return bool(np.all((values >= self.low) & (values <= self.high)))
         if kind == "seed":
             return _is_int(value) or isinstance(value, np.random.Generator)
-        from .base import Estimator
         if kind == "estimator":
-            return isinstance(value, Estimator)
+            return isinstance(value, AttributeEstimator)
         try:
             values = tuple(value)
         except TypeError:
             return False
-        return bool(values) and all(isinstance(v, Estimator) for v in values)
+        return bool(values) and all(isinstance(v, AttributeEstimator) for v in values)
 
     def check(self, value, n_instances=None):
         """Raise ``ValueError`` naming this parameter and its allowed values when ``value`` is
