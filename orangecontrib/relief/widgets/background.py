@@ -6,7 +6,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg, OWWidget
 
-from orangecontrib.relief.compilation import compile_notices
+from orangecontrib.relief.compilation import compile_notices, end_background_with_this_process
 
 __all__ = ["Cancelled", "progress_callback", "fit_in_background", "announcing_compilation",
            "sentence",
@@ -59,6 +59,7 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=Tr
     def __init__(self):
         ConcurrentWidgetMixin.__init__(self)
         OWBaseLearner.__init__(self)
+        end_background_with_this_process()      # no compile outlives Orange
 
     @OWBaseLearner.Inputs.data
     def set_data(self, data):
@@ -137,6 +138,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
+        end_background_with_this_process()      # no compile outlives Orange
         self.data = None
         self.result = None
         self._new_data = False
