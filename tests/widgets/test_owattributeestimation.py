@@ -203,7 +203,7 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_scorer_name_shows_only_non_default_parameters(self):
         w = self.widget
         self.choose("ReliefF")
-        # the Relief family always names its k (apart from Rank's own ReliefF)
+        # ReliefF always names its k (apart from Rank's own ReliefF)
         self.assertEqual(self.get_output(w.Outputs.scorer).name, "RF k10")
         combo = w.editors["ReliefF"].controls["weighting"]
         combo.setCurrentIndex(combo.findData("exp-rank"))
@@ -211,7 +211,7 @@ class TestOWAttributeEstimation(WidgetTest):
         self.assertEqual(self.get_output(w.Outputs.scorer).name,
                          "RF k10 weighting=exp-rank")
         self.choose("Unified Π")
-        self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unified Π")
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unif. Π")
 
     def test_settings_of_version_1_with_removed_parameters_load(self):
         old = {"estimator_name": "Gini",        # a class name, now shown as "Gini gain"
