@@ -71,8 +71,8 @@ def housing():
 
 
 def long_name(i):
-    """A 60-character attribute name (as gene and probe names are)."""
-    return f"expression_of_gene_{i:03d}_in_tissue_sample_of_patient_cohort_A"[:60]
+    """A 60-character attribute name (as gene and probe names are), told apart by its end."""
+    return f"expression_in_tissue_sample_of_patient_cohort_A_probe_{i:06d}"
 
 
 def many_long_names(n_attributes=500, n_instances=200):
@@ -200,7 +200,7 @@ def select_informative(widget):
 
 def select_first_two(widget):
     select_informative(widget)
-    widget.filter_edit.setText("gene_00")
+    widget.filter_edit.setText("probe_00000")
 
 
 def cross_validation(widget):

@@ -21,3 +21,18 @@ def big_font():
         size += 0.25
         font.setPointSizeF(size)
     return font
+
+
+class BigFont:
+    """A mixin of test classes: the application's font is :func:`big_font` while the class's
+    tests run (widgets created then take it)."""
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.font = QApplication.font()
+        QApplication.setFont(big_font())
+
+    @classmethod
+    def tearDownClass(cls):
+        QApplication.setFont(cls.font)
+        super().tearDownClass()

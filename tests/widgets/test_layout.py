@@ -15,7 +15,7 @@ from AnyQt.QtWidgets import (QAbstractSpinBox, QApplication, QCheckBox, QComboBo
                              QLabel, QScrollArea, QTableView, QWidget)
 from Orange.widgets.tests.base import WidgetTest
 
-from fonts import SAMPLE, SAMPLE_WIDTH, big_font
+from fonts import SAMPLE, SAMPLE_WIDTH, BigFont
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _spec = importlib.util.spec_from_file_location(
@@ -147,18 +147,8 @@ for _state in STATES:
     _add_test(_state)
 
 
-class TestLayoutBigFont(TestLayout):
+class TestLayoutBigFont(BigFont, TestLayout):
     """The same states at 12 pt DejaVu Sans (:func:`big_font`)."""
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.font = QApplication.font()
-        QApplication.setFont(big_font())
-
-    @classmethod
-    def tearDownClass(cls):
-        QApplication.setFont(cls.font)
-        super().tearDownClass()
 
     def test_the_font_is_as_wide_as_dejavu_sans_12_pt(self):
         metrics = QFontMetrics(QApplication.font())

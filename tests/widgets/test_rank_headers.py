@@ -2,26 +2,16 @@
 fixed-width column without being shortened, in the bold that Rank's header uses for the
 columns of its selected rows."""
 from AnyQt.QtGui import QFontMetrics
-from AnyQt.QtWidgets import QApplication, QStyle
+from AnyQt.QtWidgets import QStyle
 from Orange.data import Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests.base import WidgetTest
 
-from fonts import big_font
+from fonts import BigFont
 from orangecontrib.relief import scoring
 
 
-class TestRankHeaders(WidgetTest):
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.font = QApplication.font()
-        QApplication.setFont(big_font())
-
-    @classmethod
-    def tearDownClass(cls):
-        QApplication.setFont(cls.font)
-        super().tearDownClass()
+class TestRankHeaders(BigFont, WidgetTest):
 
     def setUp(self):
         self.widget = self.create_widget(OWRank)
