@@ -12,7 +12,7 @@ from AnyQt.QtCore import (QEvent, QItemSelection, QItemSelectionModel, QItemSele
 from AnyQt.QtGui import QColor, QKeySequence, QStandardItem, QStandardItemModel
 from AnyQt.QtWidgets import (
     QApplication, QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QListView,
-    QRadioButton, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
+    QRadioButton, QSizePolicy, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
 )
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
@@ -965,6 +965,8 @@ class ScorePlot(pg.PlotWidget):
         # the legend in a column of the plot item's grid right of the plot (row 2 holds the
         # view box)
         self.legend = pg.LegendItem(labelTextColor="k")
+        # as tall as its entries, at the top (in a plot's full height its rows spread out)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.getPlotItem().layout.addItem(self.legend, 2, 3, Qt.AlignTop)
         self.tau = None         # the τ line (None when there is none)
 
