@@ -718,14 +718,15 @@ def compile_command(parser):
 
 
 def run_compile(args, out):
-    from .compilation import WORKLOADS, cache_dir, compile_ahead, ensure_cache
+    from .compilation import cache_dir, ensure_cache
+    from .workloads import WORKLOADS, compile_ahead
     ensure_cache()
     where = {None: "next to the installed package", "": "nowhere: no writable cache directory"}
     print(f"compiling the kernels of {len(WORKLOADS)} kinds of data into the cache "
           f"({where.get(cache_dir(), cache_dir())}) ...", file=out, flush=True)
     try:
         compile_ahead(jobs=args.jobs, callback=lambda name, seconds: print(
-            f"  {name}: {WORKLOADS[name]} ({seconds:.0f} s)", file=out, flush=True))
+            f"  {name}: {WORKLOADS[name][0]} ({seconds:.0f} s)", file=out, flush=True))
     except RuntimeError as error:
         raise CliError(str(error)) from None
     return 0

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from .description import parameter_defaults, same_value, validate
+from .description import AttributeEstimator, parameter_defaults, same_value, validate
 
 __all__ = ["Parameters", "Estimator", "check_data", "check_summary", "random_generator", "row_blocks",
            "available_memory", "check_memory", "parallel_launch", "progress_part"]
@@ -78,7 +78,7 @@ class Parameters:
         return f"{type(self).__name__}({params})"
 
 
-class Estimator(Parameters):
+class Estimator(Parameters, AttributeEstimator):
     """Base class; subclasses set ``name``, ``tasks``, ``parameters`` and their capabilities
     and implement ``estimate``. The class attributes are the estimator's description, from
     which its validation, the widgets' editors, the scikit-learn selectors, the command line
@@ -86,8 +86,9 @@ class Estimator(Parameters):
     name = "estimator"
     #: the name shown to users (None: ``name``)
     display_name = None
-    #: the name in narrow column headers such as those of Orange's Rank, at most about 11
-    #: characters (None: the display name)
+    #: the name in narrow column headers such as those of Orange's Rank, whose 80-pixel
+    #: columns hold about 8 characters of a 12 pt font (None: the display name); a class's own,
+    #: not inherited (a subclass is another estimator)
     short_name = None
     #: the paper that defines the estimator (authors, year, where)
     paper = ""
@@ -133,9 +134,17 @@ class Estimator(Parameters):
                 changed[param.name] = value
         return changed
 
+    @classmethod
+    def own_short_name(cls):
+        """:attr:`short_name` as the estimator's class (the first class of ``cls``'s ancestry
+        that names an estimator) defines it, not inherited from the estimator it derives from;
+        else the display name."""
+        owner = next(c for c in cls.__mro__ if issubclass(c, Estimator) and "name" in vars(c))
+        return vars(owner).get("short_name") or cls.display_name or cls.name
+
     def named_parameters(self):
         """{name: value} of the parameters always shown in its short name (e.g. the number of
-        neighbours, "ReliefF k10"), whatever their value."""
+        neighbours, "RF k10"), whatever their value."""
         return {}
     #: the fewest instances the estimator needs
     min_instances = 2
