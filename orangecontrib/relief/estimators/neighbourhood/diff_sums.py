@@ -18,7 +18,9 @@ running sum, read once after the last neighbour.
 ``BLOCK_COLUMNS`` attributes (a branch-free loop per column type that the compiler vectorises)
 and adds them to the running sums, so no (instances x neighbours x attributes) array of diffs
 is ever built; blocks of columns and chunks of instances are the parallel tasks, and it
-releases the GIL. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
+releases the GIL. The instances are split into chunks by the work alone (``SUM_TASKS``), never
+by the number of threads, so the chunks' sums are added in the same order and the estimates are
+the same to the last bit whatever the number of threads. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
 0/1; numeric from ``|x - y|`` by the ramp arguments of :attr:`.DiffModel._ramp_args`, the
 same arithmetic as :func:`.diffs._diff`); the others the same numbers as :func:`.diffs._diff`
 (missing values by RELIEF-B/C/D): a query's diffs to a missing value looked up once per query,
@@ -29,7 +31,6 @@ get the discrete diff from each pair's mismatch bits (:func:`.packed.mismatch_bi
 from collections import namedtuple
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import njit, prange
 
@@ -45,6 +46,9 @@ __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "
 
 #: columns per task: a task's running sums and a neighbour's values of them stay in cache
 BLOCK_COLUMNS = 256
+#: fewest parallel tasks of :func:`fused_sums`: with fewer runs of columns the sampled instances
+#: are split into chunks too (a function of the work, not of the threads: see the docstring)
+SUM_TASKS = 16
 
 
 @dataclass(frozen=True)
@@ -215,8 +219,7 @@ def fused_sums(model, rows, neighbours, plan, runs, known=False):
     rows = np.ascontiguousarray(rows, dtype=np.intp)
     neighbours = np.ascontiguousarray(neighbours, dtype=np.intp)
     b, G, K = neighbours.shape
-    threads = numba.get_num_threads()
-    chunks = 1 if runs.shape[0] >= 2 * threads else min(threads, max(b, 1))
+    chunks = min(-(-SUM_TASKS // max(runs.shape[0], 1)), max(b, 1))
     out = np.zeros((chunks, plan.n_outputs, a))
     if runs.shape[0] and plan.at.size:
         arrays = PlanArrays(plan.pair, plan.ptr, plan.at, plan.source, plan.target, plan.scale)
