@@ -114,7 +114,7 @@ def test_a_kernel_mode_must_be_known():
 
 def test_the_numpy_mode_compiles_nothing_in_the_background():
     with kernel_mode("numpy"):
-        assert not compilation.compile_workload_in_background("a workload never started")
+        assert not compilation.run_in_background(compilation.background_compiles)
 
 
 def test_large_data_run_the_compiled_kernel(monkeypatch):
@@ -187,12 +187,12 @@ def test_until_the_single_precision_search_is_compiled_the_double_precision_one_
         expected = ReliefF()(data)
     started = []
     monkeypatch.setattr(neighbours, "compiled_somewhere", lambda *kernels: False)
-    monkeypatch.setattr(neighbours, "compile_workload_in_background", started.append)
+    monkeypatch.setattr(neighbours, "run_in_background", started.append)
     monkeypatch.setattr(neighbours.single_precision, "search",
                         lambda *args, **kw: pytest.fail("the single-precision search ran"))
     with kernel_mode("auto"):
         assert np.array_equal(ReliefF()(data), expected)
-    assert started == ["numeric"]
+    assert started == [neighbours.compile_single_precision]
 
 
 def test_an_empty_column_beside_complete_ones(numpy_only):

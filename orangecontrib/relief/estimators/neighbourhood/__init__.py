@@ -8,7 +8,9 @@
   data);
 * :mod:`.searches` — the names of the searches and notices of the one each search takes;
 * :mod:`.packed` — SNP genotypes packed as bit planes (:mod:`.bit_planes` decodes them);
-* :mod:`.diff_sums` — the weighted sums of diffs over a context that turn it into estimates.
+* :mod:`.diff_sums` — the weighted sums of diffs over a context that turn it into estimates;
+* :mod:`.vectorised` — the numpy equivalents of the kernels, and :mod:`.kinds` — the codes
+  both share.
 """
 from .diffs import DiffModel, DiffOptions, class_codes, class_tiles, target_diffs
 from .neighbours import NeighbourContext, nearest_among, nearest_neighbours, neighbour_weights, \
