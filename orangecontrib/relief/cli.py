@@ -409,6 +409,11 @@ def rank_command(parser):
                         help="PLINK data: a phenotype file (FID IID and phenotype columns, "
                              "optionally a header 'FID IID name ...'); --class names its "
                              "column (default: the first); without it, the .fam file's")
+    parser.add_argument("--covariates", metavar="NAME,...",
+                        help="columns of the data to adjust for (NPDR): they are not ranked")
+    parser.add_argument("--covar", metavar="FILE",
+                        help="PLINK data: a covariate file (a header 'FID IID name ...', then "
+                             "a line per individual) whose columns NPDR adjusts for")
     parser.add_argument("-e", "--estimator", metavar="NAME",
                         help="estimator (see 'orange-relief estimators'); default: ReliefF "
                              "for a discrete class, RReliefF for a numeric one")
@@ -454,6 +459,13 @@ def run_rank(args, out):
     kind = data_kind(args.data)
     if args.pheno is not None and kind != "plink":
         raise CliError("--pheno names the phenotype file of PLINK (.bed) data")
+    if args.covar is not None and kind != "plink":
+        raise CliError("--covar names the covariate file of PLINK (.bed) data; name the "
+                       "columns of other data with --covariates")
+    if args.covariates is not None and kind == "plink":
+        raise CliError("PLINK (.bed) data take their covariates from a file: --covar FILE")
+    if args.dask and (args.covar or args.covariates):
+        raise CliError("--dask does not adjust for covariates: leave --dask out")
     if args.dask:
         data = dask_data(args, kind)
     elif kind == "plink":
@@ -510,6 +522,18 @@ def table_data(args):
     from orangecontrib.relief.orange_data import target_kind
     table = load_table(args.data, args.class_name, args.class_type)
     note_integer_class(args, table)
+    if args.covariates is not None:
+        from dataclasses import replace
+        from orangecontrib.relief.orange_data import encode_with_covariates
+        names = [name.strip() for name in args.covariates.split(",") if name.strip()]
+        try:
+            data, rows, attributes = encode_with_covariates(table, names)
+        except ValueError as error:
+            raise CliError(f"--covariates: {error}") from None
+        return RankData(table.name or args.data, [a.name for a in attributes], rows.size,
+                        table.domain.class_var.name, target_kind(table.domain),
+                        lambda cls, kwargs, callback: cls.engine()(**kwargs)(
+                            data, callback=callback))
     return RankData(table.name or args.data, [a.name for a in table.domain.attributes],
                     len(table), table.domain.class_var.name, target_kind(table.domain),
                     lambda cls, kwargs, callback: cls(**kwargs)(table, callback=callback))
@@ -546,6 +570,13 @@ def plink_data(args):
         data = read_plink(args.data, args.pheno, args.class_name, callback=callback)
     data = replace(data, y=y, n_classes=n_classes,
                    y_span=1.0 if n_classes else float(np.ptp(y)))
+    if args.covar is not None:
+        from .readers import read_covariates
+        check_readable(args.covar)
+        try:
+            data = replace(data, covariates=read_covariates(args.covar, files, rows))
+        except ValueError as error:
+            raise CliError(str(error)) from None
 
     def score(cls, kwargs, callback):
         return cls.engine()(**kwargs)(data, callback=callback)
