@@ -14,7 +14,6 @@ from Orange.data import ContinuousVariable, Domain, Table
 from orangecontrib.relief import datasets
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators.encoding import as_covariates
 
 from bad_inputs import TASKS, bad_inputs, unreadable_files
 
@@ -545,51 +544,48 @@ def test_ctrl_c_on_dask_cancels_the_tasks_and_exits_130(plink_file, cluster, cap
         assert not any(client.processing().values())
 
 
-def test_plink_covariate_file_reaches_npdr(plink_file, tmp_path, capsys):
-    from orangecontrib.relief.estimators.npdr import NPDR
-    path, X = plink_file
-    rng = np.random.default_rng(8)
-    age, site = rng.normal(50, 10, 80), rng.choice(["north", "south"], 80)
-    covar = tmp_path / "covar.txt"
-    # (the lines in another order than the .fam file's: matched by FID and IID)
-    covar.write_text("FID IID age site\n" + "".join(
-        f"0 i{i} {float(age[i])!r} {site[i]}\n" for i in reversed(range(80))))
-    status, out, err = run(["rank", path, "-e", "NPDR", "--covar", str(covar), "-q",
-                            "--format", "json"], capsys)
-    assert status == 0, err
-    got = {row["attribute"]: row["score"] for row in json.loads(out)["ranking"]}
-    covariates = as_covariates(np.c_[age, site == "south"], 80, discrete=[False, True])
-    want = NPDR()(encode(X.astype(float), (X[:, 4] > 0) * 1.0, discrete=True, n_values=3,
-                         n_classes=2, covariates=covariates))
-    assert [got[f"sid{i + 1}"] for i in range(100)] == pytest.approx(want, rel=1e-12)
-    # bad files and covariates for an estimator that does not adjust: one line, exit 2
-    (tmp_path / "short.txt").write_text("FID IID age\n0 i0 3\n")
-    for extra, message in ((["--covar", str(tmp_path / "short.txt")], "no line for"),
-                           (["--covar", str(covar), "-e", "ReliefF"], "does not adjust"),
-                           (["--covariates", "age"], "--covar FILE")):
-        status, out, err = run(["rank", path, "-q", "-e", "NPDR", *extra], capsys)
-        assert status == 2 and message in err and err.count("\n") == 1, err
+def test_instances_used_and_left_out_said_in_every_output_in_memory_and_on_dask(
+        tmp_path, cluster, capsys):
+    """100 rows of which 10 lack a class value: the table header, the JSON document and a
+    notice on stderr say 90 of 100 used and why, in memory and with --dask alike (which ranks
+    the same 90)."""
+    rng = np.random.default_rng(2)
+    a, b = rng.random(100), rng.random(100)
+    label = np.where(a > 0.5, "yes", "no").astype(object)
+    label[::10] = ""
+    path = tmp_path / "gaps.csv"
+    with open(path, "w", newline="") as file:
+        csv.writer(file).writerows([("a", "b", "label"), *zip(a, b, label)])
+    documents = []
+    for extra in ([], ["--dask", cluster]):
+        args = ["rank", str(path), "-c", "label", "-m", "30", "-s", "1", *extra]
+        status, out, err = run(args, capsys)
+        assert status == 0, err
+        assert "90 of 100 instances (left out: 10 with a missing class)" in out.splitlines()[0]
+        assert "10 of 100 instances left out: 10 with a missing class" in err
+        status, out, err = run(args + ["-q", "-f", "json"], capsys)
+        assert status == 0 and err == ""
+        documents.append(json.loads(out))
+    for document in documents:
+        assert document["instances"] == 90 and document["instances_read"] == 100
+        assert document["left_out"] == {"missing class": 10}
+    memory, dask = ({r["attribute"]: r["score"] for r in d["ranking"]} for d in documents)
+    assert memory.keys() == dask.keys() == {"a", "b"}
+    assert all(dask[name] == pytest.approx(memory[name], abs=1e-12) for name in memory)
 
 
-def test_covariate_columns_of_a_table_are_adjusted_for_and_not_ranked(tmp_path, capsys):
-    from orangecontrib.relief.estimators.npdr import NPDR
-    rng = np.random.default_rng(4)
-    X = rng.normal(size=(60, 4))
-    sex = rng.integers(0, 2, 60)
-    y = np.where(X[:, 0] + sex > 0.5, "yes", "no")
-    path = tmp_path / "d.csv"
-    path.write_text("a,b,c,d,sex,y\n" + "".join(
-        f"{r[0]},{r[1]},{r[2]},{r[3]},{'fm'[s]},{c}\n" for r, s, c in zip(X, sex, y)))
-    status, out, err = run(["rank", str(path), "--class", "y", "-e", "NPDR",
-                            "--covariates", "sex", "-q", "--format", "json"], capsys)
+def test_plink_zero_one_phenotype_with_plinks_1_option(tmp_path, capsys):
+    """A phenotype coded 0/1 is refused by PLINK's default rules in one line that says what
+    was read and names --1; with --1 it is control/case."""
+    from bed_reader import to_bed
+    X = np.random.default_rng(4).integers(0, 3, size=(40, 20)).astype(np.int8)
+    to_bed(str(tmp_path / "zo.bed"), X, properties={"pheno": list(np.where(X[:, 2] > 0, "1",
+                                                                             "0"))})
+    status, out, err = run(["rank", str(tmp_path / "zo.bed"), "-q"], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "1 = control, 2 = case" in err and "--1" in err
+    status, out, err = run(["rank", str(tmp_path / "zo.bed"), "--1", "-q", "-f", "json"],
+                           capsys)
     assert status == 0, err
-    got = {row["attribute"]: row["score"] for row in json.loads(out)["ranking"]}
-    assert set(got) == {"a", "b", "c", "d"}
-    covariates = as_covariates(sex, 60, discrete=True)
-    want = NPDR()(encode(X, (y == "yes") * 1.0, n_classes=2, covariates=covariates))
-    assert [got[name] for name in "abcd"] == pytest.approx(want, rel=1e-12)
-    for extra, message in ((["--covariates", "age"], "no attribute or meta attribute 'age'"),
-                           (["--covariates", "sex", "-e", "ReliefF"], "does not adjust")):
-        status, out, err = run(["rank", str(path), "--class", "y", "-q", "-e", "NPDR", *extra],
-                               capsys)
-        assert status == 2 and message in err and err.count("\n") == 1, err
+    document = json.loads(out)
+    assert document["class_type"] == "discrete" and document["ranking"][0]["attribute"] == "sid3"
