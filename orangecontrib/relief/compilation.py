@@ -374,9 +374,39 @@ def _environment():
     return env
 
 
+#: the variable that names, to a background compile, the process whose end ends it
+OWNER_VARIABLE = "ORANGE_RELIEF_BACKGROUND_OWNER"
+#: the process whose end also ends the background compiles started from now on (None: they
+#: run to their end; :func:`end_background_with_this_process`)
+_owner = None
+
+
+def end_background_with_this_process():
+    """Make the background compiles this process starts from now on end when it ends, within
+    a second (Orange's widgets: a closed Orange leaves no compile running). Without it they run
+    to their end and fill the disk cache for the next run (the command line's)."""
+    global _owner
+    _owner = os.getpid()
+
+
+def _end_with(owner):
+    """End this process (a background compile) once process ``owner``, its parent, has ended
+    (the process is then re-parented): a thread checks every half second."""
+    import time
+
+    def watch():
+        while os.getppid() == owner:
+            time.sleep(0.5)
+        os._exit(0)
+    threading.Thread(target=watch, name="end-with-owner", daemon=True).start()
+
+
 def _start_background(arguments, data):
     env = _environment()
     env.pop("ORANGE_RELIEF_KERNELS", None)
+    env.pop(OWNER_VARIABLE, None)
+    if _owner is not None:
+        env[OWNER_VARIABLE] = str(_owner)
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", __name__, *arguments, "--background"],
@@ -481,6 +511,8 @@ if __name__ == "__main__":
     # the package's own copy of this module (the kernels read its mode), not this __main__ one
     from orangecontrib.relief import compilation
     background = sys.argv[-1] == "--background"
+    if background and os.environ.get(OWNER_VARIABLE):
+        compilation._end_with(int(os.environ[OWNER_VARIABLE]))
     with compilation._in_background() if background else nullcontext():
         if sys.argv[1] == "--run":
             with compilation.kernel_mode("compiled"):

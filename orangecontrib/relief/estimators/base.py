@@ -86,8 +86,9 @@ class Estimator(Parameters, AttributeEstimator):
     name = "estimator"
     #: the name shown to users (None: ``name``)
     display_name = None
-    #: the name in narrow column headers such as those of Orange's Rank, at most about 11
-    #: characters (None: the display name)
+    #: the name in narrow column headers such as those of Orange's Rank, whose 80-pixel
+    #: columns hold about 8 characters of a 12 pt font (None: the display name); a class's own,
+    #: not inherited (a subclass is another estimator)
     short_name = None
     #: the paper that defines the estimator (authors, year, where)
     paper = ""
@@ -127,9 +128,17 @@ class Estimator(Parameters, AttributeEstimator):
                 changed[param.name] = value
         return changed
 
+    @classmethod
+    def own_short_name(cls):
+        """:attr:`short_name` as the estimator's class (the first class of ``cls``'s ancestry
+        that names an estimator) defines it, not inherited from the estimator it derives from;
+        else the display name."""
+        owner = next(c for c in cls.__mro__ if issubclass(c, Estimator) and "name" in vars(c))
+        return vars(owner).get("short_name") or cls.display_name or cls.name
+
     def named_parameters(self):
         """{name: value} of the parameters always shown in its short name (e.g. the number of
-        neighbours, "ReliefF k10"), whatever their value."""
+        neighbours, "RF k10"), whatever their value."""
         return {}
     #: the fewest instances the estimator needs
     min_instances = 2

@@ -215,14 +215,15 @@ def parameter_defaults(cls):
 
 
 def short_label(estimator):
-    """The estimator's name in narrow column headers such as Orange's Rank: its short name,
-    the parameters it always names (the Relief family's k, compactly: "ReliefF k10") and those
-    that differ from their defaults ("ReliefF k5 missing=B")."""
+    """The estimator's name in narrow column headers such as Orange's Rank: its short name
+    (:meth:`~.base.Estimator.own_short_name`), the parameters it always names (ReliefF's and
+    RReliefF's k, compactly: "RF k10") and those that differ from their defaults
+    ("RF k5 missing=B")."""
     cls = type(estimator)
     named = estimator.named_parameters()
     changed = {key: value for key, value in estimator.changed_parameters().items()
                if key not in named}
-    return " ".join([cls.short_name or cls.display_name or cls.name]
+    return " ".join([cls.own_short_name()]
                     + [f"{key}{value}" for key, value in named.items()]
                     + [f"{key}={value}" for key, value in changed.items()])
 
