@@ -51,6 +51,7 @@ _EXPORTS = {
     "significance": ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
                      "supports_stir", "permutation_test", "METHODS"],
     "threshold": ["relief_threshold", "select_above_threshold"],
+    "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics"],
     "corelearn": ["CORELEARN_ESTIMATORS", "corelearn_estimator"],
     "splits": ["Split", "target_statistics", "value_table", "candidate_thresholds",
                "best_threshold", "exhaustive_partitions", "search_partitions", "value_order",
