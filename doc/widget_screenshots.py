@@ -33,12 +33,15 @@ MAX_MIN_HEIGHT = 700
 class State:
     """A widget in one state: ``name`` of its picture, the widget's class ``widget`` (a dotted
     name under ``orangecontrib.relief.widgets``), the ``data`` it gets (a function), and
-    ``before`` (settings made before the data arrive) and ``after`` (once computed)."""
+    ``before`` (settings made before the data arrive) and ``after`` (once computed);
+    ``scrolls``: its table may be wider than its pane (then the column it is sorted by is in
+    view)."""
     name: str
     widget: str
     data: Callable
     before: Optional[Callable] = None
     after: Optional[Callable] = None
+    scrolls: bool = False
 
     def widget_class(self):
         module, cls = self.widget.rsplit(".", 1)
@@ -67,14 +70,47 @@ def housing():
     return Table("housing")
 
 
-def many_long_names():
-    """500 binary attributes with long names, the class the parity of the first two."""
+def long_name(i):
+    """A 60-character attribute name (as gene and probe names are), told apart by its end."""
+    return f"expression_in_tissue_sample_of_patient_cohort_A_probe_{i:06d}"
+
+
+def many_long_names(n_attributes=500, n_instances=200):
+    """``n_attributes`` binary attributes with 60-character names, the class the parity of the
+    first two."""
     from Orange.data import DiscreteVariable, Domain, Table
     rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, (200, 500)).astype(float)
+    X = rng.integers(0, 2, (n_instances, n_attributes)).astype(float)
     y = (X[:, 0] != X[:, 1]).astype(float)
-    attributes = [DiscreteVariable(f"expression_of_gene_{i:03d}_in_tissue_sample",
-                                   values=("0", "1")) for i in range(500)]
+    attributes = [DiscreteVariable(long_name(i), values=("0", "1"))
+                  for i in range(n_attributes)]
+    return Table.from_numpy(Domain(attributes, DiscreteVariable("y", values=("0", "1"))), X, y)
+
+
+def parity2_long_names():
+    """:func:`parity2` with 60-character names."""
+    from Orange.data import Domain, Table
+    data = parity2()
+    attributes = [a.renamed(long_name(i)) for i, a in enumerate(data.domain.attributes)]
+    return Table.from_numpy(Domain(attributes, data.domain.class_var), data.X, data.Y)
+
+
+def parity2_300_long_names():
+    """:func:`parity2_300` with 60-character names."""
+    from Orange.data import Domain, Table
+    data = parity2_300()
+    attributes = [a.renamed(long_name(i)) for i, a in enumerate(data.domain.attributes)]
+    return Table.from_numpy(Domain(attributes, data.domain.class_var), data.X, data.Y)
+
+
+def weak_2000():
+    """2,000 weak (random) attributes of 200 instances: Relief's τ lies far above their
+    estimates."""
+    from Orange.data import DiscreteVariable, Domain, Table
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, (200, 2000)).astype(float)
+    y = rng.integers(0, 2, 200).astype(float)
+    attributes = [DiscreteVariable(f"a{i:04d}", values=("0", "1", "2")) for i in range(2000)]
     return Table.from_numpy(Domain(attributes, DiscreteVariable("y", values=("0", "1"))), X, y)
 
 
@@ -108,6 +144,34 @@ def everything_open(widget):
     compare(widget, "MultiSURF", "Unified Π")
 
 
+def four_with_stir(widget):
+    """ReliefF compared with Relief, MultiSURF and SURF, with STIR's p- and q-values."""
+    choose(widget, "ReliefF")
+    widget.significance_method = 1
+    widget._on_significance_changed()
+    compare(widget, "Relief", "MultiSURF", "SURF")
+
+
+def sort_by_last_estimator(widget):
+    """Sort the table by the last estimator's column (as a click on its header)."""
+    from Orange.widgets.utils import enum2int
+    column = 2 + 3 * (len(widget.runs()) - 1)
+    widget.ranks_model.sort(column, Qt.DescendingOrder)
+    widget.ranks_view.horizontalHeader().setSortIndicator(column, Qt.DescendingOrder)
+    widget._on_header_click()
+    assert widget.sorting == (column, enum2int(Qt.DescendingOrder))
+
+
+def change_data_and_estimator(widget):
+    """Other data, then another estimator, then the first data again."""
+    widget.set_data(parity3())
+    widget.handleNewSignals()
+    choose(widget, "Unified Π")
+    choose(widget, "MultiSURF")
+    widget.set_data(parity2())
+    widget.handleNewSignals()
+
+
 def pi_first(widget):
     choose(widget, "Unified Π")
     compare(widget, "ReliefF")
@@ -136,7 +200,7 @@ def select_informative(widget):
 
 def select_first_two(widget):
     select_informative(widget)
-    widget.filter_edit.setText("gene_00")
+    widget.filter_edit.setText("probe_00000")
 
 
 def cross_validation(widget):
@@ -154,6 +218,17 @@ STATES = (
           before=turf),
     State("attribute-estimation-regression", "owattributeestimation.OWAttributeEstimation",
           housing, before=switched_to_regression),
+    State("attribute-estimation-four", "owattributeestimation.OWAttributeEstimation",
+          parity2, before=four_with_stir, after=sort_by_last_estimator, scrolls=True),
+    State("attribute-estimation-long-names", "owattributeestimation.OWAttributeEstimation",
+          parity2_long_names, after=best_two),
+    State("attribute-estimation-long-names-four",
+          "owattributeestimation.OWAttributeEstimation", parity2_long_names,
+          before=four_with_stir, after=sort_by_last_estimator, scrolls=True),
+    State("attribute-estimation-2000", "owattributeestimation.OWAttributeEstimation",
+          weak_2000),
+    State("attribute-estimation-changed", "owattributeestimation.OWAttributeEstimation",
+          housing, after=change_data_and_estimator),
     State("relief-tree", "owrelieftree.OWReliefTree", parity3),
     State("relief-tree-advanced", "owrelieftree.OWReliefTree", parity3,
           before=tree_everything_open),
@@ -164,6 +239,8 @@ STATES = (
     State("oblivious-tree", "owoblivioustree.OWObliviousTree", parity2_300),
     State("oblivious-tree-cv", "owoblivioustree.OWObliviousTree", parity2_300,
           before=cross_validation),
+    State("oblivious-tree-long-names", "owoblivioustree.OWObliviousTree",
+          parity2_300_long_names),
 )
 
 

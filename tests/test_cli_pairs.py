@@ -70,8 +70,25 @@ def test_pairs_of_a_table_are_the_scripting_apis(xor_file, capsys):
         assert float(row["q"]) == pytest.approx(pair.qvalue, rel=1e-12)
 
 
-def test_pairs_of_plink_genotypes_and_the_ranking(xor_bed, capsys):
+def test_pairs_of_plink_genotypes(xor_bed, capsys):
     path, X, y = xor_bed
+    status, out, err = run(["pairs", path, "-q", "-a", "rs1,rs2,rs5,rs7", "-r", "10",
+                            "-s", "1", "-f", "json"], capsys)
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["ranked_by"] is None and document["permutations"] == 10
+    assert document["tested"] == ["rs1", "rs2", "rs5", "rs7"] and len(document["pairs"]) == 6
+    want = api_pairs(X[:, [1, 2, 5, 7]], y, n_permutations=10, random_state=1)
+    names = ["rs1", "rs2", "rs5", "rs7"]
+    for row, pair in zip(document["pairs"], want):
+        assert (row["first"], row["second"]) == (names[pair.first], names[pair.second])
+        assert row["p"] == pytest.approx(pair.pvalue, rel=1e-12)
+    best = document["pairs"][0]
+    assert {best["first"], best["second"]} == {"rs2", "rs5"} and best["q"] < 0.05
+
+
+def test_pairs_of_the_best_ranked_attributes(xor_file, capsys):
+    path, _, _ = xor_file
     status, out, err = run(["pairs", path, "-q", "--top", "4", "-e", "ReliefF", "-r", "10",
                             "-s", "1", "-f", "json"], capsys)
     assert status == 0, err
@@ -79,8 +96,7 @@ def test_pairs_of_plink_genotypes_and_the_ranking(xor_bed, capsys):
     assert document["ranked_by"] == "ReliefF" and document["permutations"] == 10
     assert len(document["tested"]) == 4 and len(document["pairs"]) == 6
     best = document["pairs"][0]
-    assert {best["first"], best["second"]} == {"rs2", "rs5"}
-    assert best["q"] < 0.05
+    assert {best["first"], best["second"]} == {"snp2", "snp5"} and best["q"] < 0.05
 
 
 def test_table_output_names_the_pairs_and_pairs_option_limits_them(xor_file, capsys, tmp_path):
@@ -141,3 +157,32 @@ def test_bad_input_battery_answered_or_refused_in_one_line(task, case, tmp_path,
     else:
         assert status == 0, err
         assert all(0 < row["p"] <= 1 for row in json.loads(out)["pairs"])
+
+
+def test_the_genetics_pages_commands_run_as_written(tmp_path, capsys, monkeypatch):
+    # the shell commands of doc/genetics.md, on the page's tiny study written the same way
+    import re
+    import shlex
+    from pathlib import Path
+    from bed_reader import to_bed
+    page = (Path(__file__).resolve().parent.parent / "doc" / "genetics.md").read_text()
+    block = re.search(r"```text\n(.*?)```", page, re.S).group(1)
+    commands = [shlex.split(line) for line in block.splitlines() if line.strip()]
+    assert [c[:2] for c in commands] == [["orange-relief", "rank"], ["orange-relief", "pairs"],
+                                         ["orange-relief", "pairs"]]
+    rng = np.random.default_rng(1)
+    genotypes = rng.binomial(2, 0.5, size=(300, 40)).astype(np.int8)
+    case = (genotypes[:, 3] == 1) ^ (genotypes[:, 7] == 1)
+    flip = rng.random(300) < 0.1
+    case[flip] = ~case[flip]
+    to_bed(str(tmp_path / "study.bed"), genotypes, properties={
+        "sid": [f"rs{i}" for i in range(40)], "pheno": [str(int(c) + 1) for c in case]})
+    monkeypatch.chdir(tmp_path)
+    outs = []
+    for command in commands:
+        status, out, err = run([*command[1:], "-q"], capsys)
+        assert status == 0, (command, err)
+        outs.append(out)
+    assert {row.split()[1] for row in outs[0].splitlines()[2:4]} == {"rs3", "rs7"}
+    assert outs[1].splitlines()[2].split()[1:3] == ["rs3", "rs7"]
+    assert next(csv.DictReader(io.StringIO(outs[2])))["second"] == "rs7"

@@ -111,3 +111,68 @@ def test_every_kernel_releases_the_gil():
     holding = [(module, name) for module, name, kernel in kernels
                if not kernel.targetoptions.get("nogil")]
     assert len(kernels) >= 10 and holding == []
+
+
+SLOW = """
+def wait():
+    import time
+    time.sleep(30)
+"""
+
+STARTER = """
+from orangecontrib.relief import compilation
+import slow_background
+if {owned}:
+    compilation.end_background_with_this_process()
+assert compilation.run_in_background(slow_background.wait)
+print(compilation._children[0].pid, flush=True)
+"""
+
+
+def _running(pid):
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(line.startswith("State:") and "Z" in line for line in status)
+    except OSError:
+        return True
+
+
+def _background_of_a_process_that_ends(tmp_path, owned):
+    """Start a process that starts a 30-second background run and ends at once; return the
+    background process's id."""
+    (tmp_path / "slow_background.py").write_text(SLOW)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    done = subprocess.run([sys.executable, "-c", STARTER.format(owned=owned)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout.split()[-1])
+
+
+def test_background_runs_of_a_widget_process_end_with_it(tmp_path):
+    # the widgets call end_background_with_this_process: a closed Orange leaves none running
+    import time
+    pid = _background_of_a_process_that_ends(tmp_path, owned=True)
+    deadline = time.monotonic() + 10
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    try:
+        assert not _running(pid)
+    finally:
+        if _running(pid):
+            os.kill(pid, 9)
+
+
+def test_background_runs_of_the_command_line_outlive_it_to_fill_the_cache(tmp_path):
+    import time
+    pid = _background_of_a_process_that_ends(tmp_path, owned=False)
+    try:
+        time.sleep(2)
+        assert _running(pid)
+    finally:
+        if _running(pid):
+            os.kill(pid, 9)

@@ -52,7 +52,7 @@ def test_the_engine_imports_without_orange_or_qt():
 def test_compiling_ahead_leaves_nothing_to_compile(tmp_path):
     env = dict(NUMBA_CACHE_DIR=str(tmp_path), ORANGE_RELIEF_KERNELS="auto")
     done = run("""
-        from orangecontrib.relief.compilation import compile_ahead
+        from orangecontrib.relief.workloads import compile_ahead
         compile_ahead(["small"], callback=lambda name, seconds: print(name))
     """, **env)
     assert done.split() == ["small"]

@@ -96,13 +96,19 @@ class TestShippedWorkflows(unittest.TestCase):
         self.assertEqual(errors, {})
         scores = values[("Rank", "Scores", "Scores")]
         names = list(scores.get_column("Feature"))
-        ours = [a.name for a in scores.domain.attributes if a.name.startswith("ReliefF")]
-        self.assertEqual(len(ours), 1)
-        relieff = scores.get_column(ours[0])
+        # the notes name Rank's columns as Rank shows them: its own Gain ratio and Gini, ours
+        # "RF k10"
+        columns = {a.name for a in scores.domain.attributes}
+        self.assertEqual(columns, {"Gain ratio", "Gini", "RF k10"})
+        relieff = scores.get_column("RF k10")
         top = {names[i] for i in relieff.argsort()[-2:]}
         self.assertEqual(top, {"I1", "I2"})
-        gini = scores.get_column("Gini")
-        self.assertNotEqual({names[i] for i in gini.argsort()[-2:]}, {"I1", "I2"})
+        for own in ("Gain ratio", "Gini"):
+            column = scores.get_column(own)
+            self.assertNotEqual({names[i] for i in column.argsort()[-2:]}, {"I1", "I2"})
+        # as its note says, the attributes above τ are just I1 and I2
+        reduced = values[("Attribute Estimation", "Reduced Data", "Above τ")]
+        self.assertEqual([a.name for a in reduced.domain.attributes], ["I1", "I2"])
 
     def test_relief_tree_roots_at_an_informative_attribute_and_beats_orange_tree(self):
         values, errors = self.run_workflow("relief-tree-parity.ows")

@@ -30,8 +30,14 @@ time, no compile holds the interpreter lock in this process (a widget's canvas k
 responding), and the next call or session loads the compiled kernel. :func:`kernel_mode` or
 the ``ORANGE_RELIEF_KERNELS`` environment variable chooses ``"auto"`` (the default),
 ``"compiled"`` (always the compiled kernel) or ``"numpy"`` (the numpy equivalent wherever it
-applies, nothing compiled in the background). :func:`compile_ahead` (``orange-relief compile``)
-compiles the kernels of every kind of data into the cache at once, a process per core.
+applies, nothing compiled in the background). :func:`run_in_background` and
+:func:`run_compiled` run functions with the compiled kernels in other processes, so that the
+kernels those call compile into the cache: the first after a search that had to do without
+its kernels, the second for compiling every kind of data at once
+(:mod:`orangecontrib.relief.workloads`, ``orange-relief compile``).
+
+This module is the mechanism only: it imports none of the modules that define kernels (they
+import it), and names the functions it runs in other processes by their module and name.
 """
 import functools
 import importlib
@@ -45,9 +51,8 @@ import threading
 from contextlib import contextmanager, nullcontext
 
 __all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
-           "KERNEL_MODES", "compile_in_background", "compile_workload_in_background",
-           "compiled_somewhere", "compile_ahead", "WORKLOADS", "current_mode",
-           "small_data_only"]
+           "KERNEL_MODES", "compile_in_background", "run_in_background", "run_compiled",
+           "compiled_somewhere", "current_mode", "small_data_only"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -347,22 +352,61 @@ def compile_in_background(kernel, signature):
     return _start_background([kernel.__module__, kernel.__qualname__], data)
 
 
-def compile_workload_in_background(name):
-    """Start a separate low-priority process that runs workload ``name`` of :data:`WORKLOADS`
-    with the compiled kernels (compiling those not yet in the disk cache), once per process;
-    return whether one was started."""
+def run_in_background(function):
+    """Start a separate low-priority process that calls ``function`` (a function of an
+    importable module, without arguments) with the compiled kernels, compiling those it calls
+    that are not yet in the disk cache; once per process (and function). Return whether one
+    was started."""
+    key = (function.__module__, function.__qualname__)
+    background_compiles()           # (collects those that ended)
     with _requested_lock:
-        if name in _requested:
+        if key in _requested:
             return False
-        _requested.add(name)
-    return _start_background(["--workload", name], b"")
+        _requested.add(key)
+    return _start_background(["--run", *key], b"")
 
 
-def _start_background(arguments, data):
+def _environment():
+    """The environment of a process that compiles into this process's cache."""
     env = dict(os.environ)
     if _cache_dir:
         env["NUMBA_CACHE_DIR"] = _cache_dir
+    return env
+
+
+#: the variable that names, to a background compile, the process whose end ends it
+OWNER_VARIABLE = "ORANGE_RELIEF_BACKGROUND_OWNER"
+#: the process whose end also ends the background compiles started from now on (None: they
+#: run to their end; :func:`end_background_with_this_process`)
+_owner = None
+
+
+def end_background_with_this_process():
+    """Make the background compiles this process starts from now on end when it ends, within
+    a second (Orange's widgets: a closed Orange leaves no compile running). Without it they run
+    to their end and fill the disk cache for the next run (the command line's)."""
+    global _owner
+    _owner = os.getpid()
+
+
+def _end_with(owner):
+    """End this process (a background compile) once process ``owner``, its parent, has ended
+    (the process is then re-parented): a thread checks every half second."""
+    import time
+
+    def watch():
+        while os.getppid() == owner:
+            time.sleep(0.5)
+        os._exit(0)
+    threading.Thread(target=watch, name="end-with-owner", daemon=True).start()
+
+
+def _start_background(arguments, data):
+    env = _environment()
     env.pop("ORANGE_RELIEF_KERNELS", None)
+    env.pop(OWNER_VARIABLE, None)
+    if _owner is not None:
+        env[OWNER_VARIABLE] = str(_owner)
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", __name__, *arguments, "--background"],
@@ -432,82 +476,23 @@ def _compile_signature(module, name, signature):
     dispatcher.compile(signature)
 
 
-def _workload(name):
-    """Run the estimates of workload ``name`` of :data:`WORKLOADS` with the compiled kernels
-    (compiling those not in the cache): small data of each kind that selects the kernels (and
-    argument types) that kind of data uses."""
-    import numpy as np
-    from .estimators import encode
-    from .estimators.contextual_merit import ContextualMerit
-    from .estimators.multiscale import MultiScaleRelief
-    from .estimators.relieff import ReliefF
-    from .estimators.rrelieff import RReliefF
-    from .estimators.surf import MultiSURFstar, SURF
-    rng = np.random.default_rng(0)
-
-    def numeric(n, a, missing=0.0):
-        X = rng.random((n, a))
-        if missing:
-            X[rng.random(X.shape) < missing] = np.nan
-        return X, (X[:, 0] > 0.5).astype(float)
-
-    def mixed(n):
-        X = np.column_stack([rng.integers(0, 3, n), rng.random(n), rng.random(n)])
-        X[rng.random(X.shape) < 0.1] = np.nan
-        return encode(X, rng.integers(0, 2, n).astype(float), discrete=[True, False, False],
-                      n_classes=2)
-
-    with kernel_mode("compiled"):
-        if name == "small":
-            data = mixed(100)
-            for estimator in (ReliefF(), ReliefF(numeric_diff="ramp"), SURF(),
-                              MultiSURFstar(), MultiScaleRelief(), ContextualMerit()):
-                estimator(data)
-            RReliefF()(encode(data.X, rng.random(100), discrete=data.discrete))
-        elif name == "numeric":
-            for missing in (0.0, 0.1):
-                data = encode(*numeric(2000, 100, missing), n_classes=2)
-                for diff in ("linear", "ramp"):
-                    ReliefF(numeric_diff=diff)(data)
-        elif name == "snp":
-            X = (rng.random((300, 100)) > 0.6).astype(float) + (rng.random((300, 100)) > 0.9)
-            ReliefF()(encode(X, (X[:, 0] > 0).astype(float), discrete=True, n_classes=2))
-        elif name == "sparse":
-            import scipy.sparse as sp
-            X = sp.random(300, 50, density=0.1, random_state=0, format="csr")
-            ReliefF()(encode(X, rng.integers(0, 2, 300).astype(float), n_classes=2))
-        else:
-            raise ValueError(f"unknown workload {name!r}")
-
-
-#: the workloads of :func:`compile_ahead`: small data of a kind, with the paths it takes
-WORKLOADS = {
-    "small": "few instances, numeric and discrete with missing values: every estimator's "
-             "double-precision search and sums",
-    "numeric": "many numeric instances with and without missing values: the single-precision "
-               "search",
-    "snp": "discrete values 0/1/2 (SNPs): the bit-plane search",
-    "sparse": "a scipy.sparse matrix: the sparse search",
-}
-
-
-def compile_ahead(workloads=None, jobs=None, callback=None):
-    """Compile the kernels ahead of their first use into the disk cache: the workloads of
-    :data:`WORKLOADS` (default: all), each in its own process, ``jobs`` at a time (default:
-    the number of cores). ``callback(name, seconds)`` is called as each finishes. Raise
-    ``RuntimeError`` naming a workload that failed."""
+def run_compiled(functions, jobs=None, callback=None):
+    """Call each of ``functions`` ({name: function of an importable module, called without
+    arguments}) with the compiled kernels, each in its own process, ``jobs`` at a time
+    (default: the number of cores), so that the kernels they call compile into the disk cache.
+    ``callback(name, seconds)`` is called as each finishes. Raise ``RuntimeError`` naming one
+    that failed."""
     import time
-    workloads = list(WORKLOADS) if workloads is None else list(workloads)
+    todo = list(functions.items())
     jobs = max(1, jobs or os.cpu_count() or 1)
-    env = dict(os.environ)
-    if _cache_dir:
-        env["NUMBA_CACHE_DIR"] = _cache_dir
+    env = _environment()
     running, failed = {}, []
-    while workloads or running:
-        while workloads and len(running) < jobs:
-            name = workloads.pop(0)
+    while todo or running:
+        while todo and len(running) < jobs:
+            name, function = todo.pop(0)
             running[name] = (time.perf_counter(), subprocess.Popen(
-                [sys.executable, "-m", __name__, "--workload", name], env=env,
+                [sys.executable, "-m", __name__, "--run", function.__module__,
+                 function.__qualname__], env=env,
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
         for name, (start, process) in list(running.items()):
             if process.poll() is not None:
@@ -526,9 +511,12 @@ if __name__ == "__main__":
     # the package's own copy of this module (the kernels read its mode), not this __main__ one
     from orangecontrib.relief import compilation
     background = sys.argv[-1] == "--background"
+    if background and os.environ.get(OWNER_VARIABLE):
+        compilation._end_with(int(os.environ[OWNER_VARIABLE]))
     with compilation._in_background() if background else nullcontext():
-        if sys.argv[1] == "--workload":
-            compilation._workload(sys.argv[2])
+        if sys.argv[1] == "--run":
+            with compilation.kernel_mode("compiled"):
+                compilation._kernel_by_name(sys.argv[2], sys.argv[3])()
         else:
             compilation._compile_signature(sys.argv[1], sys.argv[2],
                                            pickle.loads(sys.stdin.buffer.read()))

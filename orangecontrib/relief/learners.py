@@ -15,6 +15,9 @@ discretised the same way.
 """
 import inspect
 
+import numpy as np
+import scipy.sparse as sp
+
 from Orange.base import Learner
 from Orange.classification.base_classification import LearnerClassification
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
@@ -191,21 +194,57 @@ class CoreTreeLearner(_FitProgress, Fitter, _RootEstimateScorer):
 # ---------------------------------------------------------------------------------------------
 # OBLIVION (Langley 1994; the numpy core is orangecontrib.relief.oblivion)
 
-from Orange.base import Model  # noqa: E402  (kept with the OBLIVION section it serves)
+from Orange.tree import DiscreteNode, Node, TreeModel  # noqa: E402  (OBLIVION's model)
 
 from .oblivion import ObliviousTree  # noqa: E402
 
 
-class ObliviousTreeClassifier(Model):
+def oblivious_tree_root(data, tree, rows):
+    """The root of the oblivious tree (Langley 1994, §2) of ``tree`` (an
+    :class:`.oblivion.ObliviousTreeModel` fitted on the rows ``rows`` of the table ``data``) as
+    Orange's tree nodes: one level per retained categorical attribute, the one whose removal
+    loses the most accuracy first, every node of a level split on the same attribute with a
+    branch per value (None where no training case has the value); each node's value is the
+    weighted class counts of the training cases that reach it, its ``subset`` their rows of
+    ``data``. Numeric retained attributes are not split: within a leaf the cases vote by their
+    distance in them (the model's prediction)."""
+    attributes = data.domain.attributes
+    retained = [int(i) for i in tree.retained if attributes[int(i)].is_discrete]
+    retained.sort(key=lambda i: -tree.accuracy_loss[i])
+    rows = np.asarray(rows, dtype=np.int32)
+    y = np.asarray(tree.data.y, dtype=np.intp)
+    weights = np.asarray(tree.data.instance_weights, dtype=float)
+    columns = {i: data.get_column(attributes[i])[rows] for i in retained}
+    n_classes = tree.data.n_classes
+
+    def build(level, cases):
+        counts = np.bincount(y[cases], weights=weights[cases], minlength=n_classes)
+        if level == len(retained):
+            node = Node(None, None, counts)
+        else:
+            index = retained[level]
+            node = DiscreteNode(attributes[index], index, counts)
+            values = columns[index][cases]
+            node.children = [build(level + 1, cases[values == v]) if np.any(values == v)
+                             else None for v in range(len(attributes[index].values))]
+        node.subset = np.sort(rows[cases])
+        return node
+
+    return build(0, np.arange(len(rows)))
+
+
+class ObliviousTreeClassifier(TreeModel):
     """An OBLIVION oblivious tree: predicts the class distribution of the nearest training cases
-    in the space of the retained attributes (the rules of the pruned oblivious tree).
+    in the space of the retained attributes (the rules of the pruned oblivious tree). It is an
+    Orange ``TreeModel`` whose nodes are the oblivious tree of the retained categorical
+    attributes (:func:`oblivious_tree_root`), so Tree Viewer shows it.
 
     ``tree`` is the numpy :class:`.oblivion.ObliviousTreeModel`; ``retained_attributes`` are
     the variables kept, ``eliminated_attributes`` those removed in elimination order, ``path`` the
     removals as (variable, estimated accuracy after removal)."""
 
-    def __init__(self, domain, tree):
-        super().__init__(domain)
+    def __init__(self, data, tree, rows):
+        super().__init__(data, oblivious_tree_root(data, tree, rows))
         self.tree = tree
 
     def __repr__(self):
@@ -239,6 +278,10 @@ class ObliviousTreeClassifier(Model):
         return [(self.domain.attributes[i], acc) for i, acc in self.tree.path]
 
     def predict(self, X):
+        """OBLIVION's prediction (not the stock tree's descent, which would stop at a missing
+        value and ignore the numeric attributes)."""
+        if sp.issparse(X):
+            X = X.toarray()
         return self.tree.predict_proba(X)
 
 
@@ -287,10 +330,10 @@ class ObliviousTreeLearner(Learner, LearnerScorer):
             del self._progress_callback
 
     def fit_storage(self, data):
-        encoded, _ = encode_table(data)
+        encoded, rows = encode_table(data)
         report = self._progress_callback
         callback = None if report is None else (lambda f: report(0.1 + 0.9 * f))
-        return ObliviousTreeClassifier(data.domain, self.oblivious_tree().fit(encoded, callback))
+        return ObliviousTreeClassifier(data, self.oblivious_tree().fit(encoded, callback), rows)
 
     def score(self, data):
         model = self(data)

@@ -8,9 +8,9 @@ arguments, usable in scripts and on the Rank widget's Scorer input.
   (no class, ...) raise ``ValueError``, which Rank shows as an empty column. Each scorer's
   ``class_type`` says which targets it suits (from the estimator's ``tasks``), so Rank leaves
   a classification scorer out on regression data (and the other way round) with a message;
-  its ``name`` in Rank's header is the estimator's with the number of neighbours and the
-  parameters that differ from their defaults ("ReliefF k=10"), apart from Rank's own
-  ReliefF and RReliefF.
+  its ``name`` in Rank's header is the estimator's short name with ReliefF's and RReliefF's
+  number of neighbours and the parameters that differ from their defaults ("RF k10" for
+  ReliefF), apart from Rank's own ReliefF and RReliefF.
 
 Instances with a missing class value are left out (:func:`.orange_data.encode_table`). Sparse
 tables are read without densifying by the estimators that support them (``supports_sparse_data``:
@@ -65,9 +65,9 @@ class EstimatorScorer(Scorer):
     name = _Name()
 
     def _parameter_name(self):
-        """Column header in Rank: :func:`.description.short_label`, e.g. "ReliefF k10" or
-        "ReliefF k5 missing=B": apart from Rank's own ReliefF and RReliefF, and the default
-        ones short enough for Rank's fixed 80-pixel columns."""
+        """Column header in Rank: :func:`.description.short_label`, e.g. "RF k10" (ReliefF)
+        or "RF k5 missing=B": apart from Rank's own ReliefF and RReliefF, and the default
+        ones short enough for Rank's fixed 80-pixel columns at 12 pt."""
         return short_label(self)
 
     @property

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators.neighbourhood.diff_sums import (
-    GENERAL, SumPlan, column_runs, fused_sums)
+from orangecontrib.relief.estimators.neighbourhood.diff_sums import SumPlan, column_runs, fused_sums
 from orangecontrib.relief.estimators.neighbourhood.diffs import DiffModel, DiffOptions
+from orangecontrib.relief.estimators.neighbourhood.kinds import GENERAL
 
 
 @pytest.mark.parametrize("missing", ["B", "C", "D"])

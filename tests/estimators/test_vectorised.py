@@ -186,12 +186,12 @@ def test_until_the_single_precision_search_is_compiled_the_double_precision_one_
         expected = ReliefF()(data)
     started = []
     monkeypatch.setattr(neighbours, "compiled_somewhere", lambda *kernels: False)
-    monkeypatch.setattr(neighbours, "compile_workload_in_background", started.append)
+    monkeypatch.setattr(neighbours, "run_in_background", started.append)
     monkeypatch.setattr(neighbours.single_precision, "search",
                         lambda *args, **kw: pytest.fail("the single-precision search ran"))
     with kernel_mode("auto"):
         assert np.array_equal(ReliefF()(data), expected)
-    assert started == ["numeric"]
+    assert started == [neighbours.compile_single_precision]
 
 
 def test_an_empty_column_beside_complete_ones(numpy_only):

@@ -1,13 +1,21 @@
 """Every widget in every state of the help's screenshots (doc/widget_screenshots.py: sections
-open, estimators compared, data in): it fits a 1366 x 768 screen, its minimum height is at most
-700 px, and at the size it opens with no header, cell, spin box or combo box text is elided."""
+open, estimators compared, 60-character names, 2,000 attributes, data and estimator changed):
+it fits a 1366 x 768 screen, its minimum height is at most 700 px, and at the size it opens with
+no header, cell, spin box or combo box text is elided (a name longer than the table's name
+column is shortened in the middle, "…", its tooltip in full); a table wider than its pane shows
+the column it is sorted by. Each state is checked at the default font and at 12 pt DejaVu Sans
+(the common Linux desktop font; where it is not installed, the default family enlarged until it
+is as wide)."""
 import importlib.util
 import os
 
-from AnyQt.QtCore import QPoint
+from AnyQt.QtCore import QPoint, Qt
+from AnyQt.QtGui import QFontMetrics
 from AnyQt.QtWidgets import (QAbstractSpinBox, QApplication, QCheckBox, QComboBox, QHeaderView,
                              QLabel, QScrollArea, QTableView, QWidget)
 from Orange.widgets.tests.base import WidgetTest
+
+from fonts import SAMPLE, SAMPLE_WIDTH, BigFont
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _spec = importlib.util.spec_from_file_location(
@@ -18,6 +26,9 @@ _spec.loader.exec_module(screenshots)
 SCREEN_WIDTH, SCREEN_HEIGHT = screenshots.SCREEN
 STATES = screenshots.STATES
 
+#: names shortened in the middle are at least this many average characters wide
+NAME_CHARACTERS = 30
+
 
 def visible(widget, cls):
     """The children of ``widget`` of class ``cls`` that are shown."""
@@ -25,7 +36,9 @@ def visible(widget, cls):
 
 
 def elided_in_table(view):
-    """The headers and columns of ``view`` narrower than their text: [(what, needed, width)]."""
+    """The headers and columns of ``view`` narrower than their text: [(what, needed, width)].
+    The names' column (the first) of a view that shortens texts in the middle may be narrower
+    than its longest name if it is :data:`NAME_CHARACTERS` wide."""
     problems = []
     model = view.model()
     header = view.horizontalHeader()
@@ -35,10 +48,25 @@ def elided_in_table(view):
         width = view.columnWidth(c)
         name = model.headerData(c, header.orientation())
         text_width = header.fontMetrics().horizontalAdvance(str(name or "").split("\n")[0])
-        needed = max(view.sizeHintForColumn(c), header.sectionSizeHint(c), text_width)
+        cells = view.sizeHintForColumn(c)
+        if c == 0 and view.textElideMode() == Qt.ElideMiddle \
+                and width >= NAME_CHARACTERS * view.fontMetrics().averageCharWidth():
+            cells = 0
+        needed = max(cells, header.sectionSizeHint(c), text_width)
         if needed > width:
             problems.append((f"column {c} ({name!r})", needed, width))
     return problems
+
+
+def sorted_column_hidden(view):
+    """How many pixels of the column ``view`` is sorted by are out of view (0: none)."""
+    header = view.horizontalHeader()
+    column = header.sortIndicatorSection()
+    if column < 0:
+        return 0
+    left = header.sectionViewportPosition(column)
+    right = left + header.sectionSize(column)
+    return max(0, -left) + max(0, right - view.viewport().width())
 
 
 def hidden_columns(view):
@@ -82,7 +110,10 @@ class TestLayout(WidgetTest):
         for view in tables:
             with self.subTest("nothing elided", table=view.objectName() or type(view).__name__):
                 self.assertEqual(elided_in_table(view), [])
-            if view.horizontalHeader().sectionResizeMode(0) != QHeaderView.ResizeMode.Stretch:
+            if state.scrolls:
+                with self.subTest("the sorted column in view"):
+                    self.assertEqual(sorted_column_hidden(view), 0)
+            elif view.horizontalHeader().sectionResizeMode(0) != QHeaderView.ResizeMode.Stretch:
                 with self.subTest("every column in view"):
                     self.assertLessEqual(hidden_columns(view), 0)
         for area in visible(widget, QScrollArea):
@@ -114,3 +145,11 @@ def _add_test(state):
 
 for _state in STATES:
     _add_test(_state)
+
+
+class TestLayoutBigFont(BigFont, TestLayout):
+    """The same states at 12 pt DejaVu Sans (:func:`big_font`)."""
+
+    def test_the_font_is_as_wide_as_dejavu_sans_12_pt(self):
+        metrics = QFontMetrics(QApplication.font())
+        self.assertGreaterEqual(metrics.horizontalAdvance(SAMPLE), SAMPLE_WIDTH)

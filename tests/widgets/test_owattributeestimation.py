@@ -203,15 +203,15 @@ class TestOWAttributeEstimation(WidgetTest):
     def test_scorer_name_shows_only_non_default_parameters(self):
         w = self.widget
         self.choose("ReliefF")
-        # the Relief family always names its k (apart from Rank's own ReliefF)
-        self.assertEqual(self.get_output(w.Outputs.scorer).name, "ReliefF k10")
+        # ReliefF always names its k (apart from Rank's own ReliefF)
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "RF k10")
         combo = w.editors["ReliefF"].controls["weighting"]
         combo.setCurrentIndex(combo.findData("exp-rank"))
         combo.activated.emit(combo.currentIndex())
         self.assertEqual(self.get_output(w.Outputs.scorer).name,
-                         "ReliefF k10 weighting=exp-rank")
+                         "RF k10 weighting=exp-rank")
         self.choose("Unified Π")
-        self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unified Π")
+        self.assertEqual(self.get_output(w.Outputs.scorer).name, "Unif. Π")
 
     def test_settings_of_version_1_with_removed_parameters_load(self):
         old = {"estimator_name": "Gini",        # a class name, now shown as "Gini gain"
@@ -571,3 +571,180 @@ def test_numbers_are_written_for_their_scale():
     assert [pi(v) for v in (8541.37, 12.5)] == ["8541", "12"]   # 8541.37 reads in full
     tiny = format_scores([3.2e-9, 1e-10])
     assert tiny(3.2e-9) == "3.2e-09"
+
+
+class TestScorePlotFollowsTheResult(WidgetTest):
+    """The score plot's title, legend and τ line always describe the current result: data and
+    estimator changed several times, and the data removed."""
+    def setUp(self):
+        self.widget = self.create_widget(OWAttributeEstimation)
+
+    def choose(self, name):
+        w = self.widget
+        w.estimator_combo.setCurrentText(name)
+        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        self.wait_until_finished(timeout=TIMEOUT)
+
+    def send(self, data):
+        self.send_signal(self.widget.Inputs.data, data)
+        self.wait_until_finished(timeout=TIMEOUT)
+
+    def tau_lines(self):
+        import pyqtgraph as pg
+        return [item for item in self.widget.plot.getPlotItem().items
+                if isinstance(item, pg.InfiniteLine)]
+
+    def check(self, name, n_instances):
+        """The plot shows ``name``'s estimates of data with ``n_instances`` (None: an estimator
+        without τ)."""
+        plot = self.widget.plot
+        self.assertEqual(plot.getPlotItem().titleLabel.text, f"Estimates by {name}")
+        labels = plot.legend_labels()
+        self.assertEqual(len(labels), len(set(labels)), labels)       # nothing piled up
+        taus = [label for label in labels if label.startswith("τ")]
+        if n_instances is None:
+            self.assertEqual(taus, [])
+            self.assertEqual(self.tau_lines(), [])
+        else:
+            tau = 1 / np.sqrt(0.05 * n_instances)       # Kira & Rendell's τ, α = 0.05
+            self.assertEqual(len(taus), 1, labels)
+            self.assertTrue(taus[0].startswith(f"τ = {tau:.3f}"), taus)
+            self.assertIn(f"τ = {tau:.3f}", self.widget.tau_label.text())
+            lines = self.tau_lines()
+            if "plot" in taus[0]:                        # beyond the estimates: not drawn
+                self.assertEqual(lines, [])
+            else:
+                self.assertEqual([line.value() for line in lines], [tau])
+        # red dots mean what the legend says: above τ here (no significance method)
+        self.assertNotIn("q &lt; 0.05", labels)
+
+    def test_legend_tau_and_title_follow_data_and_estimator(self):
+        small = parity(order=2, n_irrelevant=6, n_instances=150)
+        large = parity(order=2, n_irrelevant=6, n_instances=400)
+        self.choose("ReliefF")
+        self.send(small)
+        self.check("ReliefF", 150)
+        self.send(large)
+        self.check("ReliefF", 400)
+        self.choose("Unified Π")
+        self.check("Unified Π", None)
+        self.choose("TuRF")
+        self.check("TuRF", None)
+        self.send(small)
+        self.check("TuRF", None)
+        self.choose("Relief")
+        self.check("Relief", 150)
+        self.send(large)
+        self.check("Relief", 400)
+        self.send(None)
+        plot = self.widget.plot
+        self.assertEqual(plot.getPlotItem().titleLabel.text, "")
+        self.assertEqual(plot.legend_labels(), [])
+        self.assertEqual(plot.getPlotItem().items, [])
+
+    def test_a_tau_far_above_the_estimates_leaves_them_their_range(self):
+        # 2,000 weak attributes of 60 instances: τ = 1/√(0.05 · 60) = 0.577, the estimates
+        # all far below it
+        from Orange.data import DiscreteVariable
+        rng = np.random.default_rng(1)
+        X = rng.integers(0, 3, (60, 2000)).astype(float)
+        y = rng.integers(0, 2, 60).astype(float)
+        domain = Domain([DiscreteVariable(f"a{i}", values=("0", "1", "2"))
+                         for i in range(2000)], DiscreteVariable("y", values=("0", "1")))
+        self.choose("ReliefF")
+        self.send(Table.from_numpy(domain, X, y))
+        scores = self.widget.result.scores
+        tau = 1 / np.sqrt(0.05 * 60)
+        self.assertLess(scores.max(), tau / 2)
+        low, high = self.widget.plot.getPlotItem().viewRange()[1]
+        # the dots fill the height: the range is the estimates', not stretched up to τ
+        self.assertLess(high - low, 1.5 * (scores.max() - scores.min()))
+        self.assertEqual(self.tau_lines(), [])
+        self.assertIn(f"τ = {tau:.3f} (above the plot)", self.widget.plot.legend_labels())
+
+    def test_few_attributes_are_ranked_by_whole_numbers(self):
+        data = parity(order=2, n_irrelevant=1, n_instances=100)      # three attributes
+        self.send(data)
+        ticks = self.widget.plot.getAxis("bottom")._tickLevels
+        self.assertEqual([label for _, label in ticks[0]], ["1", "2", "3"])
+
+    def test_the_legend_stands_beside_the_dots(self):
+        self.send(parity(order=2, n_irrelevant=6, n_instances=150))
+        plot = self.widget.plot
+        self.widget.show()
+        self.widget.resize(1300, 700)
+        self.process_events()
+        legend = plot.legend.sceneBoundingRect()
+        box = plot.getPlotItem().vb.sceneBoundingRect()
+        self.assertGreater(legend.width(), 50)
+        self.assertGreaterEqual(legend.left(), box.right() - 1)
+
+
+class TestSavingAndCopying(WidgetTest):
+    """Save Image and Copy Image to Clipboard (Orange's ``graph_name``), Ctrl+C in the table,
+    the report's numbers and the messages' capitals."""
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.parity = parity(order=2, n_irrelevant=6, n_instances=150)
+
+    def setUp(self):
+        self.widget = self.create_widget(OWAttributeEstimation)
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished(timeout=TIMEOUT)
+
+    def test_save_image_writes_the_score_plot(self):
+        from AnyQt.QtWidgets import QApplication
+        from saved_image import n_colours, saved_image
+        w = self.widget
+        w.show()
+        w.resize(1300, 700)
+        self.process_events()
+        image = saved_image(w)
+        self.assertFalse(image.isNull())
+        self.assertGreater(image.width(), 300)
+        self.assertGreater(n_colours(image), 2)               # not a blank picture
+        QApplication.clipboard().clear()
+        w.copy_to_clipboard()
+        self.assertFalse(QApplication.clipboard().image().isNull())
+
+    def test_ctrl_c_copies_the_selected_rows(self):
+        from AnyQt.QtTest import QTest
+        from AnyQt.QtWidgets import QApplication
+        w = self.widget
+        w.controls.n_selected.setValue(2)
+        w.set_selection_method(w.SelectNBest)
+        QApplication.clipboard().clear()
+        w.ranks_view.setFocus()
+        QTest.keyClick(w.ranks_view, Qt.Key_C, Qt.ControlModifier)
+        lines = [line.split("\t") for line in QApplication.clipboard().text().splitlines()]
+        self.assertEqual(lines[0][:3], ["Attribute", "#", "ReliefF"])
+        self.assertEqual(sorted(line[0] for line in lines[1:]), ["I1", "I2"])
+        self.assertEqual([line[1] for line in lines[1:]], ["2", "2"])     # binary attributes
+        scores = dict(zip([a.name for a in self.parity.domain.attributes], w.result.scores))
+        for line in lines[1:]:
+            self.assertAlmostEqual(float(line[2]), scores[line[0]], places=2)
+
+    def test_report_writes_the_number_of_values_as_an_integer(self):
+        import re
+        self.widget.send_report()
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", self.widget.report_html)
+        self.assertIn("2", cells)
+        self.assertNotIn("2.0", cells)
+
+    def test_messages_begin_with_a_capital_letter(self):
+        from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
+        from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
+        from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
+        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree):
+            for group in ("Error", "Warning", "Information"):
+                for name, msg in vars(getattr(cls, group)).items():
+                    text = getattr(msg, "formatted", None)
+                    if isinstance(text, str) and text[:1].isalpha():
+                        with self.subTest(widget=cls.__name__, message=name):
+                            self.assertTrue(text[0].isupper(), text)
+        # an estimator's refusal (the API's messages begin in lower case) is shown as a
+        # sentence
+        w = self.widget
+        w.on_exception(ValueError("alpha must be in (0, 1], got 2"))
+        self.assertEqual(w.Error.unsuitable.formatted, "Alpha must be in (0, 1], got 2")

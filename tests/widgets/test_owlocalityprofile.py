@@ -253,6 +253,75 @@ class TestOWLocalityProfile(WidgetTest):
                     + 0.114 * colour.blue()
                 self.assertLessEqual(luminance, 150, (n, colour.name()))
 
+    def test_the_curves_drawn_each_in_its_own_have_distinct_colours(self):
+        from itertools import combinations
+        from orangecontrib.relief.widgets.owlocalityprofile import SELECTED_SHOWN, curve_colours
+
+        def lab(colour):            # CIE L*a*b* of an sRGB colour (D65), written out
+            rgb = np.array([colour.red(), colour.green(), colour.blue()]) / 255
+            rgb = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+            x = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047
+            y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+            z = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883
+            f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+            return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+        colours = [lab(c) for c in curve_colours(SELECTED_SHOWN)]
+        distances = [np.linalg.norm(a - b) for a, b in combinations(colours, 2)]
+        self.assertGreaterEqual(min(distances), 20)
+        from AnyQt.QtGui import QColor
+        grey = lab(QColor(190, 190, 190))           # the other attributes' curves
+        self.assertGreaterEqual(min(np.linalg.norm(c - grey) for c in colours), 20)
+
+    def test_the_list_has_no_sort_arrow_until_sorted_and_best_sorts_highest_first(self):
+        from AnyQt.QtCore import QPoint, Qt
+        from AnyQt.QtTest import QTest
+        w = self.widget
+        w.show()
+        self.run_on(self.parity, k_max=5)
+        header = w.attr_view.horizontalHeader()
+        self.assertEqual(header.sortIndicatorSection(), -1)
+        names = [w.attr_proxy.index(r, 0).data() for r in range(w.attr_proxy.rowCount())]
+        self.assertEqual(names, [a.name for a in self.parity.domain.attributes])
+        x = header.sectionViewportPosition(1) + header.sectionSize(1) // 2
+        QTest.mouseClick(header.viewport(), Qt.LeftButton, pos=QPoint(x, header.height() // 2))
+        self.assertEqual(header.sortIndicatorSection(), 1)
+        best = w.result.profile.max(axis=0)
+        shown = [w.attr_proxy.index(r, 1).data(Qt.UserRole)
+                 for r in range(w.attr_proxy.rowCount())]
+        self.assertEqual(shown, sorted(best, reverse=True))
+
+    def test_save_image_writes_both_plots(self):
+        from saved_image import n_colours, saved_image
+        w = self.widget
+        w.show()
+        w.resize(1300, 680)
+        self.run_on(self.parity, k_max=5)
+        image = saved_image(w)
+        self.assertFalse(image.isNull())
+        both = w.profile_view.height() + w.correlation_view.height()
+        self.assertGreaterEqual(image.height(), both)
+        self.assertGreater(n_colours(image), 2)
+
+    def test_sixty_character_names_keep_rows_one_line_and_the_best_column_in_view(self):
+        w = self.widget
+        w.show()
+        w.resize(w.sizeHint())
+        names = [f"{a.name} " + "expression of the probe set in the sample"[:58 - len(a.name)]
+                 for a in self.parity.domain.attributes]
+        domain = Domain([a.renamed(n) for a, n in zip(self.parity.domain.attributes, names)],
+                        self.parity.domain.class_var)
+        self.run_on(Table.from_numpy(domain, self.parity.X, self.parity.Y), k_max=5)
+        self.process_events()
+        view = w.attr_view
+        line = view.fontMetrics().height()
+        self.assertLess(view.rowHeight(0), 2 * line)          # one line of text, not wrapped
+        header = view.horizontalHeader()
+        right = header.sectionViewportPosition(1) + header.sectionSize(1)
+        self.assertLessEqual(right, view.viewport().width())
+        self.assertGreaterEqual(header.sectionSize(1), view.sizeHintForColumn(1))
+        # the legend's names are shortened, the plot keeps most of the width
+        self.assertGreater(w.profile_plot.vb.width(), w.profile_legend.boundingRect().width())
+
     def test_the_list_filters_and_sorts_and_keeps_the_selection(self):
         from AnyQt.QtCore import Qt
         w = self.widget

@@ -127,3 +127,45 @@ class TestOWObliviousTree(base.WidgetTest):
         widget = self.create_widget(OWObliviousTree,
                                     stored_settings={"search": 7, "__version__": 1})
         self.assertIn(widget.create_learner().search, ("greedy", "full-path"))
+
+
+class TestObliviousTreeInTreeViewer(base.WidgetTest):
+    """The model is an Orange TreeModel: Tree Viewer shows the oblivious tree of the retained
+    attributes, one level per attribute, each leaf with the class counts of its cases."""
+    def setUp(self):
+        from Orange.widgets.visualize.owtreeviewer import OWTreeGraph
+        self.widget = self.create_widget(OWObliviousTree)
+        self.viewer = self.create_widget(OWTreeGraph)
+        self.parity = parity(2, 5, 120, random_state=1)
+
+    def test_tree_viewer_shows_the_retained_attributes_as_levels(self):
+        from Orange.tree import TreeModel
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.wait_until_finished(timeout=60000)
+        model = self.get_output(self.widget.Outputs.model)
+        self.assertIsInstance(model, TreeModel)
+        self.assertTrue(issubclass(self.widget.Outputs.model.type, TreeModel))  # a link is allowed
+        self.send_signal(self.viewer.Inputs.tree, model)
+        self.assertEqual(self.viewer.model, model)
+        self.assertEqual(self.viewer.root_node.node_inst, model.root)
+        # parity-2 keeps I1 and I2: a root, two children, four leaves
+        self.assertEqual(model.node_count(), 7)
+        self.assertEqual(model.leaf_count(), 4)
+        levels = {model.root.attr.name, model.root.children[0].attr.name}
+        self.assertEqual(levels, {"I1", "I2"})
+        # every leaf holds the class counts of the cases with its two values, counted here
+        X, y = self.parity.X, self.parity.Y
+        a, b = (self.parity.domain.index(model.root.attr),
+                self.parity.domain.index(model.root.children[0].attr))
+        for u, child in enumerate(model.root.children):
+            self.assertEqual(child.attr.name, model.root.children[0].attr.name)  # oblivious
+            for v, leaf in enumerate(child.children):
+                cases = (X[:, a] == u) & (X[:, b] == v)
+                counts = np.bincount(y[cases].astype(int), minlength=2)
+                np.testing.assert_array_equal(leaf.value, counts)
+                np.testing.assert_array_equal(leaf.subset, np.flatnonzero(cases))
+        # parity: each leaf is pure, so OBLIVION's prediction is the leaf's class
+        np.testing.assert_array_equal(model(self.parity), y)
+        self.viewer.show()
+        self.process_events()
+        self.assertEqual(len(self.viewer.scene.nodes()), 7)

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from .description import parameter_defaults, same_value, validate
+from .description import AttributeEstimator, parameter_defaults, same_value, validate
 
 __all__ = ["Parameters", "Estimator", "check_data", "check_summary", "random_generator", "row_blocks",
            "available_memory", "check_memory", "parallel_launch", "progress_part"]
@@ -78,7 +78,7 @@ class Parameters:
         return f"{type(self).__name__}({params})"
 
 
-class Estimator(Parameters):
+class Estimator(Parameters, AttributeEstimator):
     """Base class; subclasses set ``name``, ``tasks``, ``parameters`` and their capabilities
     and implement ``estimate``. The class attributes are the estimator's description, from
     which its validation, the widgets' editors, the scikit-learn selectors, the command line
@@ -86,8 +86,9 @@ class Estimator(Parameters):
     name = "estimator"
     #: the name shown to users (None: ``name``)
     display_name = None
-    #: the name in narrow column headers such as those of Orange's Rank, at most about 11
-    #: characters (None: the display name)
+    #: the name in narrow column headers such as those of Orange's Rank, whose 80-pixel
+    #: columns hold about 8 characters of a 12 pt font (None: the display name); a class's own,
+    #: not inherited (a subclass is another estimator)
     short_name = None
     #: the paper that defines the estimator (authors, year, where)
     paper = ""
@@ -105,6 +106,12 @@ class Estimator(Parameters):
     counts_cases = False
     #: its context lists the attributes it removed, round by round (``removed``: TuRF)
     removes_attributes = False
+    #: it adjusts for covariates (:attr:`.encoding.EncodedData.covariates`); the others refuse
+    #: data that carry them
+    adjusts_covariates = False
+    #: it reads instance weights (:attr:`.encoding.EncodedData.weights`); the others refuse
+    #: weighted data
+    reads_weights = True
     #: it is offered as a tree's split selector (its values compare across candidate splits)
     split_selector = True
     #: the parameters whose default is the preset's (None in a selector: the preset's value)
@@ -127,9 +134,17 @@ class Estimator(Parameters):
                 changed[param.name] = value
         return changed
 
+    @classmethod
+    def own_short_name(cls):
+        """:attr:`short_name` as the estimator's class (the first class of ``cls``'s ancestry
+        that names an estimator) defines it, not inherited from the estimator it derives from;
+        else the display name."""
+        owner = next(c for c in cls.__mro__ if issubclass(c, Estimator) and "name" in vars(c))
+        return vars(owner).get("short_name") or cls.display_name or cls.name
+
     def named_parameters(self):
         """{name: value} of the parameters always shown in its short name (e.g. the number of
-        neighbours, "ReliefF k10"), whatever their value."""
+        neighbours, "RF k10"), whatever their value."""
         return {}
     #: the fewest instances the estimator needs
     min_instances = 2
@@ -155,7 +170,7 @@ class Estimator(Parameters):
                  ("stir" in cls.significance_tests(), "STIR"),
                  (cls.profiles_k, "profile over k"), (cls.sparse_input, "sparse"),
                  (cls.packed_snps, "bit-packed SNPs"), (cls.dask_backend, "Dask"),
-                 (cls.counts_cases, "case counts")]
+                 (cls.counts_cases, "case counts"), (cls.adjusts_covariates, "covariates")]
         return [text for flag, text in flags if flag]
 
     def context(self, data, callback=None):
@@ -172,12 +187,19 @@ class Estimator(Parameters):
 def check_data(data, estimator):
     """Raise ``ValueError`` with a clear message when ``data`` does not suit ``estimator``:
     wrong target type, too few instances, fewer than two classes present, no attributes, sparse
-    data for an estimator that does not read them; before those, a parameter whose value is
-    not allowed (:meth:`Parameters.check_parameters`)."""
+    data for an estimator that does not read them, weights or covariates for one that does not adjust for
+    them; before those, a parameter whose value is not allowed
+    (:meth:`Parameters.check_parameters`)."""
     check_summary(estimator, data.n_instances, data.n_attributes,
                   "classification" if data.is_classification else "regression",
                   np.unique(data.y).size if data.is_classification else None,
                   None if data.is_classification else data.y_span, data.is_sparse)
+    # (getattr: learners such as the oblivious tree check their data here too)
+    if data.weights is not None and not getattr(estimator, "reads_weights", True):
+        raise ValueError(f"{estimator.name} does not take instance weights: leave them out")
+    if data.covariates is not None and not getattr(estimator, "adjusts_covariates", False):
+        raise ValueError(f"{estimator.name} does not adjust for covariates: use NPDR, or "
+                         "leave the covariates out")
 
 
 def check_summary(estimator, n_instances, n_attributes, task=None, classes_present=None,

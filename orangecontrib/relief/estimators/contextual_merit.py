@@ -88,7 +88,7 @@ class ContextualMerit(PairwiseClassEstimator):
     numeric_diff, t_equal, t_different, missing: the diff function (:mod:`.diffs`).
     """
     name = "Contextual Merit"
-    short_name = "Ctx. Merit"
+    short_name = "C. Merit"
     paper = "Hong 1997, IEEE TKDE 9(5) (eq. 9)"
     parameters = (
         Param("neighbours", "choice", "nearest", "Counter-examples",

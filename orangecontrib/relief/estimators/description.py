@@ -21,8 +21,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-__all__ = ["Param", "N_INSTANCES", "validate", "parameter_defaults", "same_value",
-           "short_label", "estimator_rows", "markdown_table", "TARGETS"]
+__all__ = ["Param", "AttributeEstimator", "N_INSTANCES", "validate", "parameter_defaults",
+           "same_value", "short_label", "estimator_rows", "markdown_table", "TARGETS"]
 
 #: an upper bound that stands for the number of instances of the data (known when it runs)
 N_INSTANCES = "n_instances"
@@ -38,6 +38,12 @@ def _is_int(value):
 def _is_number(value):
     return isinstance(value, (int, float, np.integer, np.floating)) \
         and not isinstance(value, (bool, np.bool_))
+
+
+class AttributeEstimator:
+    """What a parameter of the kind "estimator" takes (and "estimators", a sequence of them):
+    an attribute estimator, an instance of :class:`.base.Estimator`, which derives from this
+    class so that this module need not import the module that imports it."""
 
 
 @dataclass(frozen=True)
@@ -148,14 +154,13 @@ class Param:
             return bool(np.all((values >= self.low) & (values <= self.high)))
         if kind == "seed":
             return _is_int(value) or isinstance(value, np.random.Generator)
-        from .base import Estimator
         if kind == "estimator":
-            return isinstance(value, Estimator)
+            return isinstance(value, AttributeEstimator)
         try:
             values = tuple(value)
         except TypeError:
             return False
-        return bool(values) and all(isinstance(v, Estimator) for v in values)
+        return bool(values) and all(isinstance(v, AttributeEstimator) for v in values)
 
     def check(self, value, n_instances=None):
         """Raise ``ValueError`` naming this parameter and its allowed values when ``value`` is
@@ -210,14 +215,15 @@ def parameter_defaults(cls):
 
 
 def short_label(estimator):
-    """The estimator's name in narrow column headers such as Orange's Rank: its short name,
-    the parameters it always names (the Relief family's k, compactly: "ReliefF k10") and those
-    that differ from their defaults ("ReliefF k5 missing=B")."""
+    """The estimator's name in narrow column headers such as Orange's Rank: its short name
+    (:meth:`~.base.Estimator.own_short_name`), the parameters it always names (ReliefF's and
+    RReliefF's k, compactly: "RF k10") and those that differ from their defaults
+    ("RF k5 missing=B")."""
     cls = type(estimator)
     named = estimator.named_parameters()
     changed = {key: value for key, value in estimator.changed_parameters().items()
                if key not in named}
-    return " ".join([cls.short_name or cls.display_name or cls.name]
+    return " ".join([cls.own_short_name()]
                     + [f"{key}{value}" for key, value in named.items()]
                     + [f"{key}={value}" for key, value in changed.items()])
 

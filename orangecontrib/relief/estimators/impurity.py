@@ -361,6 +361,7 @@ class GainRatio(ImpurityEstimator):
     attribute scores 0) or "minus_one" (CORElearn: −1 when a declared value of a discrete attribute
     never occurs among the known values, or H(A) = 0)."""
     name = "GainRatio"
+    short_name = "Gain r."
     paper = "Quinlan 1986 (as CORElearn's GainRatio)"
     parameters = ImpurityEstimator.parameters + (Param(
         "unused_value_rule", "choice", "ignore", "Unused values", advanced=True,
@@ -381,6 +382,7 @@ class Gini(ImpurityEstimator):
     """Gini-index gain: :func:`gini_gain`."""
     name = "Gini"
     display_name = "Gini gain"
+    short_name = "Gini g."
     paper = "Breiman et al. 1984 (Gini index; as CORElearn's Gini)"
 
     def criterion(self, table):
@@ -399,6 +401,7 @@ class MDL(ImpurityEstimator):
 class Accuracy(ImpurityEstimator):
     """Accuracy gain (eq. 16 minus the majority prior): :func:`accuracy_gain`."""
     name = "Accuracy"
+    short_name = "Accur."
     paper = "Robnik-Šikonja & Kononenko 1999, eq. 16"
 
     def criterion(self, table):
@@ -409,7 +412,7 @@ class MyopicReliefF(ImpurityEstimator):
     """Myopic ReliefF (eq. 5 with Gini' of eq. 6): :func:`myopic_relieff`; numeric attributes
     binarised at their best split (by eq. 5 itself) first."""
     name = "MyopicReliefF"
-    short_name = "Myopic RF"
+    short_name = "Myopic"
     paper = "Robnik-Šikonja & Kononenko 1999, eqs. 5-6"
 
     def criterion(self, table):

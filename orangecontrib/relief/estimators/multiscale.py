@@ -77,7 +77,7 @@ class MultiScaleRelief(Estimator):
     """MultiScale Relief; see the module docstring. ``estimators``: the engine estimators to
     combine (None: the defaults for the data's target)."""
     name = "MultiScale Relief"
-    short_name = "MultiScale"
+    short_name = "MScale"
     paper = ("this add-on: MultiSURF and TuRF around ReliefF, after Urbanowicz et al. 2018, "
              "J Biomed Inform 85")
     parameters = (Param("estimators", "estimators", None, "Estimators", none="the defaults",

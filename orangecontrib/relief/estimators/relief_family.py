@@ -25,8 +25,9 @@ import numba
 import numpy as np
 
 from .base import Estimator, check_data, check_memory, progress_part, random_generator
-from .neighbourhood.diff_sums import GENERAL, column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
-from .neighbourhood.diffs import _UNUSABLE, DiffOptions
+from .neighbourhood.diff_sums import column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
+from .neighbourhood.diffs import DiffOptions
+from .neighbourhood.kinds import GENERAL, UNUSABLE
 from .neighbourhood.neighbours import first_k_weights, nearest_neighbours, neighbour_places, \
     neighbour_weights
 from .neighbourhood.sparse import diff_model
@@ -276,7 +277,7 @@ def weighted_diff_sums(context, ks, coef, factors=None, columns=None, weighting=
     runs = column_runs(model)
     # the columns whose diffs may be unknown (RELIEF-C): their own count of known diffs
     partial = runs[runs[:, 2] == GENERAL] if model.options.missing == "C" else runs[:0]
-    usable = (model.kind != _UNUSABLE).astype(float)
+    usable = (model.kind != UNUSABLE).astype(float)
     sums = np.zeros((S, F, n_k, a))
     known = np.zeros((S, n_k, a))
     totals = np.zeros((S, F, n_k))

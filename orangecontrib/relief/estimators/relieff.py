@@ -49,6 +49,7 @@ class ReliefF(ReliefFamily):
     misses: "per-class" (RELIEF-F, default) or "pooled" (RELIEF-E).
     """
     name = "ReliefF"
+    short_name = "RF"
     paper = "Kononenko 1994 (RELIEF-A to F); Robnik-Šikonja & Kononenko 1999, Fig. 3"
     tasks = frozenset({"classification"})
     parameters = (K, ITERATIONS, RANDOM_STATE, WEIGHTING, SIGMA, MISSES, PRESET) \
@@ -190,6 +191,11 @@ class Relief(ReliefF):
     def k_(self):
         return self.default_k if self.k is None else self.k
 
+    def named_parameters(self):
+        """None: Relief's one hit and one miss are its definition ("Relief k3" when k is
+        changed)."""
+        return {}
+
 
 class ReliefFbestK(BestK, ReliefF):
     """ReliefF evaluated for every k from 1 to ``k_max`` (default 100, capped by the class
@@ -197,6 +203,7 @@ class ReliefFbestK(BestK, ReliefF):
     makes time and memory grow with the square of the number of instances) from one neighbour
     search; each attribute takes its best estimate over k."""
     name = "ReliefFbestK"
+    short_name = "RFbestK"
     paper = "Robnik-Šikonja & Kononenko 1999, Fig. 2 (estimate versus k); CORElearn"
     parameters = (K_MAX, ITERATIONS, RANDOM_STATE, WEIGHTING, SIGMA, MISSES, PRESET) \
         + DIFF_PARAMETERS

@@ -33,6 +33,7 @@ class RReliefF(ReliefFamily):
     """RReliefF (Fig. 4); parameters as :class:`.ReliefFamily`, defaults k = 70, exp-rank
     weighting with sigma = 20 (the paper's defaults)."""
     name = "RReliefF"
+    short_name = "RRF"
     paper = "Robnik-Šikonja & Kononenko 1999, Fig. 4 and eq. 12"
     tasks = frozenset({"regression"})
     dask_backend = True

@@ -68,10 +68,10 @@ from .base import progress_part, random_generator, row_blocks
 from .description import Param
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
-           "calibrated_pvalues", "supports_stir", "permutation_test", "target_estimates", "seeded",
-           "significance", "METHODS", "STIR_CALIBRATION"]
+           "calibrated_pvalues", "check_calibration", "supports_stir", "permutation_test",
+           "target_estimates", "seeded", "significance", "METHODS", "STIR_CALIBRATION"]
 
-METHODS = ("stir", "permutation")
+METHODS = ("stir", "permutation", "npdr")
 #: permutations that calibrate STIR's statistic by default (module docstring)
 STIR_CALIBRATION = 30
 #: the calibration's normal tail takes over beyond the pool's this many largest scores (1:
@@ -252,6 +252,15 @@ def calibrated_pvalues(observed, null):
     return np.where(np.isnan(observed), np.nan, p)
 
 
+def check_calibration(calibration):
+    """Raise ``ValueError`` unless ``calibration`` (the permutations that calibrate a
+    statistic) is 0 (none: the statistic's own distribution) or an integer >= 3."""
+    if isinstance(calibration, bool) or not isinstance(calibration, (int, np.integer)) \
+            or calibration < 0 or 0 < calibration < 3:
+        raise ValueError(f"calibration must be 0 (the t distribution) or an integer >= 3, "
+                         f"got {calibration!r}")
+
+
 def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callback=None):
     """STIR p-values and q-values of a Relief-family ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`) with a discrete class: the estimates and STIR's statistic
@@ -265,10 +274,7 @@ def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callb
         raise ValueError(f"STIR tests the hits against the misses of one neighbourhood of a "
                          f"discrete class; {estimator.name} has none here: use permutation "
                          f"p-values")
-    if isinstance(calibration, bool) or not isinstance(calibration, (int, np.integer)) \
-            or calibration < 0 or 0 < calibration < 3:
-        raise ValueError(f"calibration must be 0 (the t distribution) or an integer >= 3, "
-                         f"got {calibration!r}")
+    check_calibration(calibration)
     rng = random_generator(random_state)
     estimator = seeded(estimator, rng)
     runs = calibration + 1
@@ -355,11 +361,17 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
 
 def significance(estimator, data, method="stir", n_permutations=100, random_state=None,
                  callback=None, calibration=STIR_CALIBRATION):
-    """:func:`stir` (``method="stir"``, with ``calibration`` permutations) or
-    :func:`permutation_test` (``"permutation"``, with ``n_permutations``), either drawn by
-    ``random_state``."""
+    """:func:`stir` (``method="stir"``, with ``calibration`` permutations),
+    :func:`permutation_test` (``"permutation"``, with ``n_permutations``) or NPDR's own
+    p-values (``"npdr"``, :meth:`.npdr.NPDR.test`, with ``calibration`` permutations), drawn
+    by ``random_state``."""
     if method == "stir":
         return stir(estimator, data, calibration, random_state, callback)
     if method == "permutation":
         return permutation_test(estimator, data, n_permutations, random_state, callback)
+    if method == "npdr":
+        if "npdr" not in estimator.significance_tests():
+            raise ValueError(f"{estimator.name} has no regression p-values of its own: use "
+                             "NPDR, STIR or permutation p-values")
+        return estimator.test(data, calibration, random_state, callback)
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")

@@ -499,6 +499,7 @@ class MultiSURF(SURF):
     """MultiSURF: each instance's near band is the instances closer than its mean distance
     less half the standard deviation of its distances; see the module docstring."""
     name = "MultiSURF"
+    short_name = "MSURF"
     paper = "Urbanowicz, Olson, Schmitt, Meeker & Moore 2018, J Biomed Inform 85, §2.1"
     per_instance = True
 
@@ -513,6 +514,7 @@ class MultiSURFstar(MultiSURF):
     of ten), below some noise attributes. Meant for pure interactions; MultiScaleRelief
     (:mod:`.multiscale`) finds main effects and interactions alike."""
     name = "MultiSURF*"
+    short_name = "MSURF*"
     paper = "Granizo-Mackenzie & Moore 2013, EvoBIO (MultiSURF*)"
     far_band = True
     hit_miss_pairs = None           # as SURF*

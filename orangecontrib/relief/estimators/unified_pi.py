@@ -161,6 +161,7 @@ class UnifiedPi(PairwiseClassEstimator):
     drawn with ``random_state``. numeric_diff, t_equal, t_different, missing: the diffs.
     """
     name = "Unified Π"
+    short_name = "Unif. Π"
     paper = "Vilalta, Blix & Rendell 2001 (the framework Π, eqs. 10-15)"
     samples_instances = True
     counts_cases = True

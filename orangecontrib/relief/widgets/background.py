@@ -6,9 +6,10 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg, OWWidget
 
-from orangecontrib.relief.compilation import compile_notices
+from orangecontrib.relief.compilation import compile_notices, end_background_with_this_process
 
 __all__ = ["Cancelled", "progress_callback", "fit_in_background", "announcing_compilation",
+           "sentence",
            "BackgroundLearnerWidget", "BackgroundEstimationWidget"]
 
 #: the status bar's text while a background task waits for numba to compile kernels
@@ -58,6 +59,7 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=Tr
     def __init__(self):
         ConcurrentWidgetMixin.__init__(self)
         OWBaseLearner.__init__(self)
+        end_background_with_this_process()      # no compile outlives Orange
 
     @OWBaseLearner.Inputs.data
     def set_data(self, data):
@@ -109,6 +111,12 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=Tr
         super().onDeleteWidget()
 
 
+def sentence(text):
+    """``text`` (such as an error's message) as a message the widget shows: beginning with a
+    capital letter."""
+    return text[:1].upper() + text[1:]
+
+
 class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True):
     """A widget that runs an estimation on its input data in a background task: every change
     cancels the running task and starts a new one (:meth:`restart`); data without a class or
@@ -130,6 +138,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
+        end_background_with_this_process()      # no compile outlives Orange
         self.data = None
         self.result = None
         self._new_data = False
@@ -188,7 +197,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
 
     def on_exception(self, ex):
         if isinstance(ex, ValueError):
-            self.Error.unsuitable(str(ex))
+            self.Error.unsuitable(sentence(str(ex)))
         else:
             self.Error.failed(f"{type(ex).__name__}: {ex}")
         self._show_and_send()

@@ -7,12 +7,12 @@ from types import SimpleNamespace
 
 import numpy as np
 import pyqtgraph as pg
-from AnyQt.QtCore import (QItemSelection, QItemSelectionModel, QItemSelectionRange,
-                          QModelIndex, QSize, Qt)
-from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
+from AnyQt.QtCore import (QEvent, QItemSelection, QItemSelectionModel, QItemSelectionRange,
+                          QLocale, QMimeData, QModelIndex, QSize, Qt)
+from AnyQt.QtGui import QColor, QKeySequence, QStandardItem, QStandardItemModel
 from AnyQt.QtWidgets import (
-    QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QListView, QRadioButton,
-    QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
+    QApplication, QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QListView,
+    QRadioButton, QSizePolicy, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
 )
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
@@ -52,6 +52,9 @@ CASES = ("same value,\nsame class", "same value,\ndiff. class",
 SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"))
 #: the seed of the widget's permutations, so that its p-values repeat
 PERMUTATION_SEED = 0
+#: the table shows names up to about this many characters in full (longer ones are
+#: shortened in the middle, their tooltips in full)
+NAME_CHARACTERS = 40
 
 
 def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=None):
@@ -109,26 +112,68 @@ def estimate_all(scorers, data, state, *, method=None, n_permutations=100):
 
 
 class ScoreDelegate(gui.ColoredBarItemDelegate):
-    """Estimates with a bar, formatted for their column (:func:`format_scores`); a text (such
-    as "removed") is shown as it is."""
-    def __init__(self, parent, formats):
+    """The estimates of one column with a bar, formatted alike (:func:`format_scores`); a text
+    (such as "removed") is shown as it is."""
+    def __init__(self, parent, text):
         super().__init__(parent)
-        self.formats = formats        # {column: formatter}, filled by the widget
+        self.text = text
 
     def displayText(self, value, locale=None):
         if isinstance(value, float):
-            return self.formats.get(self._column, format_scores([value]))(value)
+            return self.text(value)
         return super().displayText(value)
 
-    def sizeHint(self, option, index):
-        self._column = index.column()
-        return super().sizeHint(option, index)
 
-    def paint(self, painter, option, index):
-        self._column = index.column()
-        super().paint(painter, option, index)
+class CountDelegate(QStyledItemDelegate):
+    """The number of values of a categorical attribute, as an integer; nothing for a numeric
+    one."""
+    def displayText(self, value, locale):
+        if isinstance(value, float):
+            return f"{value:.0f}" if np.isfinite(value) else ""
+        return super().displayText(value, locale)
 
-    _column = -1
+    def initStyleOption(self, option, index):
+        super().initStyleOption(option, index)
+        option.displayAlignment = Qt.AlignRight | Qt.AlignVCenter
+
+
+class EstimatesView(TableView):
+    """Rank's table, whose Copy (Ctrl+C) copies the selected rows with the header, tab
+    separated (the widget's own Copy puts the plot on the clipboard)."""
+    def event(self, event):
+        if event.type() == QEvent.ShortcutOverride and event.matches(QKeySequence.Copy):
+            event.accept()      # the view copies, not the widget's Copy Image action
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event):
+        if event.matches(QKeySequence.Copy):
+            self.copy_selection()
+        else:
+            super().keyPressEvent(event)
+
+    def copy_selection(self):
+        """Put the selected rows on the clipboard as the view shows them."""
+        model = self.model()
+        rows = sorted({index.row() for index in self.selectionModel().selectedRows()})
+        if not rows:
+            return
+        columns = range(model.columnCount())
+        header = ["Attribute" if c == 0 else str(model.headerData(c, Qt.Horizontal) or "")
+                  for c in columns]
+        lines = [header]
+        for row in rows:
+            line = []
+            for c in columns:
+                value = model.index(row, c).data(Qt.DisplayRole)
+                delegate = self.itemDelegateForColumn(c)
+                if c and delegate is not None:
+                    value = delegate.displayText(value, QLocale())
+                line.append("" if value is None else str(value))
+            lines.append(line)
+        mime = QMimeData()
+        mime.setText("".join("\t".join(line) + "\n" for line in lines))
+        QApplication.clipboard().setMimeData(mime)
 
 
 class PValueDelegate(QStyledItemDelegate):
@@ -199,6 +244,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         scorer = Output("Scorer", Scorer, dynamic=False)
 
     SelectManual, SelectNBest, SelectThreshold, SelectFDR = range(4)
+    #: Save Image and Copy Image to Clipboard take the score plot
+    graph_name = "plot.plotItem"
 
     settingsHandler = DomainContextHandler()
     settings_version = 3
@@ -230,7 +277,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     class Information(BackgroundEstimationWidget.Information):
         no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
                            "the best ranked attributes are output instead.")
-        no_qvalues = Msg("q-values need a significance method (STIR or permutations); "
+        no_qvalues = Msg("Selecting by q-values needs a significance method (STIR or "
+                         "permutations); "
                          "the best ranked attributes are output instead.")
         switched = Msg("{} does not suit a {} target: the data are estimated with {}, "
                        "the choice for such targets.")
@@ -292,7 +340,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                          + 2 * self.compare_view.frameWidth())
         box.layout().addWidget(self.compare_view)
 
-        box = gui.hBox(form, "Significance")
+        # beside the selection, whose q < level needs it (in the form it was below the fold)
+        column = gui.vBox(None, margin=0)
+        box = gui.vBox(column, "Significance")
         gui.comboBox(box, self, "significance_method", items=[s[0] for s in SIGNIFICANCE],
                      callback=self._on_significance_changed,
                      tooltip="p-values and Benjamini-Hochberg q-values of the estimates: STIR "
@@ -301,7 +351,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                              "approximate, fast) or the estimates of the data with the class "
                              "permuted (any estimator; exact, slower)")
         self.permutations_spin = gui.spin(
-            box, self, "n_permutations", 9, 100000, step=10, label="runs:",
+            box, self, "n_permutations", 9, 100000, step=10, label="Runs:",
             callback=self._on_significance_changed,
             tooltip="The number of permutations R; p = (b + 1) / (R + 1), b the number of "
                     "permuted estimates reaching the observed one")
@@ -344,21 +394,25 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.tau_label = QLabel(wordWrap=True)
         grid.addWidget(self.tau_label, 4, 0, 1, 2)
         sel_box.layout().addLayout(grid)
-        gui.auto_send(self.buttonsArea, self, "auto_apply")
+        self.buttonsArea.layout().addWidget(column)
+        gui.rubber(column)
+        gui.auto_send(column, self, "auto_apply")
 
         splitter = QSplitter(Qt.Vertical, childrenCollapsible=False)
         self.mainArea.layout().addWidget(splitter)
         self.ranks_model = EstimatesModel(parent=self)
-        self.ranks_view = TableView(self)
+        self.ranks_view = EstimatesView(self)
         self.ranks_view.setModel(self.ranks_model)
         self.ranks_view.selectionModel().selectionChanged.connect(self._on_select)
         self.ranks_view.manualSelection.connect(
             lambda: self.set_selection_method(self.SelectManual))
         self.ranks_view.horizontalHeader().sectionClicked.connect(self._on_header_click)
         self.ranks_view.horizontalHeader().setTextElideMode(Qt.ElideNone)
-        self.formats = {}
-        self.score_delegate = ScoreDelegate(self, self.formats)  # the view owns no delegates
-        self.ranks_view.setItemDelegate(self.score_delegate)
+        self.ranks_view.setTextElideMode(Qt.ElideMiddle)
+        self.formats = {}                   # {column: formatter of its estimates}
+        self.score_delegates = []           # the view owns no delegates
+        self.count_delegate = CountDelegate(self)
+        self.ranks_view.setItemDelegateForColumn(1, self.count_delegate)
         self.pvalue_delegate = PValueDelegate(self)
         splitter.addWidget(self.ranks_view)
 
@@ -554,10 +608,13 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         return columns
 
     def show_result(self):
+        for c in range(2, self.ranks_model.columnCount()):     # the previous result's
+            self.ranks_view.setItemDelegateForColumn(c, None)
         self.ranks_model.clear()
         self.ranks_model.resetSorting(True)
         self.ranks_model.notes = {}
         self.formats.clear()
+        self.score_delegates = []
         self.counts_view.setRowCount(0)
         if self.result is None:
             self._update_tau_label()
@@ -575,7 +632,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                 tips.append(f"Estimates by {run.name}")
                 self.ranks_model.setExtremesFrom(c, run.scores)
                 self.formats[c] = format_scores(run.scores)
-                view.setItemDelegateForColumn(c, None)
+                self.score_delegates.append(ScoreDelegate(self, self.formats[c]))
+                view.setItemDelegateForColumn(c, self.score_delegates[-1])
                 for row, round_ in run.removed.items():
                     self.ranks_model.notes[(row, c)] = (
                         "removed", f"Removed by TuRF in round {round_}: it ranks below the "
@@ -597,6 +655,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             column, order = 2, enum2int(Qt.DescendingOrder)
         self.ranks_model.sort(column, Qt.SortOrder(order))
         view.horizontalHeader().setSortIndicator(column, Qt.SortOrder(order))
+        self._show_sorted_column()
         self._update_threshold_enabled()
         self._update_tau_label()
         if self.result.case_counts is not None:
@@ -614,7 +673,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         metrics = view.fontMetrics()
 
         def widest(texts):
-            longest = sorted(set(texts), key=len)[-8:]     # the widest is among the longest
+            # the widest is among the longest (not always the longest: digits are wider
+            # than "e" and "-")
+            longest = sorted(set(texts), key=len)[-64:]
             return max((metrics.horizontalAdvance(t) for t in longest), default=0)
 
         attrs = self.data.domain.attributes
@@ -622,7 +683,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         # the names: measured, and by the view on its first hundred rows (icon and margins; a
         # thousand rows took 90 ms of the canvas's time)
         header.setResizeContentsPrecision(100)
-        widths = [max(widest(a.name for a in attrs) + icon + 16, view.sizeHintForColumn(0)),
+        # (a name longer than NAME_CHARACTERS is shortened in the middle, its tooltip in full,
+        # so that long names leave the estimates in view)
+        names = max(widest(a.name for a in attrs) + icon + 16, view.sizeHintForColumn(0))
+        widths = [min(names, metrics.averageCharWidth() * NAME_CHARACTERS + icon + 16),
                   widest(["99"]) + 12]
         for c, (run, kind) in enumerate(self._columns(), 2):
             values = np.sort(getattr(run, kind))       # the widest are among the extremes
@@ -642,8 +706,18 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         return width + view.verticalHeader().width() + 2 * view.frameWidth() \
             + view.verticalScrollBar().sizeHint().width()
 
+    def _show_sorted_column(self):
+        """Scroll the table (when it is wider than its pane) so that the column it is sorted
+        by, which the selection follows, is in view."""
+        view = self.ranks_view
+        column = view.horizontalHeader().sortIndicatorSection()
+        if 0 <= column < self.ranks_model.columnCount() and self.ranks_model.rowCount():
+            row = max(view.rowAt(0), 0)
+            view.scrollTo(self.ranks_model.index(row, column))
+
     def _on_header_click(self):
         self.sorting = (self.ranks_model.sortColumn(), enum2int(self.ranks_model.sortOrder()))
+        self._show_sorted_column()
         self._update_threshold_enabled()
         self._update_tau_label()
         if self.selection_method != self.SelectManual:
@@ -864,13 +938,22 @@ _TARGETS = {"classification": "categorical", "regression": "numeric"}
 MAX_DOTS = 500
 
 
+#: with at most this many attributes the x axis is labelled at every rank (not 1.5, 2.5, ...)
+EVERY_RANK = 10
+
+
 class ScorePlot(pg.PlotWidget):
     """The estimates of one estimator as dots, attributes ordered from the best: filled where
     the attribute is significant (q below the level, or above Relief's τ), ringed in the
     selection's colour where it is selected; τ as a dashed line. Hovering a dot names its
-    attribute. Beyond the best :data:`MAX_DOTS`, the plain attributes are a line."""
+    attribute. Beyond the best :data:`MAX_DOTS`, the plain attributes are a line. The legend
+    stands beside the plot, not over the dots; the range is the estimates' (a τ far beyond them
+    is named in the legend, not drawn, so that the dots keep their spread)."""
     def __init__(self, parent=None):
         super().__init__(parent, background="w")
+        # pyqtgraph's PlotWidget sets the plot item's ``clear`` on each instance, which would
+        # hide :meth:`clear` (legend and title would stay from the previous result)
+        del self.clear
         self.setMinimumHeight(160)
         self.getPlotItem().setMenuEnabled(False)
         self.getPlotItem().hideButtons()
@@ -879,12 +962,27 @@ class ScorePlot(pg.PlotWidget):
         self.setLabel("bottom", "attributes, from the best", color="k")
         for side in ("left", "bottom"):
             self.getAxis(side).enableAutoSIPrefix(False)
-        self.legend = self.addLegend(offset=(-10, 10), labelTextColor="k")
+        # the legend in a column of the plot item's grid right of the plot (row 2 holds the
+        # view box)
+        self.legend = pg.LegendItem(labelTextColor="k")
+        # as tall as its entries, at the top (in a plot's full height its rows spread out)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.getPlotItem().layout.addItem(self.legend, 2, 3, Qt.AlignTop)
+        self.tau = None         # the τ line (None when there is none)
 
     def clear(self):
+        """Remove the dots, the τ line, the legend's entries, the title and the axis name."""
         self.getPlotItem().clear()
         self.legend.clear()
+        self.tau = None
+        self.getPlotItem().titleLabel.setText("")
         self.setTitle(None)
+        self.setLabel("left", "")
+        self.getAxis("bottom").setTicks(None)
+
+    def legend_labels(self):
+        """The texts of the legend's entries, in order."""
+        return [label.text for _, label in self.legend.items]
 
     def show_scores(self, name, names, scores, selected, marked, mark, tau, removed):
         self.clear()
@@ -919,21 +1017,36 @@ class ScorePlot(pg.PlotWidget):
                                  width=2.5 if sel else 1),
                     brush=pg.mkBrush(red if sig else QColor(255, 255, 255)),
                     hoverable=True, tip=lambda x, y, data: f"{data}: {y:.4g}"))
+        low, high = float(y.min()), float(y.max())
+        tau_text = None
         if tau is not None:
-            self.addItem(pg.InfiniteLine(tau, angle=0,
-                                         pen=pg.mkPen(grey, style=Qt.DashLine)))
+            # τ is drawn when it is within half the estimates' spread of them; else the
+            # legend says where it is
+            spread = max(high - low, 1e-12)
+            tau_text = f"τ = {tau:.3f}"
+            if low - spread / 2 <= tau <= high + spread / 2:
+                low, high = min(low, tau), max(high, tau)
+                self.tau = pg.InfiniteLine(tau, angle=0, pen=pg.mkPen(grey, style=Qt.DashLine))
+                self.addItem(self.tau)
+            else:
+                tau_text += " (above the plot)" if tau > high else " (below the plot)"
         # the legend: what the marks mean
-        if marked is not None:
+        if significant.any():
             self.legend.addItem(pg.ScatterPlotItem(brush=pg.mkBrush(red), pen=pg.mkPen(red),
                                                    size=7), mark)
         if len(selected):
             self.legend.addItem(pg.ScatterPlotItem(brush=pg.mkBrush("w"),
                                                    pen=pg.mkPen(blue, width=2.5), size=10),
                                 "selected")
-        if tau is not None:
+        if tau_text is not None:
             self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen(grey, style=Qt.DashLine)),
-                                f"τ = {tau:.3f}")
+                                tau_text)
+        if high == low:
+            low, high = low - 0.5, high + 0.5
+        self.setYRange(low, high, padding=0.08)
         self.setXRange(0.5, len(order) + 0.5, padding=0.02)
+        if len(order) <= EVERY_RANK:
+            self.getAxis("bottom").setTicks([[(int(i), str(i)) for i in x]])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,7 +16,7 @@ from AnyQt.QtWidgets import (QHeaderView, QLineEdit, QSizePolicy, QSplitter, QSt
 from Orange.data import Domain, Table
 from Orange.widgets import gui
 from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
-from Orange.widgets.utils.colorpalettes import LimitedDiscretePalette
+from Orange.widgets.utils import enum2int
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
@@ -61,20 +61,17 @@ def _short(name, length=LEGEND_CHARACTERS):
     return f"{name[:half]}…{name[-half:]}"
 
 
-def readable(colour):
-    """``colour``, darkened if pale (such as Orange's yellow) so that a thin line on a white
-    background stays visible."""
-    luminance = 0.299 * colour.red() + 0.587 * colour.green() + 0.114 * colour.blue()
-    return colour.darker(100 + int(luminance - 100)) if luminance > 150 else colour
+#: the colours of the curves drawn each in its own (at most :data:`SELECTED_SHOWN`), in the
+#: order of the legend: distinct from each other (at least 22 apart in CIE L*a*b*), from the
+#: grey of the other curves, and dark enough for a thin line on white (luminance at most 150)
+CURVE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#e6550d", "#9467bd", "#8c564b", "#d6459b",
+                 "#17a5b8", "#8c8c00", "#393b79", "#0b5e2c", "#ff2d8a", "#6b3e00", "#5aa0ff",
+                 "#a30059", "#00a87e", "#b86e00", "#7a1fd6", "#4c6b00", "#2f4f4f")
 
 
-def curve_colours(n, indices=None):
-    """``n`` distinct colours for curves on a white background: Orange's palette, the pale
-    ones darkened (:func:`readable`); only those at ``indices`` if given (building thousands of
-    colours for a few curves holds the canvas)."""
-    palette = LimitedDiscretePalette(max(n, 1)).palette
-    rows = palette if indices is None else palette[np.asarray(indices, dtype=int)]
-    return [readable(QColor(*map(int, rgb))) for rgb in rows]
+def curve_colours(n):
+    """The colours of ``n`` curves (:data:`CURVE_COLOURS`, repeated beyond them)."""
+    return [QColor(CURVE_COLOURS[i % len(CURVE_COLOURS)]) for i in range(n)]
 
 
 def correlation(x, y):
@@ -134,6 +131,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         selected_data = Output("Selected Data", Table, default=True)
         features = Output("Features", AttributeList, dynamic=False)
 
+    #: Save Image and Copy Image to Clipboard take both plots with their legends
+    graph_name = "plots"
+
     settingsHandler = DomainContextHandler()
     k_max = Setting(100)
     iterations = Setting(0)          # 0 = all instances
@@ -147,7 +147,8 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         no_reference = Msg("No correlation with {}")
 
     class Information(BackgroundEstimationWidget.Information):
-        k_capped = Msg("k is limited to {} by the size of the classes.")
+        k_capped = Msg("The number of neighbours k is limited to {} by the size of the "
+                       "classes.")
 
     def __init__(self):
         super().__init__()
@@ -180,7 +181,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         # the attribute list beside the plots, where long names have room
         splitter = QSplitter(Qt.Horizontal, childrenCollapsible=False)
         self.mainArea.layout().addWidget(splitter)
-        plots = gui.vBox(None, margin=0)
+        plots = self.plots = gui.vBox(None, margin=0)
         splitter.addWidget(plots)
         box = gui.vBox(None, "Attributes")
         splitter.addWidget(box)
@@ -193,6 +194,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.attr_model.setHorizontalHeaderLabels(["Attribute", "Best"])
         self.attr_model.setHeaderData(
             1, Qt.Horizontal, "The attribute's highest estimate over all k", Qt.ToolTipRole)
+        # a first click on Best sorts the highest first (as Rank does)
+        self.attr_model.setHeaderData(1, Qt.Horizontal, enum2int(Qt.DescendingOrder),
+                                      Qt.InitialSortOrderRole)
         self.attr_proxy = QSortFilterProxyModel(self, filterCaseSensitivity=Qt.CaseInsensitive,
                                                 sortRole=Qt.UserRole)
         self.attr_proxy.setSourceModel(self.attr_model)
@@ -202,7 +206,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             selectionBehavior=QTableView.SelectionBehavior.SelectRows,
             editTriggers=QTableView.EditTrigger.NoEditTriggers, sortingEnabled=True,
             horizontalScrollMode=QTableView.ScrollMode.ScrollPerPixel,
-            textElideMode=Qt.ElideMiddle,
+            textElideMode=Qt.ElideMiddle, wordWrap=False,
             toolTip="Click a row (or a curve) to select the attribute; click a header to "
                     "sort.")
         self.attr_view.setModel(self.attr_proxy)
@@ -211,8 +215,14 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         # contents at each sort or selection holds the canvas on thousands of attributes
         self.attr_view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         header = self.attr_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        # names take the list's width (a name longer than that is shortened in the middle,
+        # its tooltip in full); the estimates are as wide as their numbers
+        header.setSectionResizeMode(0, QHeaderView.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeToContents)
         header.setTextElideMode(Qt.ElideNone)
+        # listed in the data's order until a header is clicked: no sort arrow
+        header.setSortIndicator(-1, Qt.AscendingOrder)
+        self.attr_proxy.sort(-1)
         self.attr_view.selectionModel().selectionChanged.connect(self._on_list_selection)
         box.layout().addWidget(self.attr_view)
         gui.auto_send(self.buttonsArea, self, "auto_commit")
@@ -362,7 +372,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             shown, rest, width = list(np.argsort(-best, kind="stable")[:LEGEND_SIZE]), [], 1.5
         ks = self.result.ks
         dots = self._dots()
-        for i, colour in zip(shown, curve_colours(len(attrs), shown)):
+        for i, colour in zip(shown, curve_colours(len(shown))):
             if dots:
                 curve = pg.PlotDataItem(ks, self.result.profile[:, i], symbolPen=colour,
                                         symbolBrush=colour, **dots)
@@ -506,7 +516,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         estimates = view.fontMetrics().horizontalAdvance(longest) + 2 * margin + 1
         width = self._names_width + max(estimates, header.sectionSizeHint(1))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
-                                 + view.verticalScrollBar().sizeHint().width() + 4, 520))
+                                 + view.verticalScrollBar().sizeHint().width() + 4, 380))
 
     def _select_in_list(self):
         attrs = self.data.domain.attributes if self.data is not None else []

@@ -6,7 +6,7 @@ import inspect
 
 from AnyQt.QtCore import QSize, Qt
 from AnyQt.QtGui import QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QComboBox, QTableView
+from AnyQt.QtWidgets import QComboBox, QHeaderView, QTableView
 
 from Orange.data import Domain, Table
 from Orange.widgets import gui
@@ -103,13 +103,21 @@ class OWObliviousTree(BackgroundLearnerWidget):
                                     selectionMode=QTableView.SelectionMode.NoSelection)
         self.path_view.setModel(self.path_model)
         self.path_view.verticalHeader().hide()
-        self.path_view.horizontalHeader().setStretchLastSection(True)
+        # the names take the room left; step and accuracy are as wide as their numbers (a
+        # stretched last section kept a width of its own and pushed the accuracies out of view)
+        header = self.path_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.path_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         gui.vBox(self.mainArea, "Elimination path").layout().addWidget(self.path_view)
         self._update_folds_enabled()
         self.resize(700, 560)
 
     def sizeHint(self):
-        return QSize(700, 560)
+        """700 x 560, wider when the elimination path's names need it (at most a 1366-pixel
+        screen's width)."""
+        width = self.controlArea.sizeHint().width() + self.path_view.minimumWidth() + 40
+        return QSize(min(max(700, width), 1366), 560)
 
     def _on_search_changed(self):
         self.search = self.search_combo.currentData()
@@ -158,11 +166,11 @@ class OWObliviousTree(BackgroundLearnerWidget):
                     item.setFont(font)
                     item.setToolTip("The tree that is kept")
             self.path_model.appendRow(items)
-        self.path_view.resizeColumnsToContents()
         view = self.path_view       # every column in view, however long the names
-        width = sum(view.columnWidth(c) for c in range(self.path_model.columnCount()))
+        width = sum(max(view.sizeHintForColumn(c), view.horizontalHeader().sectionSizeHint(c))
+                    for c in range(self.path_model.columnCount()))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
-                                 + view.verticalScrollBar().sizeHint().width(), 700))
+                                 + view.verticalScrollBar().sizeHint().width(), 1000))
         retained = model.retained_attributes
         self.Information.retained(len(retained), len(model.domain.attributes), tree.accuracy)
         self.Warning.no_attributes(shown=not retained)

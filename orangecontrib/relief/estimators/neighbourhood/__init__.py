@@ -7,7 +7,9 @@
   float32 search), :mod:`.heaps` (bounded neighbour heaps) and :mod:`.sparse` (``scipy.sparse``
   data);
 * :mod:`.packed` — SNP genotypes packed as bit planes;
-* :mod:`.diff_sums` — the weighted sums of diffs over a context that turn it into estimates.
+* :mod:`.diff_sums` — the weighted sums of diffs over a context that turn it into estimates;
+* :mod:`.vectorised` — the numpy equivalents of the kernels, and :mod:`.kinds` — the codes
+  both share.
 """
 from .diffs import DiffModel, DiffOptions, class_codes, class_tiles, target_diffs
 from .neighbours import NeighbourContext, nearest_among, nearest_neighbours, neighbour_weights, \

@@ -18,7 +18,9 @@ running sum, read once after the last neighbour.
 ``BLOCK_COLUMNS`` attributes (a branch-free loop per column type that the compiler vectorises)
 and adds them to the running sums, so no (instances x neighbours x attributes) array of diffs
 is ever built; blocks of columns and chunks of instances are the parallel tasks, and it
-releases the GIL. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
+releases the GIL. The instances are split into chunks by the work alone (``SUM_TASKS``), never
+by the number of threads, so the chunks' sums are added in the same order and the estimates are
+the same to the last bit whatever the number of threads. Columns without missing values get the diff of :mod:`.diffs` inline (discrete
 0/1; numeric from ``|x - y|`` by the ramp arguments of :attr:`.DiffModel._ramp_args`, the
 same arithmetic as :func:`.diffs._diff`); the others the same numbers as :func:`.diffs._diff`
 (missing values by RELIEF-B/C/D): a query's diffs to a missing value looked up once per query,
@@ -29,14 +31,14 @@ get the discrete diff from each pair's mismatch bits (:func:`.packed.mismatch_bi
 from collections import namedtuple
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import njit, prange
 
 from ...compilation import kernel
 from ..base import parallel_launch
 from . import vectorised
-from .diffs import _DISCRETE, _UNUSABLE, _code, _threads_for
+from .diffs import _code, _threads_for
+from .kinds import DISCRETE, DISCRETE_PLAIN, GENERAL, NUMERIC_PLAIN, PACKED, UNUSABLE
 from .neighbours import first_k_weights
 from .packed import mismatch_bits
 
@@ -44,8 +46,9 @@ __all__ = ["SumPlan", "sum_plan", "plan_totals", "plan_matrix", "column_runs", "
 
 #: columns per task: a task's running sums and a neighbour's values of them stay in cache
 BLOCK_COLUMNS = 256
-#: the column types of :func:`column_runs`
-DISCRETE_PLAIN, NUMERIC_PLAIN, GENERAL, PACKED = 0, 1, 2, 3
+#: fewest parallel tasks of :func:`fused_sums`: with fewer runs of columns the sampled instances
+#: are split into chunks too (a function of the work, not of the threads: see the docstring)
+SUM_TASKS = 16
 
 
 @dataclass(frozen=True)
@@ -195,9 +198,9 @@ def column_runs(model):
     stop, type), the type DISCRETE_PLAIN or NUMERIC_PLAIN for a usable column without
     missing values, GENERAL for the other usable ones, PACKED for data held as bit planes;
     columns with no known value are left out (their diff is never known)."""
-    plain = np.where(model.kind == _DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN)
+    plain = np.where(model.kind == DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN)
     usable = PACKED if model.packed else np.where(model.has_missing, GENERAL, plain)
-    kind = np.where(model.kind == _UNUSABLE, -1, usable)
+    kind = np.where(model.kind == UNUSABLE, -1, usable)
     runs = []
     start = 0
     for t in range(1, kind.size + 1):
@@ -216,8 +219,7 @@ def fused_sums(model, rows, neighbours, plan, runs, known=False):
     rows = np.ascontiguousarray(rows, dtype=np.intp)
     neighbours = np.ascontiguousarray(neighbours, dtype=np.intp)
     b, G, K = neighbours.shape
-    threads = numba.get_num_threads()
-    chunks = 1 if runs.shape[0] >= 2 * threads else min(threads, max(b, 1))
+    chunks = min(-(-SUM_TASKS // max(runs.shape[0], 1)), max(b, 1))
     out = np.zeros((chunks, plan.n_outputs, a))
     if runs.shape[0] and plan.at.size:
         arrays = PlanArrays(plan.pair, plan.ptr, plan.at, plan.source, plan.target, plan.scale)
@@ -267,7 +269,7 @@ def _general_diffs(d, tables, r, o, c0, width, xo, xmiss, n_xmiss, known):
         t = c0 + u
         dz = abs(z[u] - x[u])
         v = 1.0 if dz >= hi[t] else (0.0 if dz <= lo[t] else (dz - lo[t]) * slope[t])
-        v = (0.0 if x[u] == z[u] else 1.0) if kind[t] == _DISCRETE else v
+        v = (0.0 if x[u] == z[u] else 1.0) if kind[t] == DISCRETE else v
         m = xc[u]                   # loaded either way: a select, not a branch
         d[u] = v if z[u] == z[u] else m
     for k in range(n_xmiss):

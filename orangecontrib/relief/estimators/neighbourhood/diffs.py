@@ -59,11 +59,10 @@ from ...compilation import kernel
 from ..base import check_memory, parallel_launch, row_blocks
 from . import vectorised
 from ..encoding import EncodedData, power_of_two_scale, unit_scales
+from .kinds import DISCRETE, NUMERIC, UNUSABLE
 from .packed import MAX_VALUES, PackedColumns, pack_planes, pair_mismatches, tile_mismatches
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
-
-_DISCRETE, _NUMERIC, _UNUSABLE = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -173,11 +172,11 @@ class DiffModel:
             any_missing |= missing.any(axis=0)
             all_missing &= missing.all(axis=0)
         if reference is not None:
-            usable = reference.kind != _UNUSABLE
+            usable = reference.kind != UNUSABLE
         else:
             usable = ~all_missing
-        self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
-        self.kind[~usable] = _UNUSABLE
+        self.kind = np.where(data.discrete, DISCRETE, NUMERIC).astype(np.int8)
+        self.kind[~usable] = UNUSABLE
         if reference is not None:
             self.scale, self.shift, self.inv_span = (reference.scale, reference.shift,
                                                      reference.inv_span)
@@ -237,7 +236,7 @@ class DiffModel:
     @property
     def usable(self):
         """The columns that take part in distances (those with a known value)."""
-        return self.kind != _UNUSABLE
+        return self.kind != UNUSABLE
 
     @cached_property
     def _code_args(self):
@@ -258,7 +257,7 @@ class DiffModel:
         o = self.options
         with np.errstate(divide="ignore"):      # a column read rescaled: its rescaled span
             span = np.where(self.scale == 1, self.data.span, 1.0 / self.inv_span)
-        span = np.where((self.kind == _NUMERIC) & np.isfinite(span), span, 0.0)
+        span = np.where((self.kind == NUMERIC) & np.isfinite(span), span, 0.0)
         constant = span <= 0
         safe = np.where(constant, 1.0, span)
         if o.numeric == "ramp":
@@ -392,10 +391,10 @@ class DiffModel:
         tiled kernel sums). Otherwise an empty (n, 2, 0) array."""
         if self.packed:                         # every column, as the data hold them
             return self.data.X.planes
-        columns = np.flatnonzero(self.kind != _UNUSABLE)
+        columns = np.flatnonzero(self.kind != UNUSABLE)
         empty = np.zeros((self.data.n_instances, 2, 0), np.uint64)
         if (self.sparse or columns.size < PACKED_MIN_COLUMNS or self.has_missing.any()
-                or np.any(self.kind[columns] != _DISCRETE)
+                or np.any(self.kind[columns] != DISCRETE)
                 or np.any(self.n_codes[columns] > MAX_VALUES)):
             return empty
         planes = pack_planes(self.values, columns)
@@ -424,7 +423,7 @@ class DiffModel:
         partial = self.has_missing
         other, both = (d * d if o.distance == "euclidean" else d for d in self.missing_diffs)
         order, ranges = class_tiles(self.cls, self.n_cls)
-        usable = self.kind != _UNUSABLE
+        usable = self.kind != UNUSABLE
         columns = np.concatenate([np.flatnonzero(usable & ~partial), np.flatnonzero(partial)])
         first_row = np.concatenate([[0], np.cumsum(np.where(partial[columns],
                                                             1 + self.n_cls, 1))])
@@ -495,13 +494,13 @@ def _diff(t, i, j, tables):
     (CORElearn's arithmetic); RELIEF-C's excluded contributions (``leave_out``) are NaN; a
     missing value's diff is looked up in the tables of :attr:`DiffModel.missing_diffs`."""
     k = tables.kind[t]
-    if k == _UNUSABLE:
+    if k == UNUSABLE:
         return np.nan
     X = tables.values
     a = X[i, t]
     b = X[j, t]
     if a == a and b == b:
-        if k == _DISCRETE:
+        if k == DISCRETE:
             return 0.0 if a == b else 1.0
         d = abs(b - a)
         if d >= tables.hi[t]:

@@ -57,18 +57,18 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...compilation import (compile_workload_in_background, compiled_somewhere, current_mode,
-                            kernel)
+from ...compilation import compiled_somewhere, current_mode, kernel, run_in_background
 from . import single_precision, vectorised
 from ..base import check_memory, parallel_launch, progress_part
-from ..encoding import EncodedData
-from .diffs import (DiffModel, _DISCRETE, _NUMERIC, _UNUSABLE, _any_tile_distances, _diff,
-                    _tile_buffers)
+from ..encoding import EncodedData, encode
+from .diffs import DiffModel, DiffOptions, _any_tile_distances, _diff, _tile_buffers
 from .heaps import _group, _heap_sort, _offer, _offer_tie, _sort_ties
+from .kinds import DISCRETE, NUMERIC, UNUSABLE
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "nearest_among", "regroup",
            "neighbour_weights", "WEIGHTINGS", "SEARCHES", "NeighbourPlaces", "neighbour_places",
-           "first_k_places", "first_k_weights", "tie_margin", "tie_places", "tied_with_kth"]
+           "first_k_places", "first_k_weights", "tie_margin", "tie_places", "tied_with_kth",
+           "compile_single_precision"]
 
 WEIGHTINGS = ("equal", "exp-rank", "1/d", "1/d2")
 
@@ -190,9 +190,9 @@ def tie_places(model, K, size):
     plus the instances of a group spread evenly over those values would put at each one (at
     most ``MAX_TIE_PLACES``): ReliefF (k = 10) on 1,600 x 20 SNPs searched 699 of the 1,600
     rows again with the margin of 16 places, none with 54."""
-    usable = model.kind != _UNUSABLE
+    usable = model.kind != UNUSABLE
     margin = tie_margin(K)
-    if model.sparse or model.has_missing[usable].any() or np.any(model.kind[usable] != _DISCRETE):
+    if model.sparse or model.has_missing[usable].any() or np.any(model.kind[usable] != DISCRETE):
         return margin
     return max(margin, min(margin + size // (int(usable.sum()) + 1), MAX_TIE_PLACES))
 
@@ -242,7 +242,7 @@ def _search(how, instances, K, callback, ties=0):
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done, nearest, alone)
     if deferred:
-        compile_workload_in_background("numeric")
+        run_in_background(compile_single_precision)
     return neighbours, distances, search
 
 
@@ -291,17 +291,34 @@ def _single_precision_compiled():
     or in the disk cache) or the kernels are to run compiled (``kernel_mode("compiled")``).
     Until then the double-precision search serves, which gives the same context (the
     single-precision one is certified against it) and compiles in half the time; once the
-    search is done, a background process compiles the single-precision kernels (see
-    :mod:`orangecontrib.relief.compilation`)."""
+    search is done, a background process compiles the single-precision kernels
+    (:func:`compile_single_precision`)."""
     return current_mode() == "compiled" or compiled_somewhere(single_precision._search_pairs,
                                                               single_precision._certify)
+
+
+def compile_single_precision():
+    """Search the neighbours of every instance of numeric data of the kinds the
+    single-precision search serves (2,000 instances and 100 attributes, with and without
+    missing values, by the linear and the ramp diff), so that its kernels compile when the
+    kernels run compiled: what a background process does after a search that had to do without
+    them (:func:`orangecontrib.relief.compilation.run_in_background`), and a workload of
+    ``orange-relief compile``."""
+    rng = np.random.default_rng(0)
+    for missing in (0.0, 0.1):
+        X = rng.random((2000, 100))
+        X[rng.random(X.shape) < missing] = np.nan
+        data = encode(X, (X[:, 0] > 0.5).astype(float), n_classes=2)
+        for numeric in ("linear", "ramp"):
+            nearest_neighbours(DiffModel(data, DiffOptions(numeric=numeric)),
+                               np.arange(data.n_instances), 10)
 
 
 def _self_distances(model, instances):
     """D(R_i, R_i) of each sampled instance: the diffs of its missing values to themselves."""
     if not model.has_missing.any():
         return np.zeros(instances.size)
-    missing = np.isnan(model.values[instances]) & (model.kind != _UNUSABLE)
+    missing = np.isnan(model.values[instances]) & (model.kind != UNUSABLE)
     if not missing.any():
         return np.zeros(instances.size)
     c = model.cls[instances]
@@ -559,7 +576,7 @@ def _kd_tree_suits(model):
     n, a = model.data.X.shape
     return (n >= KD_TREE_MIN_INSTANCES and a <= KD_TREE_MAX_ATTRIBUTES
             and model.options.numeric == "linear" and not model.has_missing.any()
-            and np.all(model.kind == _NUMERIC))
+            and np.all(model.kind == NUMERIC))
 
 
 def _kd_tree_search(model, instances, cls, groups, neighbours, distances, callback):

@@ -50,7 +50,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..base import available_memory, progress_part, parallel_launch
-from .diffs import ROW_PAD, _DISCRETE, _UNUSABLE, _code, _g, _load_tile, class_tiles
+from .diffs import ROW_PAD, _code, _g, _load_tile, class_tiles
+from .kinds import DISCRETE, UNUSABLE
 from .heaps import _group, _heap_sort, _offer, _sift_down
 
 __all__ = ["suits", "search", "error_bound", "Panels", "PanelArrays", "KernelOptions"]
@@ -90,7 +91,7 @@ def suits(model, n_queries, skip_zero, n_groups=1, K=10):
     a = model.data.n_attributes
     work = n_queries * model.data.n_instances * a
     if (model.sparse or o.corelearn or skip_zero or work < MIN_WORK or a > MAX_ATTRIBUTES
-            or model.planes.shape[2] or not np.any(model.kind != _UNUSABLE)):
+            or model.planes.shape[2] or not np.any(model.kind != UNUSABLE)):
         return False
     if model.has_missing.any() and o.missing == "D" and o.both_missing != "both":
         return False
@@ -113,8 +114,8 @@ class Panels:
     def __init__(self, model, instances, callback=None):
         positions, self.ranges = class_tiles(model.cls[instances], model.n_cls, WIDTH)
         self.order = np.asarray(instances, dtype=np.intp)[positions]
-        usable = model.kind != _UNUSABLE
-        discrete = model.kind == _DISCRETE
+        usable = model.kind != UNUSABLE
+        discrete = model.kind == DISCRETE
         columns = np.concatenate([np.flatnonzero(usable & ~discrete),
                                   np.flatnonzero(usable & discrete)]).astype(np.intp)
         self.n_numeric = int(np.sum(usable & ~discrete))
@@ -153,7 +154,7 @@ class Panels:
 
     @staticmethod
     def n_rows(model):
-        usable = model.kind != _UNUSABLE
+        usable = model.kind != UNUSABLE
         return int(np.sum(usable) + model.n_cls * np.sum(model.has_missing))
 
     @property
@@ -283,8 +284,8 @@ def error_bound(model, panels):
             S = max(S, float(values.sum(axis=0, dtype=float).max()))
         if tile.shape[0] > n_values:
             P = max(P, float(np.abs(tile[n_values:]).max()))
-    kind, usable = model.kind, model.kind != _UNUSABLE
-    numeric = usable & (kind != _DISCRETE)
+    kind, usable = model.kind, model.kind != UNUSABLE
+    numeric = usable & (kind != DISCRETE)
     with np.errstate(invalid="ignore"):
         raw = np.where(numeric, (np.abs(model.shift) + 1.0 / np.where(model.inv_span > 0,
                                                                         model.inv_span, 1.0))

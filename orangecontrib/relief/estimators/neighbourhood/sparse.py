@@ -34,8 +34,9 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
 
-from ..base import parallel_launch
-from .diffs import DiffModel, DiffOptions, class_codes, _DISCRETE, _NUMERIC, _bins_for, _g
+from ..base import BLOCK_BYTES, parallel_launch
+from .diffs import DiffModel, DiffOptions, class_codes, _bins_for, _g
+from .kinds import DISCRETE, NUMERIC
 from ..encoding import unit_scales
 from .heaps import _before, _group, _heap_sort, _offer
 
@@ -47,6 +48,10 @@ SEARCH_WORK = 10_000_000
 #: relative rounding bound of a sum, per term: a distance by the identity is within
 #: ROUNDING * (terms) * (S_i + S_j + shared columns) of the sum in attribute order
 ROUNDING = 1e-15
+#: chunks of the pairs whose weighted diff sums :meth:`SparseDiffModel.weighted_pair_sums` adds
+#: in parallel (fewer where their sums would take more than ``BLOCK_BYTES``): a function of the
+#: data, never of the threads, so the sums are the same whatever the number of threads
+SUM_CHUNKS = 16
 
 
 def diff_model(data, options=DiffOptions()):
@@ -71,7 +76,7 @@ class SparseDiffModel(DiffModel):
         self._reference = None
         X = data.X
         n, a = X.shape
-        self.kind = np.where(data.discrete, _DISCRETE, _NUMERIC).astype(np.int8)
+        self.kind = np.where(data.discrete, DISCRETE, NUMERIC).astype(np.int8)
         numeric = ~data.discrete
         bounds = np.vstack([X.min(axis=0).toarray(), X.max(axis=0).toarray()]) if n \
             else np.full((2, a), np.nan)
@@ -111,7 +116,8 @@ class SparseDiffModel(DiffModel):
         (the diffs as :meth:`pair_diffs`)."""
         X = self.values
         coefficients = np.ascontiguousarray(coefficients, dtype=np.float64)
-        n_chunks = max(1, min(numba.get_num_threads(), len(rows)))
+        row_bytes = 8 * max(coefficients.shape[0] * self.data.n_attributes, 1)
+        n_chunks = max(1, min(SUM_CHUNKS, len(rows), BLOCK_BYTES // row_bytes))
         out = np.zeros((n_chunks,) + coefficients.shape[:1] + (self.data.n_attributes,))
         with parallel_launch():
             _weighted_union_sums(coefficients, np.ascontiguousarray(rows, dtype=np.intp),
@@ -211,7 +217,7 @@ def _union_diffs(i, j, indptr, indices, values, kind, lo, hi, slope, out, coeffi
         y = values[pb] if pb >= 0 else 0.0
         a = pa + 1 if pa >= 0 else a
         b = pb + 1 if pb >= 0 else b
-        d = _value_diff(x, y, kind[t] == _DISCRETE, lo[t], hi[t], slope[t])
+        d = _value_diff(x, y, kind[t] == DISCRETE, lo[t], hi[t], slope[t])
         if coefficients is None:
             out[t] = d
         else:
@@ -233,8 +239,8 @@ def _pair_diff_rows(rows, others, indptr, indices, values, kind, lo, hi, slope, 
 def _weighted_union_sums(coefficients, rows, others, indptr, indices, values, kind, lo, hi,
                          slope, out):
     """out[chunk, r, t] += coefficients[r, p] * diff(A_t, I_rows[p], I_others[p]) over the
-    union of the two rows' non-zero columns, for the pairs p of each chunk (one per thread);
-    the caller sums the chunks."""
+    union of the two rows' non-zero columns, for the pairs p of each chunk (``SUM_CHUNKS``,
+    whatever the number of threads); the caller sums the chunks."""
     n_chunks, R = out.shape[0], out.shape[1]
     P = rows.size
     for chunk in prange(n_chunks):

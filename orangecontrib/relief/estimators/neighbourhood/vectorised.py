@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ...compilation import small_data_only
+from .kinds import DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN, UNUSABLE
 
 __all__ = ["MAX_WORK", "SMALL_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK", "pack",
            "fill_codes", "pair_diffs", "distances", "clear_untied", "nearest_search",
@@ -109,7 +110,6 @@ def pack(values, columns, planes, ok):
 def _diffs(t, i, j, tables):
     """:func:`.diffs._diff` of the pairs (i, j) (instances I_i, I_j) on columns t (arrays
     broadcast together); ``tables``: a :class:`.diffs.DiffTables`."""
-    from .diffs import _DISCRETE, _UNUSABLE
     X, cls, kind, lo, hi, slope = (tables.values, tables.cls, tables.kind, tables.lo, tables.hi,
                                    tables.slope)
     shift, inv_span, factor, n_codes = tables.shift, tables.inv_span, tables.factor, tables.n_codes
@@ -119,8 +119,8 @@ def _diffs(t, i, j, tables):
     known = (a == a) & (b == b)
     d = np.abs(b - a)
     numeric = np.where(d >= hi[t], 1.0, np.where(d <= lo[t], 0.0, (d - lo[t]) * slope[t]))
-    value = np.where(k == _DISCRETE, np.where(a == b, 0.0, 1.0), numeric)
-    if (~known & (k != _UNUSABLE)).any():      # (the tables cover usable columns only)
+    value = np.where(k == DISCRETE, np.where(a == b, 0.0, 1.0), numeric)
+    if (~known & (k != UNUSABLE)).any():      # (the tables cover usable columns only)
         a_missing, b_missing = a != a, b != b
         ci, cj = cls[i], cls[j]
         missing = np.where(
@@ -128,7 +128,7 @@ def _diffs(t, i, j, tables):
             np.where(a_missing, other[t, _codes(b, t, shift, inv_span, factor, n_codes), ci],
                      other[t, _codes(a, t, shift, inv_span, factor, n_codes), cj]))
         value = np.where(known, value, np.nan if tables.leave_out else missing)
-    return np.where(k == _UNUSABLE, np.nan, value)
+    return np.where(k == UNUSABLE, np.nan, value)
 
 
 def pair_diffs(rows, others, tables, out):
@@ -394,7 +394,6 @@ def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     the read-outs' order into the outputs of the instance's chunk; in blocks of instances
     (in their order) of ``BLOCK_TERMS`` terms at most. Its work is linear in the pairs, so it
     takes on up to ``SUMS_WORK`` terms (``SMALL_WORK`` where the kernel is in the disk cache)."""
-    from .diff_sums import DISCRETE_PLAIN, NUMERIC_PLAIN
     pair, ptr, at, source, target, scale = (plan.pair, plan.ptr, plan.at, plan.source,
                                             plan.target, plan.scale)
     X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
