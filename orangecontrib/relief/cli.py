@@ -335,17 +335,24 @@ def run_rank(args, out):
         "attributes": len(data.attributes), "class": data.class_name,
         "class_type": "discrete" if task == "classification" else "numeric",
         "ranking": ranking(list(data.attributes), scores, args.top)}
+    return write_result(args, out, result, FORMATS, output_format,
+                        f"{len(result['ranking'])} scores")
+
+
+def write_result(args, out, result, formats, output_format, what):
+    """``result`` written by ``formats`` (format name -> function) to ``--output`` in its
+    ``output_format`` (a notice of ``what`` was written on stderr), and to ``out`` in
+    ``--format`` (the table when there is no ``--output``); exit status 0."""
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="") as file:
-                file.write(FORMATS[output_format](result))
+                file.write(formats[output_format](result))
         except OSError as error:
             raise CliError(f"cannot write {args.output!r}: {error.strerror}") from None
         if not args.quiet:
-            print(f"{PROGRAM}: wrote {len(result['ranking'])} scores to {args.output}",
-                  file=sys.stderr)
+            print(f"{PROGRAM}: wrote {what} to {args.output}", file=sys.stderr)
     if args.format or not args.output:
-        out.write(FORMATS[args.format or "table"](result))
+        out.write(formats[args.format or "table"](result))
     return 0
 
 
@@ -535,18 +542,8 @@ def run_pairs(args, out):
                    "statistic": p.statistic, "df": float(result.df[rank - 1]),
                    "p": p.pvalue, "q": p.qvalue}
                   for rank, p in enumerate(result, start=1)][:args.pairs]}
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="") as file:
-                file.write(PAIR_FORMATS[output_format](document))
-        except OSError as error:
-            raise CliError(f"cannot write {args.output!r}: {error.strerror}") from None
-        if not args.quiet:
-            print(f"{PROGRAM}: wrote {len(document['pairs'])} pairs to {args.output}",
-                  file=sys.stderr)
-    if args.format or not args.output:
-        out.write(PAIR_FORMATS[args.format or "table"](document))
-    return 0
+    return write_result(args, out, document, PAIR_FORMATS, output_format,
+                        f"{len(document['pairs'])} pairs")
 
 
 PAIR_COLUMNS = ("rank", "first", "second", "statistic", "df", "p", "q")
