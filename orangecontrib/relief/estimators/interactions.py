@@ -5,10 +5,10 @@ is the likelihood-ratio test of the logistic (for more classes: multinomial) mod
 their interaction as factors against the model with A and B only — the test of BOOST (Wan, Yang,
 Yang, Xue, Fan, Tang & Yu, "BOOST: a fast approach to detecting gene-gene interactions in
 genome-wide case-control studies", Am. J. Hum. Genet. 87(3), 2010, eqs. 3-5). On the C x I x J
-table of counts n_cij the two models are the saturated log-linear model and the model of no
-three-factor interaction [CA][CB][AB], whose fitted counts m_cij have the observed margins
-n_ci., n_c.j and n_.ij and are found by iterative proportional fitting (Deming & Stephan 1940;
-Agresti, *Categorical Data Analysis*, 3rd ed., 2013, sec. 9.7)::
+table of counts ``n_cij`` the two models are the saturated log-linear model and the model of
+no three-factor interaction [CA][CB][AB], whose fitted counts ``m_cij`` have the observed
+margins ``n_ci.``, ``n_c.j`` and ``n_.ij`` and are found by iterative proportional fitting
+(Deming & Stephan 1940; Agresti, *Categorical Data Analysis*, 3rd ed., 2013, sec. 9.7)::
 
     G² = 2 Σ n_cij log(n_cij / m_cij),    df = (C - 1)(I - 1)(J - 1),
 
@@ -28,9 +28,9 @@ attributes when they are not given, and the statistics of all their pairs — is
 copies of the data with the class permuted (the same class sizes, the attributes' dependence
 kept), and the N permuted values of s of all pairs together form the null pool. A pair's p-value
 is (b + 1)/(N + 1), b being the number of pooled values at least its s (Phipson & Smyth,
-"Permutation p-values should never be zero", 2010); beyond the pool's largest value e it is the
-chi-square tail scaled to meet the pool there, P(χ²_df >= G²)/P(χ²_df-tail at e)/(N + 1), so that
-strong pairs keep their order. Pooling makes the p-values of all pairs together uniform on null
+"Permutation p-values should never be zero", 2010); beyond the pool's largest value e it is
+``exp(e - s)/(N + 1)``, the chi-square tail scaled to meet the pool there, so that strong pairs
+keep their order. Pooling makes the p-values of all pairs together uniform on null
 data whatever the genotype frequencies (it assumes the pairs' permuted statistics are alike,
 which the chi-square transformation makes nearly so). The q-values are Benjamini-Hochberg's over
 the tested pairs. The pairs are ordered by p-value, best first (equal p-values by G²).
@@ -110,7 +110,8 @@ class InteractingPairs:
 def no_interaction_fit(tables, callback=None):
     """The fitted counts (same shape) of the log-linear model of no three-factor interaction
     for each (C, I, J) table of counts in ``tables`` (P, C, I, J): iterative proportional
-    fitting of the margins n_ci., n_c.j and n_.ij, all tables at once (module docstring)."""
+    fitting of the margins ``n_ci.``, ``n_c.j`` and ``n_.ij``, all tables at once (module
+    docstring)."""
     fit = np.ones_like(tables)
     margins = [(3,), (2,), (1,)]
     observed = [tables.sum(axis=axis, keepdims=True) for axis in margins]
@@ -121,7 +122,7 @@ def no_interaction_fit(tables, callback=None):
                 fit *= np.where(fitted > 0, total / fitted, 0.0)
             if callback is not None:
                 callback()
-            # the last step fitted n_.ij exactly; the others drift until convergence
+            # the last step fitted the margin n_.ij exactly; the others drift until convergence
             if all(np.abs(fit.sum(axis=axis, keepdims=True) - total).max() <= FIT_TOLERANCE
                    for axis, total in zip(margins[:2], observed[:2])):
                 break
