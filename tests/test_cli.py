@@ -542,3 +542,50 @@ def test_ctrl_c_on_dask_cancels_the_tasks_and_exits_130(plink_file, cluster, cap
         while any(client.processing().values()) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not any(client.processing().values())
+
+
+def test_instances_used_and_left_out_said_in_every_output_in_memory_and_on_dask(
+        tmp_path, cluster, capsys):
+    """100 rows of which 10 lack a class value: the table header, the JSON document and a
+    notice on stderr say 90 of 100 used and why, in memory and with --dask alike (which ranks
+    the same 90)."""
+    rng = np.random.default_rng(2)
+    a, b = rng.random(100), rng.random(100)
+    label = np.where(a > 0.5, "yes", "no").astype(object)
+    label[::10] = ""
+    path = tmp_path / "gaps.csv"
+    with open(path, "w", newline="") as file:
+        csv.writer(file).writerows([("a", "b", "label"), *zip(a, b, label)])
+    documents = []
+    for extra in ([], ["--dask", cluster]):
+        args = ["rank", str(path), "-c", "label", "-m", "30", "-s", "1", *extra]
+        status, out, err = run(args, capsys)
+        assert status == 0, err
+        assert "90 of 100 instances (left out: 10 with a missing class)" in out.splitlines()[0]
+        assert "10 of 100 instances left out: 10 with a missing class" in err
+        status, out, err = run(args + ["-q", "-f", "json"], capsys)
+        assert status == 0 and err == ""
+        documents.append(json.loads(out))
+    for document in documents:
+        assert document["instances"] == 90 and document["instances_read"] == 100
+        assert document["left_out"] == {"missing class": 10}
+    memory, dask = ({r["attribute"]: r["score"] for r in d["ranking"]} for d in documents)
+    assert memory.keys() == dask.keys() == {"a", "b"}
+    assert all(dask[name] == pytest.approx(memory[name], abs=1e-12) for name in memory)
+
+
+def test_plink_zero_one_phenotype_with_plinks_1_option(tmp_path, capsys):
+    """A phenotype coded 0/1 is refused by PLINK's default rules in one line that says what
+    was read and names --1; with --1 it is control/case."""
+    from bed_reader import to_bed
+    X = np.random.default_rng(4).integers(0, 3, size=(40, 20)).astype(np.int8)
+    to_bed(str(tmp_path / "zo.bed"), X, properties={"pheno": list(np.where(X[:, 2] > 0, "1",
+                                                                             "0"))})
+    status, out, err = run(["rank", str(tmp_path / "zo.bed"), "-q"], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "1 = control, 2 = case" in err and "--1" in err
+    status, out, err = run(["rank", str(tmp_path / "zo.bed"), "--1", "-q", "-f", "json"],
+                           capsys)
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["class_type"] == "discrete" and document["ranking"][0]["attribute"] == "sid3"

@@ -244,11 +244,11 @@ def test_zero_is_missing_for_case_control_but_a_value_of_a_trait(tmp_path):
     X, _ = genotypes(n=12, a=70, seed=4)
     status = ["1", "2", "0", "2", "1", "-9", "1", "2", "2", "1", "NA", "1"]
     path = write_bed(tmp_path / "cc.bed", X, status)
-    rows, y, n_classes, _ = PlinkFiles(path).target()
+    rows, y, n_classes = PlinkFiles(path).target()[:3]
     assert rows.tolist() == [0, 1, 3, 4, 6, 7, 8, 9, 11] and n_classes == 2
     assert y.tolist() == [0, 1, 1, 0, 0, 1, 1, 0, 0]
     trait = ["0.5", "0", "-1.25", "3", "0", "-9", "2", "1", "0", "7", "NA", "4"]
     path = write_bed(tmp_path / "qt.bed", X, trait)
-    rows, y, n_classes, _ = PlinkFiles(path).target()
+    rows, y, n_classes = PlinkFiles(path).target()[:3]
     assert rows.tolist() == [0, 1, 2, 3, 4, 6, 7, 8, 9, 11] and n_classes == 0
     assert y.tolist() == [0.5, 0, -1.25, 3, 0, 2, 1, 0, 7, 4]

@@ -42,7 +42,7 @@ def test_every_estimator_has_a_selector_with_its_parameters():
     # one selector per scorer, named alike, each taking its estimator's declared parameters
     assert [cls.__name__ for cls in selectors.SELECTORS] == \
         [cls.__name__ for cls in scoring.SCORERS]
-    assert len(ALL) == 19
+    assert len(ALL) == 20
     for selector in ALL:
         assert {p.name for p in selector.engine.parameters} <= set(selector.get_params())
     assert selectors.MultiScaleRelief is selectors.SELECTORS[4] and \
@@ -189,3 +189,22 @@ def test_the_base_selector_says_which_to_use_and_new_selectors_fit():
                 selectors.SURFstar):
         fitted = cls(n_features_to_select=2).fit(X, y)
         assert set(np.flatnonzero(fitted.get_support())) == {1, 4}, cls.__name__
+
+
+def test_covariates_reach_npdr_and_others_refuse_them():
+    from orangecontrib.relief.estimators import encode
+    from orangecontrib.relief.estimators.encoding import as_covariates
+    from orangecontrib.relief.estimators.npdr import NPDR
+    X, y = xor_data(n=80)
+    covs = np.random.default_rng(1).normal(size=(80, 2))
+    fitted = selectors.NPDR(pvalues="npdr", random_state=0).fit(X, y, covariates=covs)
+    want = NPDR().test(encode(X, y, n_classes=2, covariates=covs), random_state=0)
+    np.testing.assert_allclose(fitted.feature_importances_, want.statistics)
+    np.testing.assert_allclose(fitted.pvalues_, want.pvalues)
+    discrete = as_covariates(np.arange(80) % 2, 80, discrete=True)
+    one = selectors.NPDR().fit(X, y, covariates=discrete).feature_importances_
+    np.testing.assert_allclose(one, NPDR()(encode(X, y, n_classes=2, covariates=discrete)))
+    with pytest.raises(ValueError, match="does not adjust for covariates"):
+        selectors.ReliefF().fit(X, y, covariates=covs)
+    with pytest.raises(ValueError, match="rows"):
+        selectors.NPDR().fit(X, y, covariates=covs[:5])

@@ -5,6 +5,9 @@ Subcommands:
 * ``rank [DATA]``: estimate the attributes of a data set with one of the scorers of
   :mod:`orangecontrib.relief.scoring` and print them ranked (``--format table|csv|json``), or
   write them to a file (``--output scores.csv`` or ``scores.json``);
+* ``pairs [DATA]``: test the pairs of the attributes an estimator ranks best (or of the named
+  ones) for interaction with the class (:mod:`.estimators.interactions`) and print them, best
+  first, with their p-values and q-values;
 * ``estimators``: list the estimator names ``rank --estimator`` accepts;
 * ``tree [DATA]``: grow a CORE tree and print it with its cross-validated accuracy.
 * ``compile``: compile the numeric kernels for every kind of data into the cache now, rather
@@ -16,9 +19,12 @@ DATA is a file Orange reads (.tab, .csv, .tsv, .xlsx, ...), a Parquet file or fo
 ``zoo``, ``housing``, ...); without DATA, Orange's ``heart_disease`` (numeric and discrete
 attributes with missing values, two classes) is ranked. ``rank --dask [ADDRESS]`` ranks on a
 Dask cluster (a local one by default) with ReliefF, RReliefF or the SURF family and
-``--iterations M``, reading the data by partitions (:mod:`orangecontrib.relief.dask`). ``--class NAME`` names the
-class column of a plain file (one without Orange's header flags); ``--class-type`` reads it as
-discrete or numeric where the guess is not what is meant (e.g. integer class labels).
+``--iterations M``, reading the data by partitions (:mod:`orangecontrib.relief.dask`).
+``--class NAME`` names the class column of a plain file (one without Orange's header flags);
+``--class-type`` reads it as discrete or numeric where the rule is not what is meant (e.g.
+integer class labels; :mod:`orangecontrib.relief.reading` reads every file, by one rule). A
+PLINK phenotype follows PLINK's rules (1 = control, 2 = case, 0 and -9 missing; ``--1``: 0 =
+control, 1 = case). Every output says the instances used and those left out (a missing class).
 
 Results go to stdout and nothing else does: a progress bar (for work longer than a second), the
 notice that numba compiles the kernels on their first use, and errors go to stderr; ``--quiet``
@@ -36,7 +42,7 @@ given ``argparse`` parser and returns the function that runs it::
         parser.add_argument("--min-instances", type=int, default=5)
         return run_tree          # run_tree(args, out) -> exit status; raise CliError for misuse
 
-Helpers shared by subcommands: :func:`add_data_argument`, :func:`load_table`,
+Helpers shared by subcommands: :func:`add_data_argument`, :func:`read_input`,
 :func:`progress`, :func:`positive_int`, :class:`CliError`.
 """
 import argparse
@@ -45,16 +51,13 @@ import csv
 import importlib.util
 import json
 import os
-import re
 import sys
-import warnings
-from collections import namedtuple
 from contextlib import contextmanager
 
 from . import __version__
 from .compilation import cache_dir, compile_notices
 
-__all__ = ["main", "command", "CliError", "load_table", "add_data_argument", "progress",
+__all__ = ["main", "command", "CliError", "read_input", "add_data_argument", "progress",
            "positive_int"]
 
 PROGRAM = "orange-relief"
@@ -135,7 +138,8 @@ def add_data_argument(parser):
     parser.add_argument(
         "data", nargs="?", default=DEFAULT_DATA, metavar="DATA",
         help="a data file Orange reads (.tab, .csv, .tsv, .xlsx, ...), a Parquet file or "
-             "folder, a PLINK .bed file (rank only), or the name of a data set shipped with "
+             "folder, a PLINK .bed file (rank and pairs), or the name of a data set shipped "
+             "with "
              f"Orange (iris, zoo, housing, ...); default: {DEFAULT_DATA}")
     parser.add_argument(
         "-c", "--class", dest="class_name", metavar="NAME",
@@ -161,177 +165,22 @@ def note_integer_class(args, table):
               "--class-type discrete", file=sys.stderr)
 
 
-#: extensions of the text tables Orange reads: a file of binary content named so is refused
-TEXT_EXTENSIONS = (".csv", ".tsv", ".tab", ".basket")
-#: bytes looked at to tell text from binary content
-SNIFF_BYTES = 65536
+def read_input(spec, options, partitions=False, callback=None):
+    """:func:`.reading.read_data` of ``spec`` (a :class:`.reading.DataRead`: the data, the
+    instances read, used and left out); :class:`CliError` for what cannot be read."""
+    from .reading import read_data
+    try:
+        return read_data(spec, options, partitions, callback)
+    except (ImportError, ValueError) as error:
+        text = str(error)
+        raise CliError(text if text.startswith("cannot read") or spec in text
+                       else f"cannot read data {spec!r}: {text}") from None
 
 
-def data_kind(spec):
-    """"plink" (a .bed file), "parquet" (a .parquet file or a folder holding such files) or
-    "table" (anything else: a file Orange reads or a data set it ships)."""
-    lower = spec.lower().rstrip("/" + os.sep)
-    if lower.endswith(".bed"):
-        return "plink"
-    if lower.endswith((".parquet", ".pq")) or os.path.isdir(spec) and any(
-            name.lower().endswith((".parquet", ".pq")) for _, _, names in os.walk(spec)
-            for name in names):
-        return "parquet"
-    return "table"
-
-
-def check_readable(spec):
-    """:class:`CliError` when ``spec`` names a file that cannot be data: a directory (but a
-    Parquet folder), an empty file, one the user may not read, binary content in a text
-    table's file. A name that is no file is left to Orange (a data set it ships)."""
-    if not os.path.exists(spec):
-        if os.path.dirname(spec) or data_kind(spec) != "table":
-            raise CliError(f"cannot read data {spec!r}: no such file")
-        return
-    if os.path.isdir(spec):
-        if data_kind(spec) == "parquet":
-            return
-        raise CliError(f"cannot read data {spec!r}: it is a directory, not a data file")
-    if not os.access(spec, os.R_OK):
-        raise CliError(f"cannot read data {spec!r}: permission denied")
-    if os.path.getsize(spec) == 0:
-        raise CliError(f"data file {spec!r} is empty")
-    if spec.lower().endswith(TEXT_EXTENSIONS) or not os.path.splitext(spec)[1]:
-        with open(spec, "rb") as file:
-            head = file.read(SNIFF_BYTES)
-        control = sum(head.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13))
-        if b"\0" in head or control > 0.01 * len(head):
-            raise CliError(f"cannot read data {spec!r} as a table: it holds binary content, "
-                           "not text")
-
-
-def read_table(spec):
-    """Orange's ``Table`` of ``spec`` (a Parquet file or folder read by
-    :func:`.readers.read_parquet`); :class:`CliError` for what cannot be read, bytes that are
-    no text and infinite values (which Orange would turn into missing ones with a warning)."""
-    from Orange.data import Table
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            if data_kind(spec) == "parquet":
-                from .readers import read_parquet
-                table = read_parquet(spec)
-            else:
-                table = Table(spec)
-        except ImportError as error:
-            raise CliError(str(error)) from None
-        except Exception as error:  # Orange's readers raise many kinds of errors
-            text = str(error)
-            raise CliError(text if text.startswith("cannot read")
-                           else f"cannot read data {spec!r}: {text}") from None
-    for warning in caught:
-        text = str(warning.message)
-        if "invalid byte" in text:
-            raise CliError(f"cannot read data {spec!r} as a table: {text.lower()} (not text "
-                           "in a known encoding)")
-        if "infinity" in text:
-            raise CliError(f"data {spec!r} hold infinite values (inf): give a missing value "
-                           "('?' or an empty field) instead")
-        if not issubclass(warning.category, (DeprecationWarning, PendingDeprecationWarning)):
-            warnings.warn_explicit(warning.message, warning.category, warning.filename,
-                                   warning.lineno)
-    return table
-
-
-def load_table(spec, class_name=None, class_type=None):
-    """The Orange table named by ``spec`` (a path or a data set shipped with Orange), with the
-    column ``class_name`` (if given) as its class, read as ``class_type`` ("discrete",
-    "numeric" or None for as read); :class:`CliError` when it cannot be read, is empty, or has
-    no class or no attributes."""
-    check_readable(spec)
-    if data_kind(spec) == "plink":
-        raise CliError(f"PLINK data {spec!r} are read by 'orange-relief rank' only")
-    table = read_table(spec)
-    if not table.domain.variables and not table.domain.metas:
-        raise CliError(f"data {spec!r} are empty: no columns")
-    var = (table.domain.class_var if class_name is None
-           else find_column(table.domain, class_name, spec))
-    if var is not None and (class_name or class_type) is not None:
-        table = with_class(table, var, class_type, spec)
-    if len(table.domain.class_vars) > 1:
-        raise CliError(f"data {spec!r} have {len(table.domain.class_vars)} target variables "
-                       f"({', '.join(repr(v.name) for v in table.domain.class_vars)}): name "
-                       "the one to estimate against with --class NAME")
-    if table.domain.class_var is None:
-        raise CliError(f"data {spec!r} have no class (target) variable: ranking needs one; "
-                       "name the class column with --class NAME")
-    if len(table) == 0:
-        raise CliError(f"data {spec!r} have no rows (instances)")
-    if not table.domain.attributes:
-        raise CliError(f"data {spec!r} have no attributes to rank")
-    return table
-
-
-def find_column(domain, name, spec):
-    """The variable of ``domain`` called ``name``: exactly, else the only one that matches
-    ignoring case (Orange renames repeated column names "x" to "x (1)", "x (2)", ...)."""
-    columns = list(domain.variables) + list(domain.metas)
-    exact = [var for var in columns if var.name == name]
-    if len(exact) == 1:
-        return exact[0]
-    similar = [var for var in columns
-               if re.sub(r" \(\d+\)$", "", var.name).lower() == name.lower()]
-    if len(similar) == 1:
-        return similar[0]
-    if similar:
-        raise CliError(f"class {name!r} is ambiguous in {spec!r}: columns "
-                       f"{', '.join(repr(var.name) for var in similar)}; name one exactly")
-    raise CliError(f"data {spec!r} have no column {name!r} for the class; the columns are: "
-                   f"{', '.join(repr(var.name) for var in columns)}")
-
-
-def with_class(table, var, class_type=None, spec=""):
-    """``table`` with ``var`` (read as ``class_type``, see :func:`typed`) as its only class;
-    a former class becomes an attribute."""
-    from Orange.data import Domain
-    domain = table.domain
-    values = table.get_column(var)
-    new_var, values = typed(var, values, class_type, spec)
-    attributes = [a for a in domain.attributes if a is not var]
-    attributes += [c for c in domain.class_vars if c is not var]
-    metas = [m for m in domain.metas if m is not var]
-    new_domain = Domain(attributes, new_var, metas)
-    converted = table.transform(Domain(attributes, None, metas))
-    result = type(table).from_numpy(new_domain, converted.X, values.astype(float),
-                                    converted.metas, table.W if table.has_weights() else None,
-                                    attributes=table.attributes, ids=table.ids)
-    result.name = table.name
-    return result
-
-
-def typed(var, values, class_type, spec):
-    """(variable, float codes) for the class ``var`` read as ``class_type``: a discrete
-    variable for "discrete" (and for text columns), a numeric one for "numeric"."""
-    from Orange.data import ContinuousVariable, DiscreteVariable
-    kind = class_type or ("numeric" if var.is_continuous else "discrete")
-    if kind == "discrete" and var.is_discrete:
-        return var, values
-    if kind == "numeric" and var.is_continuous:
-        return var, values.astype(float)
-    if kind == "numeric":
-        texts = [var.str_val(v) if var.is_discrete else str(v) for v in values]
-        try:
-            numbers = np.array([np.nan if t in ("", "?") else float(t) for t in texts])
-        except ValueError:
-            raise CliError(f"class {var.name!r} of {spec!r} cannot be numeric: it has "
-                           "non-numeric values") from None
-        return ContinuousVariable(var.name), numbers
-    if var.is_continuous:
-        known = ~np.isnan(values)
-        names, codes = np.unique(values[known], return_inverse=True)
-        labels = [var.str_val(v) for v in names]
-    else:  # text (a meta column)
-        known = np.array([v not in ("", None) and v == v for v in values], dtype=bool)
-        labels, codes = np.unique(values[known].astype(str), return_inverse=True)
-        labels = list(labels)
-    codes_all = np.full(len(values), np.nan)
-    codes_all[known] = codes
-    return DiscreteVariable(var.name, values=labels), codes_all
+def note_dropped(args, data):
+    """A notice on stderr of the instances left out (a missing class or phenotype)."""
+    if data.dropped_text() and not args.quiet:
+        print(f"{PROGRAM}: {data.dropped_text()}", file=sys.stderr)
 
 
 @contextmanager
@@ -409,6 +258,9 @@ def rank_command(parser):
                         help="PLINK data: a phenotype file (FID IID and phenotype columns, "
                              "optionally a header 'FID IID name ...'); --class names its "
                              "column (default: the first); without it, the .fam file's")
+    parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
+                        help="PLINK data: read the phenotype as 0 = control, 1 = case (PLINK's "
+                             "--1) instead of 1 = control, 2 = case with 0 missing")
     parser.add_argument("-e", "--estimator", metavar="NAME",
                         help="estimator (see 'orange-relief estimators'); default: ReliefF "
                              "for a discrete class, RReliefF for a numeric one")
@@ -440,26 +292,18 @@ def rank_command(parser):
 #: ``--dask`` without an address: a local cluster
 LOCAL = "local"
 
-#: what ranking needs of the data: its name, the attributes' names, the number of instances,
-#: the class's name and task ("classification" or "regression"), and
-#: ``score(scorer_class, kwargs, callback)`` -> the estimates
-RankData = namedtuple("RankData", "name attributes instances class_name task score")
-
-
 def run_rank(args, out):
+    from .reading import ReadOptions
     output_format = file_format(args.output) if args.output else None
     if args.dask and args.iterations is None:
         raise CliError("--dask needs --iterations M, the number of sampled instances (the "
                        "cluster gathers them)")
-    kind = data_kind(args.data)
-    if args.pheno is not None and kind != "plink":
-        raise CliError("--pheno names the phenotype file of PLINK (.bed) data")
-    if args.dask:
-        data = dask_data(args, kind)
-    elif kind == "plink":
-        data = plink_data(args)
-    else:
-        data = table_data(args)
+    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding)
+    with progress(args, "reading") as callback:
+        data = read_input(args.data, options, partitions=bool(args.dask), callback=callback)
+    if data.kind != "plink" and not args.dask:            # an Orange table
+        note_integer_class(args, data.data)
+    note_dropped(args, data)
     classes = scorer_classes()
     task = data.task
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
@@ -481,161 +325,78 @@ def run_rank(args, out):
     kwargs = scorer_parameters(cls, options)
     try:
         with progress(args, cls.__name__) as callback:
-            scores = np.asarray(data.score(cls, kwargs, callback), dtype=float)
+            scores = np.asarray(score(args, data, cls, kwargs, callback), dtype=float)
     except ValueError as error:
         raise CliError(f"{cls.__name__} cannot rank {args.data!r}: {error}") from None
     result = {
         "estimator": cls.__name__, "parameters": kwargs, "data": data.name,
-        "instances": data.instances, "attributes": len(data.attributes),
-        "class": data.class_name,
+        "instances": data.used, "instances_read": data.read,
+        "left_out": {reason: count for reason, count in data.dropped.items() if count},
+        "attributes": len(data.attributes), "class": data.class_name,
         "class_type": "discrete" if task == "classification" else "numeric",
         "ranking": ranking(list(data.attributes), scores, args.top)}
+    return write_result(args, out, result, FORMATS, output_format,
+                        f"{len(result['ranking'])} scores")
+
+
+def write_result(args, out, result, formats, output_format, what):
+    """``result`` written by ``formats`` (format name -> function) to ``--output`` in its
+    ``output_format`` (a notice of ``what`` was written on stderr), and to ``out`` in
+    ``--format`` (the table when there is no ``--output``); exit status 0."""
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="") as file:
-                file.write(FORMATS[output_format](result))
+                file.write(formats[output_format](result))
         except OSError as error:
             raise CliError(f"cannot write {args.output!r}: {error.strerror}") from None
         if not args.quiet:
-            print(f"{PROGRAM}: wrote {len(result['ranking'])} scores to {args.output}",
-                  file=sys.stderr)
+            print(f"{PROGRAM}: wrote {what} to {args.output}", file=sys.stderr)
     if args.format or not args.output:
-        out.write(FORMATS[args.format or "table"](result))
+        out.write(formats[args.format or "table"](result))
     return 0
 
 
-def table_data(args):
-    """:class:`RankData` of an Orange table (a file Orange reads, Parquet, a shipped data
-    set), ranked by the scorers in memory."""
-    from orangecontrib.relief.orange_data import target_kind
-    table = load_table(args.data, args.class_name, args.class_type)
-    note_integer_class(args, table)
-    return RankData(table.name or args.data, [a.name for a in table.domain.attributes],
-                    len(table), table.domain.class_var.name, target_kind(table.domain),
-                    lambda cls, kwargs, callback: cls(**kwargs)(table, callback=callback))
+def score(args, data, cls, kwargs, callback):
+    """The estimates of the scorer class ``cls`` with ``kwargs`` on ``data`` (a
+    :class:`.reading.DataRead`): an Orange table by the scorer, PLINK genotypes by its engine
+    estimator, partitions on the Dask cluster of ``--dask``."""
+    from .reading import Partitions
+    if isinstance(data.data, Partitions):
+        return dask_score(args, data.data, cls.engine()(**kwargs), callback)
+    if data.kind == "plink":
+        return cls.engine()(**kwargs)(data.data, callback=callback)
+    return cls(**kwargs)(data.data, callback=callback)
 
 
-def plink_target(args):
-    """The checked PLINK file set of ``args.data`` and its phenotype ``(rows, y, n_classes,
-    name)``, as ``--pheno``, ``--class`` and ``--class-type`` say."""
-    from .readers import PlinkFiles
-    check_readable(args.data)
-    try:
-        files = PlinkFiles(args.data)
-        rows, y, n_classes, name = files.target(args.pheno, args.class_name)
-    except ImportError as error:
-        raise CliError(str(error)) from None
-    except ValueError as error:
-        raise CliError(str(error)) from None
-    if args.class_type == "numeric" and n_classes:
-        y, n_classes = y + 1.0, 0                      # PLINK's 1 and 2 as numbers
-    elif args.class_type == "discrete" and not n_classes:
-        values, y = np.unique(y, return_inverse=True)
-        y, n_classes = y.astype(float), values.size
-    return files, rows, y, n_classes, name
-
-
-def plink_data(args):
-    """:class:`RankData` of PLINK genotypes read into memory a block of SNPs at a time
-    (:func:`.readers.read_plink`: two bits a genotype, the bit planes the Relief family
-    reads), ranked by the engine estimators."""
-    from dataclasses import replace
-    from .readers import read_plink
-    files, rows, y, n_classes, name = plink_target(args)
-    with progress(args, "reading") as callback:
-        data = read_plink(args.data, args.pheno, args.class_name, callback=callback)
-    data = replace(data, y=y, n_classes=n_classes,
-                   y_span=1.0 if n_classes else float(np.ptp(y)))
-
-    def score(cls, kwargs, callback):
-        return cls.engine()(**kwargs)(data, callback=callback)
-    return RankData(os.path.basename(args.data), files.snps, rows.size, name,
-                    "classification" if n_classes else "regression", score)
-
-
-def dask_data(args, kind):
-    """:class:`RankData` of data read by partitions on a Dask cluster
-    (:func:`.dask.estimate`): PLINK genotypes by individuals, a Parquet file or folder by row
-    groups, a CSV by blocks of lines."""
-    if kind == "plink":
-        from .readers import plink_dask
-        files, rows, y, n_classes, name = plink_target(args)
-        X = plink_dask(args.data, args.pheno, args.class_name)[0]
-        return RankData(os.path.basename(args.data), files.snps, rows.size, name,
-                        "classification" if n_classes else "regression",
-                        dask_scorer(args, X, y, dict(discrete=True, n_values=3,
-                                                     n_classes=n_classes)))
-    check_readable(args.data)
-    if args.class_name is None:
-        raise CliError("with --dask, name the class column with --class NAME")
-    try:
-        if kind == "parquet":
-            from .readers import parquet_dask
-            frame = parquet_dask(args.data)
-        else:
-            if not args.data.lower().endswith((".csv", ".tsv")):
-                raise CliError(f"with --dask, DATA is a Parquet file or folder, a CSV or a "
-                               f"PLINK .bed file, not {args.data!r}")
-            import dask.dataframe as dd
-            frame = dd.read_csv(args.data, sep="\t" if args.data.lower().endswith(".tsv")
-                                else ",")
-        if args.class_name not in frame.columns:
-            raise CliError(f"data {args.data!r} have no column {args.class_name!r} for the "
-                           f"class; the columns are: {', '.join(map(repr, frame.columns))}")
-        text = [c for c in frame.columns if str(frame[c].dtype) in ("object", "string")]
-        if args.class_type == "discrete" and args.class_name not in text:
-            text.append(args.class_name)
-        from .readers import coded_frame
-        frame, categories = coded_frame(frame, text)
-    except ImportError as error:
-        raise CliError(f"the Dask backend needs dask: pip install 'Orange3-Relief[dask]' "
-                       f"({error})") from None
-    except ValueError as error:
-        text = str(error)
-        raise CliError(text if text.startswith("cannot read")
-                       else f"cannot read data {args.data!r}: {text}") from None
-    n_classes = len(categories.get(args.class_name, ()))
-    attributes = [c for c in frame.columns if c != args.class_name]
-    keywords = dict(discrete=np.array([c in categories for c in attributes]),
-                    n_classes=n_classes,
-                    n_values=[len(categories.get(c, ())) for c in attributes])
-    # an array of known partition sizes (counted here, before the cluster): the cluster then
-    # computes one graph whose keys do not change between its passes
-    table = frame[attributes + [args.class_name]].to_dask_array(lengths=True)
-    return RankData(os.path.basename(args.data.rstrip("/" + os.sep)), attributes,
-                    table.shape[0], args.class_name,
-                    "classification" if n_classes else "regression",
-                    dask_scorer(args, table[:, :-1], table[:, -1], keywords))
-
-
-def dask_scorer(args, X, y, keywords):
-    """``score(cls, kwargs, callback)``: the estimates of the engine estimator of ``cls`` by
-    :func:`.dask.estimate` on the cluster ``args.dask`` names; Ctrl-C cancels the cluster's
-    tasks (the backend cancels them as the interrupt leaves it)."""
-    def score(cls, kwargs, callback):
-        import logging
-        from .dask import estimate
-        logger = logging.getLogger("distributed")
-        logger.setLevel(logging.ERROR if args.quiet else logging.WARNING)
-        # the dataframe's column selection is fused differently into the passes' graphs; the
-        # tasks compute the same partitions (the estimates equal one machine's)
-        logging.getLogger("distributed.scheduler").addFilter(
-            lambda record: "Detected different `run_spec`" not in record.getMessage())
-        estimator = cls.engine()(**kwargs)
-        client = None
-        if args.dask != LOCAL:
-            import distributed
-            try:
-                client = distributed.Client(args.dask, timeout=30)
-            except (OSError, TimeoutError) as error:
-                raise CliError(f"cannot connect to the Dask scheduler at {args.dask!r}: "
-                               f"{error}") from None
+def dask_score(args, partitions, estimator, callback):
+    """The estimates of the engine ``estimator`` by :func:`.dask.estimate` on the cluster
+    ``args.dask`` names; Ctrl-C cancels the cluster's tasks (the backend cancels them as the
+    interrupt leaves it); the cluster's failures (workers dying, paused, lost) are a
+    :class:`CliError`."""
+    import logging
+    from .dask import estimate
+    logger = logging.getLogger("distributed")
+    logger.setLevel(logging.ERROR if args.quiet else logging.WARNING)
+    # the dataframe's column selection is fused differently into the passes' graphs; the
+    # tasks compute the same partitions (the estimates equal one machine's)
+    logging.getLogger("distributed.scheduler").addFilter(
+        lambda record: "Detected different `run_spec`" not in record.getMessage())
+    client = None
+    if args.dask != LOCAL:
+        import distributed
         try:
-            return estimate(estimator, X, y, client=client, callback=callback, **keywords)
-        finally:
-            if client is not None:
-                client.close()
-    return score
+            client = distributed.Client(args.dask, timeout=30)
+        except (OSError, TimeoutError) as error:
+            raise CliError(f"cannot connect to the Dask scheduler at {args.dask!r}: "
+                           f"{error}") from None
+    try:
+        return estimate(estimator, partitions.X, partitions.y, client=client,
+                        callback=callback, **partitions.keywords)
+    except RuntimeError as error:
+        raise CliError(str(error)) from None
+    finally:
+        if client is not None:
+            client.close()
 
 
 def ranking(names, scores, top=None):
@@ -649,8 +410,13 @@ def format_table(result):
     settings = ", ".join(f"{k}={v!r}" for k, v in result["parameters"].items())
     rows = result["ranking"]
     width = max([len("attribute")] + [len(name) for _, name, _ in rows])
-    lines = [f"{result['estimator']}({settings}) on {result['data']}: {result['instances']} "
-             f"instances, {result['attributes']} attributes, class {result['class']!r} "
+    from .reading import reasons_text
+    left_out = reasons_text(result["left_out"])
+    used = (f"{result['instances']} instances" if not left_out else
+            f"{result['instances']} of {result['instances_read']} instances (left out: "
+            f"{left_out})")
+    lines = [f"{result['estimator']}({settings}) on {result['data']}: {used}, "
+             f"{result['attributes']} attributes, class {result['class']!r} "
              f"({result['class_type']})",
              f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}"]
     lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}" for rank, name, score in rows]
@@ -669,8 +435,9 @@ def format_csv(result):
 
 
 def format_json(result):
-    """One JSON object: what was estimated and ``ranking``, a list of {rank, attribute,
-    score} (NaN as null)."""
+    """One JSON object: what was estimated (``instances`` used of ``instances_read``, those
+    ``left_out`` by reason) and ``ranking``, a list of {rank, attribute, score} (NaN as
+    null)."""
     document = dict(result, ranking=[
         {"rank": rank, "attribute": name, "score": None if np.isnan(score) else score}
         for rank, name, score in result["ranking"]])
@@ -688,6 +455,135 @@ def file_format(path):
         raise CliError(f"cannot tell the format of --output {path!r}: name a .csv or a .json "
                        "file")
     return extension
+
+
+# ---------------------------------------------------------------------------------------------
+# pairs
+
+@command("pairs", "test the pairs of the best-ranked attributes for interaction")
+def pairs_command(parser):
+    add_data_argument(parser)
+    parser.add_argument("--pheno", metavar="FILE",
+                        help="PLINK data: a phenotype file, as for rank")
+    parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
+                        help="PLINK data: read the phenotype as 0 = control, 1 = case")
+    parser.add_argument("-n", "--top", type=positive_int, default=20, metavar="N",
+                        help="test the pairs of the N attributes the estimator ranks best "
+                             "(default 20)")
+    parser.add_argument("-a", "--attributes", metavar="NAME,...",
+                        help="test the pairs of these attributes instead (no ranking)")
+    parser.add_argument("-e", "--estimator", metavar="NAME", default="MultiSURF",
+                        help="estimator that ranks the attributes (default MultiSURF; see "
+                             "'orange-relief estimators')")
+    parser.add_argument("-r", "--permutations", type=positive_int, metavar="R",
+                        help="permutations of the class for the p-values (default: enough "
+                             "for 20,000 permuted statistics, at most 100 with a ranking)")
+    parser.add_argument("-s", "--seed", type=int_value, metavar="S",
+                        help="random seed of the permutations")
+    parser.add_argument("--pairs", type=positive_int, metavar="K",
+                        help="print only the K best pairs")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the pairs to FILE: CSV (.csv) or JSON (.json), by its "
+                             "extension; stdout then stays empty unless --format is given")
+    parser.add_argument("-f", "--format", choices=PAIR_FORMATS,
+                        help="what stdout shows: an aligned table (the default), CSV or JSON")
+    return run_pairs
+
+
+def pairs_data(args):
+    """(name, EncodedData) of DATA for the engine (:func:`.reading.read_data`): PLINK genotypes
+    as read, an Orange table encoded."""
+    from .reading import ReadOptions
+    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding)
+    with progress(args, "reading") as callback:
+        data = read_input(args.data, options, callback=callback)
+    note_dropped(args, data)
+    if data.kind == "plink":
+        return data.name, data.data
+    note_integer_class(args, data.data)
+    from orangecontrib.relief.orange_data import encode_table
+    try:
+        encoded, _ = encode_table(data.data)
+    except ValueError as error:
+        raise CliError(f"cannot read {args.data!r}: {error}") from None
+    return data.name, encoded
+
+
+def run_pairs(args, out):
+    from .estimators.interactions import interacting_pairs
+    output_format = file_format(args.output) if args.output else None
+    name, data = pairs_data(args)
+    attributes = None
+    if args.attributes is not None:
+        wanted = [a.strip() for a in args.attributes.split(",") if a.strip()]
+        unknown = [a for a in wanted if a not in data.names]
+        if unknown:
+            raise CliError(f"no attribute {unknown[0]!r} in {args.data!r}")
+        attributes = [data.names.index(a) for a in wanted]
+    cls = find_scorer(args.estimator, scorer_classes())
+    if "classification" not in cls.tasks:
+        raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
+    try:
+        with progress(args, "pairs") as callback:
+            result = interacting_pairs(data, attributes=attributes, top=args.top,
+                                       estimator=cls.engine()(),
+                                       n_permutations=args.permutations,
+                                       random_state=args.seed, callback=callback)
+    except ValueError as error:
+        raise CliError(f"cannot test the pairs of {args.data!r}: {error}") from None
+    names = data.names
+    ranked = attributes is None and args.top < data.n_attributes
+    document = {
+        "data": name, "instances": data.n_instances, "attributes": data.n_attributes,
+        "tested": [names[i] for i in result.attributes],
+        "ranked_by": cls.__name__ if ranked else None,
+        "permutations": result.n_permutations,
+        "pairs": [{"rank": rank, "first": names[p.first], "second": names[p.second],
+                   "statistic": p.statistic, "df": float(result.df[rank - 1]),
+                   "p": p.pvalue, "q": p.qvalue}
+                  for rank, p in enumerate(result, start=1)][:args.pairs]}
+    return write_result(args, out, document, PAIR_FORMATS, output_format,
+                        f"{len(document['pairs'])} pairs")
+
+
+PAIR_COLUMNS = ("rank", "first", "second", "statistic", "df", "p", "q")
+
+
+def format_pairs_table(document):
+    """A line saying what was tested, then the pairs aligned, best first."""
+    rows = document["pairs"]
+    width = max([len("second")] + [len(r[k]) for r in rows for k in ("first", "second")])
+    how = (f"the {len(document['tested'])} attributes {document['ranked_by']} ranks best"
+           if document["ranked_by"] else f"{len(document['tested'])} attributes")
+    lines = [f"Pairs of {how} in {document['data']}: {document['instances']} instances; "
+             f"p-values from {document['permutations']} permutations of the class",
+             f"{'rank':>4}  {'first':<{width}}  {'second':<{width}}  {'statistic':>10}  "
+             f"{'df':>3}  {'p':>9}  {'q':>9}"]
+    lines += [f"{r['rank']:>4}  {r['first']:<{width}}  {r['second']:<{width}}  "
+              f"{r['statistic']:>10.4f}  {r['df']:>3.0f}  {r['p']:>9.3g}  {r['q']:>9.3g}"
+              for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def format_pairs_csv(document):
+    """``rank,first,second,statistic,df,p,q`` rows in full precision."""
+    from io import StringIO
+    text = StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(PAIR_COLUMNS)
+    writer.writerows([r[k] if isinstance(r[k], (int, str)) else repr(r[k])
+                      for k in PAIR_COLUMNS] for r in document["pairs"])
+    return text.getvalue()
+
+
+def format_pairs_json(document):
+    """One JSON object: what was tested and ``pairs``, a list of {rank, first, second,
+    statistic, df, p, q}."""
+    return json.dumps(document, indent=2) + "\n"
+
+
+#: --format / --output extension -> formatter of the pairs
+PAIR_FORMATS = {"table": format_pairs_table, "csv": format_pairs_csv, "json": format_pairs_json}
 
 
 @command("estimators", "list the estimators that 'rank --estimator' accepts")
@@ -769,10 +665,14 @@ def run_tree(args, out):
     from orangecontrib.relief.estimators.encoding import power_of_two_scale
     from orangecontrib.relief.learners import (CoreTreeClassificationLearner,
                                                CoreTreeRegressionLearner)
-    from orangecontrib.relief.orange_data import target_kind
-    table = load_table(args.data, args.class_name, args.class_type)
+    from .reading import ReadOptions, data_kind
+    if data_kind(args.data) == "plink":
+        raise CliError(f"PLINK data {args.data!r} are read by 'orange-relief rank' only")
+    data = read_input(args.data, ReadOptions(args.class_name, args.class_type))
+    table = data.data
     note_integer_class(args, table)
-    task = target_kind(table.domain)
+    note_dropped(args, data)
+    task = data.task
     # instances without a class value take no part in fitting, nor in cross-validation
     table = table[~np.isnan(np.asarray(table.Y, dtype=float).reshape(len(table), -1)[:, 0])]
     if 1 < args.folds and 0 < len(table) < args.folds:

@@ -14,11 +14,12 @@ tables, for one machine and for the Dask backend (:mod:`orangecontrib.relief.das
 * :func:`read_parquet` reads a Parquet file or a folder of them (a dataset) into an Orange
   ``Table``; :func:`parquet_dask` into a Dask dataframe, a partition per row group.
 
-The phenotype (the class) of PLINK data is the sixth column of the ``.fam`` file (PLINK's
-1 = control, 2 = case, read as two classes, 0 missing; other numbers as a numeric target, 0
-among them; -9 and NA are missing; individuals with a missing phenotype are left out), or a column of a separate phenotype file: white
-space separated, the family and individual identifiers first, then the phenotypes, with an
-optional header line ``FID IID name ...`` that names them.
+The phenotype (the class) of PLINK data is the sixth column of the ``.fam`` file, or a column of
+a separate phenotype file: white space separated, the family and individual identifiers first,
+then the phenotypes, with an optional header line ``FID IID name ...`` that names them. It is
+read by PLINK's rules: 1 = control and 2 = case (two classes), 0 missing; with PLINK's ``--1``
+coding (``coding="01"``) 0 = control and 1 = case; other numbers are a numeric target, 0 among
+them; -9 and NA are always missing; individuals with a missing phenotype are left out.
 
 The readers refuse what they cannot read with a ``ValueError`` that says so ("cannot read
 ..."): a missing ``.fam`` or ``.bim``, a ``.bed`` that does not start with PLINK's magic bytes or
@@ -27,16 +28,20 @@ whose size does not match the individuals and SNPs, a file that is not Parquet. 
 'Orange3-Relief[parquet]'`` (pyarrow).
 """
 import os
+from typing import NamedTuple
 
 import numpy as np
 
 from .estimators.encoding import EncodedData
 
-__all__ = ["PlinkFiles", "read_plink", "plink_dask", "read_parquet", "parquet_dask",
-           "coded_frame", "MISSING_PHENOTYPES"]
+__all__ = ["PlinkFiles", "Phenotype", "read_plink", "plink_dask", "read_parquet",
+           "parquet_dask", "coded_frame", "MISSING_PHENOTYPES"]
 
-#: the phenotype values PLINK reads as missing (and 0 for a case/control phenotype)
+#: the phenotype texts read as missing (and the number -9; 0 too for a 1/2 case/control one)
 MISSING_PHENOTYPES = ("-9", "NA", "na", "nan", "NaN", "")
+#: the phenotype codings: PLINK's default (1 = control, 2 = case, 0 missing) and its ``--1``
+#: (0 = control, 1 = case)
+CODINGS = ("12", "01")
 #: PLINK's .bed magic bytes (SNP-major mode)
 BED_MAGIC = b"\x6c\x1b\x01"
 #: bytes of one block of genotypes read by :func:`read_plink` (as int8, plus bed-reader's own)
@@ -54,6 +59,23 @@ def _bed_reader():
         raise ImportError("reading PLINK files needs bed-reader: "
                           "pip install 'Orange3-Relief[plink]'") from error
     return bed_reader
+
+
+class Phenotype(NamedTuple):
+    """A PLINK phenotype as read (:meth:`PlinkFiles.target`): ``rows`` the individuals that
+    have one, ``y`` its values for them (class codes 0, 1, ... or numbers), ``n_classes`` (0: a
+    numeric target), its ``name``, ``read`` the individuals read and ``rule`` how the values
+    were read (e.g. "1 = control, 2 = case (0, -9 and NA missing)")."""
+    rows: np.ndarray
+    y: np.ndarray
+    n_classes: int
+    name: str
+    read: int
+    rule: str
+
+
+def _listed(values):
+    return ", ".join(f"{v:g}" for v in sorted(values))
 
 
 class PlinkFiles:
@@ -102,12 +124,20 @@ class PlinkFiles:
         return _bed_reader().open_bed(self.bed, iid_count=n, sid_count=a,
                                       properties={"iid": self.iids, "sid": self.snps})
 
-    def target(self, pheno=None, column=None):
-        """``(rows, y, n_classes, name)``: the individuals that have a phenotype, its values
-        (class codes 0, 1 for PLINK's control = 1 / case = 2, 0 then missing; else numbers,
-        0 among them), 2 or 0 (numeric), and the phenotype's name: the ``.fam`` file's
-        (``pheno`` None) or the column ``column`` (a name of the header, or None for the first)
-        of the phenotype file ``pheno``."""
+    def target(self, pheno=None, column=None, coding="12", class_type=None):
+        """The phenotype (the class) by PLINK's rules, as a :class:`Phenotype`: of the
+        ``.fam`` file (``pheno`` None) or the column ``column`` (a name of the header, or None
+        for the first) of the phenotype file ``pheno``.
+
+        ``coding`` "12" (PLINK's default): values among 0, 1, 2 are case/control, 1 = control
+        and 2 = case (class codes 0, 1), 0 missing; other numbers a quantitative trait, 0
+        among its values. "01" (PLINK's ``--1``): 0 = control, 1 = case. -9 and NA are
+        always missing. ``class_type`` "numeric" reads the values as numbers whatever they
+        are (0 then a value), "discrete" each distinct value as a class. ``ValueError`` naming
+        what was read when fewer than two classes (or no value) remain."""
+        if coding not in CODINGS:
+            raise ValueError(f"phenotype coding must be one of {', '.join(CODINGS)}, "
+                             f"got {coding!r}")
         if pheno is None:
             if column is not None:
                 raise ValueError(f"PLINK data {self.path!r} have one phenotype, in "
@@ -125,16 +155,90 @@ class PlinkFiles:
                              "numbers") from None
         if np.isinf(numbers).any():
             raise ValueError(f"phenotype {name!r} of {self.path!r} has infinite values")
-        case_control = set(np.unique(numbers[known])) <= {0.0, 1.0, 2.0}
-        if case_control:
-            known &= numbers != 0.0                 # PLINK's 0: missing (case/control only)
+        known &= numbers != -9.0
+        found = set(np.unique(numbers[known]).tolist())
+        if class_type == "numeric":
+            rule, control = "numbers (-9 and NA missing)", None
+        elif coding == "01":
+            if not found <= {0.0, 1.0}:
+                raise ValueError(
+                    f"phenotype {name!r} of {self.path!r} read with the 0/1 coding (PLINK's "
+                    "--1: 0 = control, 1 = case, -9 and NA missing) holds other values: "
+                    f"{_listed(found - {0.0, 1.0})}")
+            rule, control = "0 = control, 1 = case (-9 and NA missing)", 0.0
+        elif found <= {0.0, 1.0, 2.0}:
+            rule, control = "1 = control, 2 = case (0, -9 and NA missing)", 1.0
+            known &= numbers != 0.0
+        else:
+            rule, control = "a quantitative trait (-9 and NA missing)", None
         rows = np.flatnonzero(known)
+        read = (f"phenotype {name!r} of {self.path!r} read as {rule}: {rows.size} of "
+                f"{values.size} individuals have one")
+        if control is not None and class_type is None:
+            y = numbers[rows] - control
+            counts = f"{int((y == 0).sum())} controls, {int((y == 1).sum())} cases"
+            if (y == 0).all() or (y == 1).all():
+                hint = ("; if 0 means control and 1 case, read it with PLINK's 0/1 coding "
+                        "(--1)" if coding == "12" and 0.0 in found and 2.0 not in found
+                        else "")
+                raise ValueError(f"{read} ({counts}): ranking needs both{hint}")
+            return Phenotype(rows, y, 2, name, values.size, rule)
         if rows.size == 0:
-            raise ValueError(f"PLINK data {self.path!r}: no individual has a phenotype "
-                             f"{name!r} (-9 and NA are missing, 0 too for case/control)")
-        if case_control:
-            return rows, numbers[rows] - 1.0, 2, name
-        return rows, numbers[rows], 0, name
+            raise ValueError(f"{read}")
+        y = numbers[rows]
+        if class_type == "discrete":
+            levels, y = np.unique(y, return_inverse=True)
+            if levels.size < 2:
+                raise ValueError(f"{read}, all of the value {_listed(levels)}: ranking needs "
+                                 "two classes or more")
+            return Phenotype(rows, y.astype(float), levels.size, name, values.size, rule)
+        return Phenotype(rows, y, 0, name, values.size, rule)
+
+    def genotypes(self, phenotype, callback=None):
+        """:class:`~.estimators.encoding.EncodedData` of the individuals of ``phenotype`` (a
+        :class:`Phenotype`), read a block of SNPs at a time (see :func:`read_plink`)."""
+        from .estimators.neighbourhood.packed import PackedColumns, pack_planes, unpack
+        rows, y, n_classes = phenotype.rows, phenotype.y, phenotype.n_classes
+        n, a = rows.size, self.shape[1]
+        index = slice(None) if n == self.shape[0] else rows
+        planes = np.zeros((n, 2, (a + 63) // 64), np.uint64)
+        X = None                                        # float32, once a call is missing
+        step = max(64, BLOCK_BYTES // max(n, 1) // 64 * 64)
+        with self.open() as bed:
+            for lo in range(0, a, step):
+                hi = min(a, lo + step)
+                block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C")
+                if X is None:
+                    packed = pack_planes(block, np.arange(hi - lo))    # None: a call missing
+                    if packed is not None:
+                        planes[:, :, lo // 64:lo // 64 + packed.shape[2]] = packed
+                    else:                               # the first missing call: decode so far
+                        X = np.empty((n, a), np.float32)
+                        X[:, :lo] = unpack(planes, np.arange(n), np.arange(lo))
+                        planes = None
+                if X is not None:
+                    X[:, lo:hi] = np.where(block == INT8_MISSING, np.float32(np.nan),
+                                           block.astype(np.float32))
+                if callback is not None:
+                    callback(hi / a)
+        return EncodedData(X=PackedColumns(planes, a) if X is None else X, y=y,
+                           discrete=np.ones(a, bool), n_values=np.full(a, 3, np.intp),
+                           n_classes=n_classes, minimum=np.zeros(a), span=np.ones(a),
+                           names=tuple(self.snps),
+                           y_span=1.0 if n_classes else float(np.ptp(y)))
+
+    def partitions(self, rows, partition_rows=None):
+        """The genotypes of the individuals ``rows`` as a Dask array partitioned by them (see
+        :func:`plink_dask`), each partition read by a task from the file's absolute path."""
+        import dask
+        import dask.array as da
+        a = self.shape[1]
+        bed = os.path.abspath(self.bed)
+        step = partition_rows or max(1, PARTITION_BYTES // a)
+        return da.concatenate([
+            da.from_delayed(dask.delayed(_read_rows)(bed, self.shape, rows[lo:lo + step]),
+                            shape=(min(step, rows.size - lo), a), dtype=np.int8)
+            for lo in range(0, rows.size, step)], axis=0)
 
     def _pheno_file(self, pheno, column):
         lines = []
@@ -178,7 +282,7 @@ def _columns(path, fields, wanted, spec):
                  for c in wanted)
 
 
-def read_plink(path, pheno=None, column=None, callback=None):
+def read_plink(path, pheno=None, column=None, callback=None, coding="12", class_type=None):
     """The genotypes of a PLINK binary file set and a phenotype as
     :class:`~.estimators.encoding.EncodedData`, ready for the estimators
     (``ReliefF(...)(data)``): one discrete attribute (values 0, 1, 2) per SNP, named as in the
@@ -193,65 +297,44 @@ def read_plink(path, pheno=None, column=None, callback=None):
         file's phenotype.
     callback
         ``callback(fraction)`` after each block of SNPs read; raising from it stops reading.
+    coding, class_type
+        How the phenotype is read (:meth:`PlinkFiles.target`): PLINK's 1/2 case/control
+        coding ("12") or its ``--1`` 0/1 coding ("01"); "numeric" or "discrete" to read it
+        so whatever its values.
 
     The genotypes are read a block of SNPs at a time and packed into two bit planes
     (:class:`~.estimators.neighbourhood.packed.PackedColumns`, two bits a genotype: 10,000 x
     500,000 SNPs take 1.25 GB), which the estimators read as they are. With missing calls, the
     array is float32 with NaN for them (four bytes a genotype).
     """
-    from .estimators.neighbourhood.packed import PackedColumns, pack_planes, unpack
     files = PlinkFiles(path)
-    rows, y, n_classes, _ = files.target(pheno, column)
-    n, a = rows.size, files.shape[1]
-    index = slice(None) if n == files.shape[0] else rows
-    planes = np.zeros((n, 2, (a + 63) // 64), np.uint64)
-    X = None                                        # float32, once a call is missing
-    step = max(64, BLOCK_BYTES // max(n, 1) // 64 * 64)
-    with files.open() as bed:
-        for lo in range(0, a, step):
-            hi = min(a, lo + step)
-            block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C")
-            if X is None:
-                packed = pack_planes(block, np.arange(hi - lo))    # None: a call is missing
-                if packed is not None:
-                    planes[:, :, lo // 64:lo // 64 + packed.shape[2]] = packed
-                else:                               # the first missing call: decode so far
-                    X = np.empty((n, a), np.float32)
-                    X[:, :lo] = unpack(planes, np.arange(n), np.arange(lo))
-                    planes = None
-            if X is not None:
-                X[:, lo:hi] = np.where(block == INT8_MISSING, np.float32(np.nan),
-                                       block.astype(np.float32))
-            if callback is not None:
-                callback(hi / a)
-    return EncodedData(X=PackedColumns(planes, a) if X is None else X, y=y,
-                       discrete=np.ones(a, bool), n_values=np.full(a, 3, np.intp),
-                       n_classes=n_classes, minimum=np.zeros(a), span=np.ones(a),
-                       names=tuple(files.snps), y_span=1.0 if n_classes else float(np.ptp(y)))
+    return files.genotypes(files.target(pheno, column, coding, class_type), callback)
 
 
-def plink_dask(path, pheno=None, column=None, partition_rows=None):
+def plink_dask(path, pheno=None, column=None, partition_rows=None, coding="12",
+               class_type=None):
     """``(X, y, n_classes, names)``: the genotypes of a PLINK file set as a Dask array of int8
     codes 0, 1, 2 partitioned by individuals, each partition read from the file by its own task
-    (``partition_rows`` individuals; default: ``PARTITION_BYTES`` a partition), and the phenotype (see
-    :meth:`PlinkFiles.target`) in memory; for :func:`.dask.estimate` with ``discrete=True,
-    n_values=3``. A partition holding missing calls is float32 with NaN for them (four bytes
-    a genotype)."""
-    import dask
-    import dask.array as da
+    (``partition_rows`` individuals; default: ``PARTITION_BYTES`` a partition), and the
+    phenotype (see :meth:`PlinkFiles.target`, ``coding`` and ``class_type`` as there) in
+    memory; for :func:`.dask.estimate` with ``discrete=True, n_values=3``. A partition holding
+    missing calls is float32 with NaN for them (four bytes a genotype). The workers read the
+    file at its absolute path: they must see it there (a shared file system)."""
     files = PlinkFiles(path)
-    rows, y, n_classes, _ = files.target(pheno, column)
-    a = files.shape[1]
-    step = partition_rows or max(1, PARTITION_BYTES // a)
-    parts = [da.from_delayed(dask.delayed(_read_rows)(files.bed, files.shape, rows[lo:lo + step]),
-                             shape=(min(step, rows.size - lo), a), dtype=np.int8)
-             for lo in range(0, rows.size, step)]
-    return da.concatenate(parts, axis=0), y, n_classes, tuple(files.snps)
+    phenotype = files.target(pheno, column, coding, class_type)
+    return (files.partitions(phenotype.rows, partition_rows), phenotype.y,
+            phenotype.n_classes, tuple(files.snps))
 
 
 def _read_rows(bed, shape, rows):
     """The genotypes of the individuals ``rows`` as int8, or with a missing call among them as
-    float32 (NaN = missing), read on a worker."""
+    float32 (NaN = missing), read on a worker; ``ValueError`` naming the worker when it cannot
+    see the file."""
+    if not os.path.isfile(bed):
+        import socket
+        raise ValueError(f"cannot read PLINK data {bed!r} on the Dask worker of "
+                         f"{socket.gethostname()!r}: no such file (the workers read the file "
+                         "at the same path as the client: put it on a file system they share)")
     with _bed_reader().open_bed(bed, iid_count=shape[0], sid_count=shape[1]) as reader:
         block = reader.read(np.s_[rows, :], dtype="int8", order="C", num_threads=1)
     missing = block == INT8_MISSING

@@ -36,6 +36,7 @@ memory. Discrete features must then hold the codes 0, 1, ... (in memory any valu
 ``y`` (a Dask array or series, or in memory) is read whole, the features by partitions.
 """
 import inspect
+from dataclasses import replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -45,6 +46,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .estimators import encode
+from .estimators.encoding import as_covariates
 from .estimators.catalogue import ESTIMATORS
 from .estimators.significance import METHODS, significance
 
@@ -183,8 +185,12 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         self.pvalues_ = self.qvalues_ = None
         return self
 
-    def fit(self, X, y):
-        """Estimate the features of ``X`` (n_samples, n_features) for the target ``y``."""
+    def fit(self, X, y, covariates=None):
+        """Estimate the features of ``X`` (n_samples, n_features) for the target ``y``;
+        ``covariates`` (n_samples, n_covariates), numeric, or an
+        :class:`~.estimators.encoding.Covariates` made by
+        :func:`~.estimators.encoding.as_covariates` (which marks discrete ones), are variables
+        to adjust for (NPDR; the other estimators refuse them)."""
         if self.engine is None:
             raise TypeError("EstimatorSelector is the base of the selectors; fit one of "
                             f"{', '.join(cls.__name__ for cls in SELECTORS)}, e.g. "
@@ -192,11 +198,16 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be None, 'numpy' or 'dask', got {self.backend!r}")
         if self.backend == "dask":
+            if covariates is not None:
+                raise ValueError("backend='dask' does not adjust for covariates: use the "
+                                 "numpy backend")
             return self._fit_dask(X, y)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
                              accept_sparse="csr" if self.engine.sparse_input else False,
                              y_numeric="classification" not in self.engine.tasks)
         data = self._encode(X, y)
+        if covariates is not None:
+            data = replace(data, covariates=as_covariates(covariates, data.n_instances))
         engine = self._engine()
         if self.pvalues is None:
             self.feature_importances_ = np.asarray(engine(data), dtype=float)

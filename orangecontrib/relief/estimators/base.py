@@ -106,6 +106,12 @@ class Estimator(Parameters, AttributeEstimator):
     counts_cases = False
     #: its context lists the attributes it removed, round by round (``removed``: TuRF)
     removes_attributes = False
+    #: it adjusts for covariates (:attr:`.encoding.EncodedData.covariates`); the others refuse
+    #: data that carry them
+    adjusts_covariates = False
+    #: it reads instance weights (:attr:`.encoding.EncodedData.weights`); the others refuse
+    #: weighted data
+    reads_weights = True
     #: it is offered as a tree's split selector (its values compare across candidate splits)
     split_selector = True
     #: the parameters whose default is the preset's (None in a selector: the preset's value)
@@ -164,7 +170,7 @@ class Estimator(Parameters, AttributeEstimator):
                  ("stir" in cls.significance_tests(), "STIR"),
                  (cls.profiles_k, "profile over k"), (cls.sparse_input, "sparse"),
                  (cls.packed_snps, "bit-packed SNPs"), (cls.dask_backend, "Dask"),
-                 (cls.counts_cases, "case counts")]
+                 (cls.counts_cases, "case counts"), (cls.adjusts_covariates, "covariates")]
         return [text for flag, text in flags if flag]
 
     def context(self, data, callback=None):
@@ -181,12 +187,19 @@ class Estimator(Parameters, AttributeEstimator):
 def check_data(data, estimator):
     """Raise ``ValueError`` with a clear message when ``data`` does not suit ``estimator``:
     wrong target type, too few instances, fewer than two classes present, no attributes, sparse
-    data for an estimator that does not read them; before those, a parameter whose value is
-    not allowed (:meth:`Parameters.check_parameters`)."""
+    data for an estimator that does not read them, weights or covariates for one that does not adjust for
+    them; before those, a parameter whose value is not allowed
+    (:meth:`Parameters.check_parameters`)."""
     check_summary(estimator, data.n_instances, data.n_attributes,
                   "classification" if data.is_classification else "regression",
                   np.unique(data.y).size if data.is_classification else None,
                   None if data.is_classification else data.y_span, data.is_sparse)
+    # (getattr: learners such as the oblivious tree check their data here too)
+    if data.weights is not None and not getattr(estimator, "reads_weights", True):
+        raise ValueError(f"{estimator.name} does not take instance weights: leave them out")
+    if data.covariates is not None and not getattr(estimator, "adjusts_covariates", False):
+        raise ValueError(f"{estimator.name} does not adjust for covariates: use NPDR, or "
+                         "leave the covariates out")
 
 
 def check_summary(estimator, n_instances, n_attributes, task=None, classes_present=None,

@@ -6,6 +6,7 @@ A new estimator appears on every surface once its class is added here."""
 from .contextual_merit import ContextualMerit
 from .impurity import MDL, MSE, Accuracy, GainRatio, Gini, InfGain, MyopicReliefF
 from .multiscale import MultiScaleRelief
+from .npdr import NPDR
 from .relieff import Relief, ReliefF, ReliefFbestK
 from .rrelieff import RReliefF
 from .surf import SURF, MultiSURF, MultiSURFstar, SURFstar
@@ -16,5 +17,5 @@ __all__ = ["ESTIMATORS"]
 
 #: the offered estimator classes
 ESTIMATORS = (ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF,
-              MultiSURFstar, SURF, SURFstar, TuRF, MyopicReliefF, ContextualMerit, UnifiedPi,
+              MultiSURFstar, SURF, SURFstar, TuRF, NPDR, MyopicReliefF, ContextualMerit, UnifiedPi,
               InfGain, GainRatio, Gini, MDL, Accuracy, MSE)

@@ -23,7 +23,30 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["EncodedData", "encode", "unit_scales", "power_of_two_scale"]
+__all__ = ["EncodedData", "Covariates", "encode", "as_covariates", "unit_scales",
+           "power_of_two_scale"]
+
+
+@dataclass(frozen=True, eq=False)
+class Covariates:
+    """Variables of no interest measured on the instances (age, sex, ancestry components):
+    ``values`` (n, c) float64 (discrete ones as integer codes), ``discrete`` (c,) which are
+    discrete and their ``names``. Estimators that adjust for them (NPDR) take them as further
+    regressors; the others refuse data that carry them."""
+    values: np.ndarray
+    discrete: np.ndarray
+    names: tuple
+
+    @property
+    def n_covariates(self):
+        return self.values.shape[1]
+
+    def pair_diffs(self, rows, others):
+        """(P, c) the covariates' diffs of the instance pairs (rows[p], others[p]): 1 where a
+        discrete covariate differs, else 0; ``|u - v|`` for a numeric one (Le, Dawkins &
+        McKinney 2020, as the attributes' diffs)."""
+        u, v = self.values[rows], self.values[others]
+        return np.where(self.discrete, (u != v).astype(float), np.abs(u - v))
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,6 +62,7 @@ class EncodedData:
     names: tuple = ()        # attribute names
     y_span: float = 1.0      # max - min of a regression target (1 for classification)
     weights: np.ndarray = None   # (n,) instance weights > 0; None = every instance weighs 1
+    covariates: Covariates = None    # variables to adjust for (NPDR); None = none
 
     @property
     def n_instances(self):
@@ -90,8 +114,11 @@ class EncodedData:
     def subset(self, rows):
         """The given rows, with the ranges of the whole data kept (used inside tree nodes)."""
         rows = np.asarray(rows)
+        covs = self.covariates
         return replace(self, X=self.X[rows], y=self.y[rows],
-                       weights=None if self.weights is None else self.weights[rows])
+                       weights=None if self.weights is None else self.weights[rows],
+                       covariates=None if covs is None else replace(covs,
+                                                                    values=covs.values[rows]))
 
     def with_columns(self, X, discrete, n_values=None, names=None):
         """The same instances and target with other columns (derived binary split columns in a
@@ -258,7 +285,36 @@ class _quiet_nan_warnings:
         self._catch.__exit__(*exc)
 
 
-def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weights=None):
+def as_covariates(values, n, discrete=False, names=None):
+    """:class:`Covariates` of ``n`` instances from ``values`` (n, c), or (n,) for one;
+    ``discrete`` a bool or a per-covariate mask (discrete covariates hold integer codes),
+    ``names`` (default "covariate 1", ...). A :class:`Covariates` is checked and returned.
+    Raises ``ValueError`` for a wrong number of rows, missing or non-finite values."""
+    if isinstance(values, Covariates):
+        discrete, names, values = values.discrete, values.names, values.values
+    values = np.array(values, dtype=np.float64, copy=True)
+    if values.ndim == 1:
+        values = values[:, None]
+    if values.ndim != 2:
+        raise ValueError(f"covariates must be a 2-D array, got {values.ndim} dimension(s)")
+    if values.shape[0] != n:
+        raise ValueError(f"covariates have {values.shape[0]} rows for {n} instances")
+    if np.isnan(values).any():
+        raise ValueError("covariates have missing values: impute them or leave those "
+                         "instances out")
+    if np.isinf(values).any():
+        raise ValueError("covariate values must be finite")
+    c = values.shape[1]
+    discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (c,)).copy()
+    names = tuple(names) if names is not None else tuple(f"covariate {i + 1}"
+                                                         for i in range(c))
+    if len(names) != c:
+        raise ValueError(f"{len(names)} names for {c} covariates")
+    return Covariates(values=values, discrete=discrete, names=names)
+
+
+def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weights=None,
+           covariates=None):
     """Build :class:`EncodedData` from numpy arrays.
 
     ``discrete`` is a bool or a per-column mask; discrete columns hold integer codes (NaN =
@@ -267,7 +323,8 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weig
     it (an integer-coded target with ``n_classes`` given, otherwise regression when 0).
     ``weights`` (n,) are instance weights: an instance of weight w counts as w instances (each
     estimator's documentation says how exactly); they must be finite and > 0 (leave out the
-    instances of weight 0), all ones is the same as none.
+    instances of weight 0), all ones is the same as none. ``covariates`` (n, c) are variables
+    to adjust for (a :class:`Covariates`, or an array of numeric ones: :func:`as_covariates`).
     Raises ``ValueError`` on non-finite attributes, a missing or non-finite target, codes out of
     range, bad weights, or a shape mismatch. A float64 ``X`` is not copied: do not change it while an
     estimator uses it. A ``scipy.sparse`` ``X`` is kept sparse (as CSR; see the module docstring);
@@ -310,7 +367,9 @@ def encode(X, y, discrete=False, n_values=None, n_classes=None, names=None, weig
         raise ValueError(f"{len(names)} names for {X.shape[1]} columns")
     return EncodedData(X=X, y=y, discrete=discrete, n_values=n_values, n_classes=int(n_classes),
                        minimum=minimum, span=span, names=names, y_span=y_span,
-                       weights=_weights(weights, X.shape[0]))
+                       weights=_weights(weights, X.shape[0]),
+                       covariates=None if covariates is None
+                       else as_covariates(covariates, X.shape[0]))
 
 
 #: the largest total and the smallest largest instance weight: counts of instances are

@@ -68,10 +68,10 @@ from .base import progress_part, random_generator, row_blocks
 from .description import Param
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
-           "calibrated_pvalues", "supports_stir", "permutation_test", "significance", "METHODS",
-           "STIR_CALIBRATION"]
+           "calibrated_pvalues", "check_calibration", "supports_stir", "permutation_test",
+           "target_estimates", "seeded", "significance", "METHODS", "STIR_CALIBRATION"]
 
-METHODS = ("stir", "permutation")
+METHODS = ("stir", "permutation", "npdr")
 #: permutations that calibrate STIR's statistic by default (module docstring)
 STIR_CALIBRATION = 30
 #: the calibration's normal tail takes over beyond the pool's this many largest scores (1:
@@ -252,6 +252,15 @@ def calibrated_pvalues(observed, null):
     return np.where(np.isnan(observed), np.nan, p)
 
 
+def check_calibration(calibration):
+    """Raise ``ValueError`` unless ``calibration`` (the permutations that calibrate a
+    statistic) is 0 (none: the statistic's own distribution) or an integer >= 3."""
+    if isinstance(calibration, bool) or not isinstance(calibration, (int, np.integer)) \
+            or calibration < 0 or 0 < calibration < 3:
+        raise ValueError(f"calibration must be 0 (the t distribution) or an integer >= 3, "
+                         f"got {calibration!r}")
+
+
 def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callback=None):
     """STIR p-values and q-values of a Relief-family ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`) with a discrete class: the estimates and STIR's statistic
@@ -265,12 +274,9 @@ def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callb
         raise ValueError(f"STIR tests the hits against the misses of one neighbourhood of a "
                          f"discrete class; {estimator.name} has none here: use permutation "
                          f"p-values")
-    if isinstance(calibration, bool) or not isinstance(calibration, (int, np.integer)) \
-            or calibration < 0 or 0 < calibration < 3:
-        raise ValueError(f"calibration must be 0 (the t distribution) or an integer >= 3, "
-                         f"got {calibration!r}")
+    check_calibration(calibration)
     rng = random_generator(random_state)
-    estimator = _seeded(estimator, rng)
+    estimator = seeded(estimator, rng)
     runs = calibration + 1
 
     def statistic(context, part):
@@ -297,7 +303,24 @@ def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callb
                         method="stir", statistics=t, n_permutations=int(calibration))
 
 
-def _seeded(estimator, rng):
+def target_estimates(estimator, data, callback=None):
+    """A function ``estimate(target, callback=None)`` from ``data`` with another target (the
+    same instances and attributes, e.g. a permuted class) to the estimator's estimates (a float
+    array): through the estimator's ``target_contexts`` where it has one (the neighbours found
+    once, by the first ``callback``), else a context computed for each target."""
+    make = getattr(estimator, "target_contexts", None)
+    shared = make(data, callback) if make is not None else None
+
+    def estimate(target, part=None):
+        context = shared(target) if shared is not None else estimator.context(target, part)
+        scores = np.asarray(estimator.estimate(context), dtype=float)
+        if part is not None:
+            part(1.0)
+        return scores
+    return estimate
+
+
+def seeded(estimator, rng):
     """``estimator``, or a copy whose own ``random_state`` (None: unseeded sampling) is drawn
     from ``rng``, so that the whole test repeats for the same seed."""
     if getattr(estimator, "random_state", 0) is not None:
@@ -319,18 +342,9 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
     progress after each part of each run; raising from it cancels."""
     N_PERMUTATIONS.check(n_permutations)
     rng = random_generator(random_state)
-    estimator = _seeded(estimator, rng)
     runs = n_permutations + 1
-    make = getattr(estimator, "target_contexts", None)
-    shared = make(data, progress_part(callback, 0.0, 1 / runs)) if make is not None else None
-
-    def estimate(target, part):
-        context = shared(target) if shared is not None else estimator.context(target, part)
-        scores = np.asarray(estimator.estimate(context), dtype=float)
-        if part is not None:
-            part(1.0)
-        return scores
-
+    estimate = target_estimates(seeded(estimator, rng), data,
+                                progress_part(callback, 0.0, 1 / runs))
     observed = estimate(data, progress_part(callback, 0.0, 1 / runs))
     reached = np.zeros(observed.shape, dtype=np.intp)
     lowest = observed - TIE_RTOL * np.abs(observed)
@@ -347,11 +361,17 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
 
 def significance(estimator, data, method="stir", n_permutations=100, random_state=None,
                  callback=None, calibration=STIR_CALIBRATION):
-    """:func:`stir` (``method="stir"``, with ``calibration`` permutations) or
-    :func:`permutation_test` (``"permutation"``, with ``n_permutations``), either drawn by
-    ``random_state``."""
+    """:func:`stir` (``method="stir"``, with ``calibration`` permutations),
+    :func:`permutation_test` (``"permutation"``, with ``n_permutations``) or NPDR's own
+    p-values (``"npdr"``, :meth:`.npdr.NPDR.test`, with ``calibration`` permutations), drawn
+    by ``random_state``."""
     if method == "stir":
         return stir(estimator, data, calibration, random_state, callback)
     if method == "permutation":
         return permutation_test(estimator, data, n_permutations, random_state, callback)
+    if method == "npdr":
+        if "npdr" not in estimator.significance_tests():
+            raise ValueError(f"{estimator.name} has no regression p-values of its own: use "
+                             "NPDR, STIR or permutation p-values")
+        return estimator.test(data, calibration, random_state, callback)
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")

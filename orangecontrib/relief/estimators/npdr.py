@@ -1,0 +1,378 @@
+"""NPDR: nearest-neighbour projected-distance regression (Le, Dawkins & McKinney, "Nearest-
+neighbor Projected-Distance Regression (NPDR) for detecting network interactions with
+adjustments for multiple tests and confounding", Bioinformatics 36(9), 2020, §2.2-2.4).
+
+The pairs (i, j) of every sampled instance R_i with each member j of its neighbourhood
+(MultiSURF's: the instances closer than the mean distance from R_i less half its standard
+deviation; or its k nearest, all those tied with the k-th included) are the observations of one
+regression per attribute A:
+
+* a discrete class (case-control): the logistic regression of the pair's miss indicator (1 when
+  the classes of i and j differ, 0 for a hit: the probability modelled is that of a miss, as in
+  the authors' R package ``npdr``) on diff(A, i, j);
+* a numeric target: the least-squares regression of ``|y_i - y_j|`` on diff(A, i, j);
+
+with an intercept and, when the data carry covariates, the covariates' diffs as further
+regressors (``|c_i - c_j|`` for a numeric covariate, 1 for unequal values of a discrete one), so
+that a phenotype difference explained by a covariate difference (sex, age, ancestry) is not
+credited to an attribute whose frequencies follow the covariate (§2.4). The diffs of the
+attributes are Relief's (:mod:`.neighbourhood.diffs`: 1 for unequal discrete values, ``|x -
+x'| / (max - min)`` for numeric ones); scaling a regressor scales its coefficient and leaves its
+statistic and p-value unchanged.
+
+The coefficient b_A of the attribute's diff is the estimate's ingredient; its test statistic (the
+Wald z = b_A / se of the logistic fit, the t = b_A / se of the linear one, with P - q - 1 degrees
+of freedom for P pairs and q other regressors) is the estimate, and the p-value is one-sided,
+P(Z >= z) or P(T >= t), as in ``npdr``: only a positive coefficient, larger diffs across misses
+(or across larger phenotype differences) than across hits, is evidence that A is relevant; a
+negative one is not. The pairs share instances and are not independent, so the regressions'
+own p-values are too small (on null SNP data with classes of 30 % and 70 %, a fifth of them
+below 0.05); by default the statistics are referred to their null distribution from
+permutations of the target, as STIR's (:meth:`NPDR.test`), which ``benchmarks/npdr.py``
+measures. The p-values are adjusted by Benjamini-Hochberg and by Bonferroni.
+
+The fits of all attributes share every regressor but one and are computed together
+(:mod:`.pair_regression`). For a discrete class and discrete attributes of at most four values
+(SNPs) whose instances fall into few groups of equal class and covariates (at most
+``GROUP_LIMIT``: no covariates, or discrete ones such as sex and site), the pairs reduce
+exactly to counts: for each attribute, the numbers of pairs and of misses among them in each
+cell of (diff 0 or 1, covariate diffs), counted by popcount on the SNPs' bit planes without a
+list of pairs; the logistic fit of those grouped counts is the fit of the pairs. Otherwise the
+pairs' diffs are formed for a block of attributes at a time.
+"""
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .base import Estimator, check_data, progress_part, random_generator
+from .description import Param
+from .neighbourhood.diffs import DiffModel, DiffOptions
+from .neighbourhood.neighbours import nearest_neighbours
+from .neighbourhood.packed import band_mismatch_counts
+from .pair_regression import PairFits, linear_fits, logistic_fits
+from .parameters import ITERATIONS, RANDOM_STATE, equals
+from .significance import (STIR_CALIBRATION, Significance, benjamini_hochberg,
+                           calibrated_pvalues, check_calibration)
+from .surf import NEAR, MultiSURF
+
+__all__ = ["NPDR", "NPDRContext", "NPDRSignificance", "default_k", "GROUP_LIMIT"]
+
+#: the grouped counts (module docstring) are used for at most this many groups of instances of
+#: equal class and covariates
+GROUP_LIMIT = 64
+#: the diffs of NPDR: Relief's, a missing value's diff the share of the other values (RELIEF-B:
+#: RELIEF-D's class-conditional diffs would tell the regressions the classes of the pair)
+DIFFS = DiffOptions(missing="B")
+#: bytes of the pair diffs of one block of attributes (times the few arrays beside them)
+PAIR_BLOCK_BYTES = 32 * 2 ** 20
+#: bytes of the grouped counts of one block of sampled instances
+COUNT_BLOCK_BYTES = 64 * 2 ** 20
+
+NEIGHBOURHOOD = Param(
+    "neighbourhood", "choice", "multisurf", "Neighbours",
+    choices=(("multisurf", "MultiSURF radius"), ("k-nearest", "k nearest")),
+    tooltip="The neighbour pairs the regressions are fitted on: each instance with those closer "
+            "than its mean distance less half a standard deviation (MultiSURF, the default of "
+            "the NPDR paper, Le, Dawkins & McKinney 2020), or with its k nearest instances of "
+            "any class (ties at the k-th distance included).")
+NPDR_K = Param(
+    "k", "int", None, "Nearest neighbours k", low=1, maximum=10000, none="the expected size of a MultiSURF neighbourhood",
+    applies=equals("neighbourhood", "k-nearest"),
+    tooltip="k nearest instances of each instance, of any class; by default "
+            "(n − 1)(1 − erf(0.5/√2))/2, the expected number within MultiSURF's radius "
+            "(as in the R package npdr).")
+
+
+def default_k(n):
+    """The k of ``npdr``'s k-nearest neighbourhoods by default: the expected number of
+    instances within MultiSURF's radius (mean less half a standard deviation) among ``n`` for
+    normal distances, floor((n - 1)(1 - erf(0.5 / sqrt 2)) / 2), at least 1."""
+    from math import erf, sqrt
+    return max(1, int(np.floor((n - 1) * (1 - erf(0.5 / sqrt(2))) / 2)))
+
+
+@dataclass(eq=False)
+class NPDRContext:
+    """The neighbour pairs of NPDR: ``member[q, j]`` whether instance j is a neighbour of
+    ``instances[q]``; ``rows``, ``others`` the same pairs as two index arrays (R_i first)."""
+    data: object
+    diff_model: DiffModel
+    instances: np.ndarray
+    member: np.ndarray
+    rows: np.ndarray
+    others: np.ndarray
+
+
+@dataclass(frozen=True)
+class NPDRSignificance(Significance):
+    """:class:`.significance.Significance` of NPDR: ``scores`` and ``statistics`` are the test
+    statistics (z or t), ``coefficients`` the attributes' diff coefficients b_A,
+    ``standard_errors`` theirs, ``bonferroni`` the Bonferroni-adjusted p-values
+    (min(1, p x the number of attributes tested)) and ``df`` the t-tests' degrees of freedom
+    (None for the logistic fits' z)."""
+    coefficients: np.ndarray = None
+    standard_errors: np.ndarray = None
+    bonferroni: np.ndarray = None
+    df: int = None
+
+
+class NPDR(Estimator):
+    """Nearest-neighbour projected-distance regression; see the module docstring.
+
+    Parameters
+    ----------
+    neighbourhood
+        "multisurf" (each instance's MultiSURF radius) or "k-nearest".
+    k
+        Neighbours of each instance for "k-nearest" (at most N - 1 are taken); None =
+        :func:`default_k`.
+    iterations
+        None = the neighbourhoods of every instance; an int m < N = those of m instances
+        sampled with ``random_state``.
+    random_state
+        Seed of the sample of instances.
+    """
+    name = "NPDR"
+    paper = "Le, Dawkins & McKinney 2020, Bioinformatics 36(9), §2"
+    parameters = (NEIGHBOURHOOD, NPDR_K, ITERATIONS, RANDOM_STATE)
+    samples_instances = True
+    adjusts_covariates = True
+    reads_weights = False
+    split_selector = False
+    min_instances = 3
+
+    def __init__(self, neighbourhood="multisurf", k=None, iterations=None, random_state=None):
+        self.neighbourhood = neighbourhood
+        self.k = k
+        self.iterations = iterations
+        self.random_state = random_state
+
+    @classmethod
+    def significance_tests(cls):
+        """NPDR's own p-values (``"npdr"``, :meth:`test`) and permutations."""
+        return ("npdr", "permutation")
+
+    def context(self, data, callback=None):
+        """The neighbour pairs (the expensive part): the neighbourhoods of the sampled
+        instances, found without the covariates."""
+        check_data(data, self)
+        n = data.n_instances
+        plain = replace(data, covariates=None)
+        if self.neighbourhood == "multisurf":
+            bands = MultiSURF(iterations=self.iterations, random_state=self.random_state,
+                              missing=DIFFS.missing).context(plain, callback)
+            instances, member, model = bands.instances, bands.bands == NEAR, bands.diff_model
+        else:
+            k = min(default_k(n) if self.k is None else self.k, n - 1)
+            model = DiffModel(plain, DIFFS)
+            instances = np.arange(n) if self.iterations is None else \
+                random_generator(self.random_state).choice(n, size=self.iterations,
+                                                           replace=False)
+            found = nearest_neighbours(model, instances, k, groups="all", callback=callback,
+                                       shared_ties=True)
+            neighbours, distances = found.neighbours[:, 0], found.distances[:, 0]
+            kth = distances[:, k - 1:k]
+            keep = (neighbours >= 0) & (distances <= kth)
+            member = np.zeros((instances.size, n), bool)
+            q, place = np.nonzero(keep)
+            member[q, neighbours[q, place]] = True
+        q, others = np.nonzero(member)
+        if callback is not None:
+            callback(1.0)
+        return NPDRContext(data, model, instances, member, instances[q], others)
+
+    def estimate(self, context, columns=None, callback=None):
+        """The test statistics of the attributes of ``columns`` (default: the context's
+        data): :meth:`fits`' statistics, 0 for an attribute whose diff does not vary among
+        the pairs beyond the covariates' or when the outcome does not vary (no evidence
+        either way)."""
+        fits = self.fits(context, columns, callback)
+        return np.where(fits.degenerate, 0.0, fits.statistics)
+
+    def fits(self, context, columns=None, callback=None):
+        """The regressions of every attribute of ``columns`` (default: the context's data) on
+        the context's pairs: a :class:`.pair_regression.PairFits`."""
+        data = context.data
+        columns = data if columns is None else replace(columns, covariates=data.covariates)
+        Z = _shared_columns(data, context.rows, context.others)
+        if data.is_classification:
+            outcome = (data.y[context.rows] != data.y[context.others]).astype(float)
+        else:
+            outcome = np.abs(data.y[context.rows] - data.y[context.others])
+        if outcome.size == 0 or np.ptp(outcome) == 0:
+            # every pair a hit, or every one a miss: no attribute explains anything
+            nan = np.full(columns.n_attributes, np.nan)
+            return PairFits(nan, nan, nan, None, np.ones(columns.n_attributes, bool))
+        if data.is_classification:
+            model = context.diff_model if columns is data else \
+                DiffModel(replace(columns, covariates=None), DIFFS)
+            grouped = _grouped_fits(context, model, callback)
+            if grouped is not None:
+                return grouped
+            return _pair_fits(context, columns, Z, outcome, True, callback)
+        return _pair_fits(context, columns, Z, outcome, False, callback)
+
+    def test(self, data, calibration=STIR_CALIBRATION, random_state=None, callback=None):
+        """Statistics, one-sided p-values and their Benjamini-Hochberg and Bonferroni
+        adjustments of every attribute of ``data``: an :class:`NPDRSignificance`.
+
+        The pairs are not independent, so the regressions' own p-values (``calibration=0``)
+        are too small, the more so with unequal classes; by default the statistics are
+        referred to their null distribution from ``calibration`` permutations of the target
+        drawn by ``random_state``, as STIR's (:func:`.significance.calibrated_pvalues`). The
+        permutations keep the neighbourhoods (they do not depend on the target) and, when
+        every covariate is discrete, permute within the groups of equal covariates (so the
+        target keeps its dependence on them); with a numeric covariate they permute over all
+        instances. An attribute whose diff does not vary among the pairs beyond the
+        covariates' gets the statistic 0 and p = 1; one without a known value (or whose
+        likelihood has no finite maximum) NaN. ``callback(fraction)`` reports progress."""
+        check_calibration(calibration)
+        runs = calibration + 1
+        context = self.context(data, progress_part(callback, 0.0, 0.5 / runs))
+        fits = self.fits(context, callback=progress_part(callback, 0.5 / runs, 1 / runs))
+        statistics = np.where(fits.degenerate, 0.0, fits.statistics)
+        if calibration:
+            rng = random_generator(random_state)
+            strata = _strata(data)
+            null = np.empty((calibration, statistics.size))
+            for r in range(calibration):
+                order = np.arange(data.n_instances)
+                for members in strata:
+                    order[members] = members[rng.permutation(members.size)]
+                permuted = replace(context, data=replace(data, y=data.y[order]))
+                null[r] = self.estimate(permuted, callback=progress_part(
+                    callback, (r + 1) / runs, (r + 2) / runs))
+            p = calibrated_pvalues(statistics, null)
+        else:
+            from scipy import stats           # here: 30 MB that the estimates never need
+            with np.errstate(invalid="ignore"):
+                p = stats.norm.sf(statistics) if fits.df is None \
+                    else stats.t.sf(statistics, fits.df)
+            p = np.where(fits.degenerate, 1.0, p)
+        if callback is not None:
+            callback(1.0)
+        tested = np.count_nonzero(~np.isnan(p))
+        return NPDRSignificance(
+            scores=statistics, pvalues=p, qvalues=benjamini_hochberg(p), method="npdr",
+            statistics=statistics, n_permutations=int(calibration),
+            coefficients=fits.coefficients, standard_errors=fits.standard_errors,
+            bonferroni=np.minimum(p * tested, 1.0), df=fits.df)
+
+    def __call__(self, data, callback=None):
+        context = self.context(data, progress_part(callback, 0.0, 0.5))
+        return self.estimate(context, callback=progress_part(callback, 0.5, 1.0))
+
+
+def _strata(data):
+    """The groups of instances whose target a permutation exchanges: those of equal
+    covariates when every covariate is discrete, else all instances."""
+    covs = data.covariates
+    if covs is None or not covs.discrete.all():
+        return [np.arange(data.n_instances)]
+    _, group = np.unique(covs.values, axis=0, return_inverse=True)
+    group = group.ravel()
+    return [np.flatnonzero(group == g) for g in range(group.max() + 1)]
+
+
+def _shared_columns(data, rows, others):
+    """(P, 1 + c) the intercept and the covariates' diffs of the pairs; ``ValueError`` naming a
+    covariate whose diffs do not vary or repeat another's."""
+    ones = np.ones((rows.size, 1))
+    if data.covariates is None:
+        return ones
+    Z = np.hstack([ones, data.covariates.pair_diffs(rows, others)])
+    for c, name in enumerate(data.covariates.names):
+        if np.ptp(Z[:, c + 1]) == 0:
+            raise ValueError(f"NPDR: covariate {name!r} does not vary among the neighbour "
+                             "pairs")
+    if np.linalg.matrix_rank(Z) < Z.shape[1]:
+        raise ValueError("NPDR: the covariates' diffs are linearly dependent (a covariate "
+                         "repeats others): leave one out")
+    return Z
+
+
+def _pair_fits(context, columns, Z, outcome, logistic, callback):
+    """The fits from the pairs' diffs, a block of attributes at a time."""
+    P, a = context.rows.size, columns.n_attributes
+    step = max(1, PAIR_BLOCK_BYTES // (8 * max(P, 1)))
+    blocks = [np.arange(lo, min(lo + step, a)) for lo in range(0, a, step)]
+    b, se, stat, flat = np.empty(a), np.empty(a), np.empty(a), np.zeros(a, bool)
+    start = None
+    if logistic:
+        from .pair_regression import shared_logistic_fit
+        start = shared_logistic_fit(Z, outcome, np.ones(P))
+    df = None
+    plain = replace(columns, covariates=None)
+    for done, cols in enumerate(blocks):
+        D = DiffModel(plain.columns(cols), DIFFS).pair_diffs(context.rows, context.others)
+        unknown = np.isnan(D).any(axis=0)          # an attribute without a known value
+        D[:, unknown] = 0.0
+        fit = logistic_fits(Z, D, outcome, np.ones(P), start) if logistic \
+            else linear_fits(Z, D, outcome)
+        b[cols], se[cols], stat[cols], df = (fit.coefficients, fit.standard_errors,
+                                             fit.statistics, fit.df)
+        flat[cols] = fit.degenerate & ~unknown
+        stat[cols[unknown]] = np.nan
+        if callback is not None:
+            callback((done + 1) / len(blocks))
+    return PairFits(b, se, stat, df, flat)
+
+
+def _grouped_fits(context, model, callback):
+    """The logistic fits from the grouped counts of the pairs (module docstring), or None
+    when the data do not allow them (not every attribute in bit planes, too many groups)."""
+    data = model.data
+    planes = model.planes
+    usable = np.flatnonzero(model.usable)
+    if planes.shape[2] == 0 or usable.size != data.n_attributes:
+        return None
+    ctx = context.data
+    keys = ctx.y[:, None] if ctx.covariates is None else \
+        np.hstack([ctx.y[:, None], ctx.covariates.values])
+    kinds, groups = np.unique(keys, axis=0, return_inverse=True)
+    G = kinds.shape[0]
+    if G > GROUP_LIMIT:
+        return None
+    groups = groups.ravel().astype(np.intp)
+    # the cell of a pair of groups (of R_i, of its neighbour): (miss, covariate diffs)
+    first, second = np.repeat(np.arange(G), G), np.tile(np.arange(G), G)
+    miss = (kinds[first, 0] != kinds[second, 0]).astype(float)
+    if ctx.covariates is None:
+        cov = np.zeros((G * G, 0))
+    else:
+        representative = np.array([np.flatnonzero(groups == g)[0] for g in range(G)])
+        cov = ctx.covariates.pair_diffs(representative[first], representative[second])
+    cells, cell_of = np.unique(np.hstack([miss[:, None], cov]), axis=0, return_inverse=True)
+    cell_of = cell_of.ravel().reshape(G, G)
+    K, a = cells.shape[0], data.n_attributes
+    mismatches = np.zeros((K, a))
+    totals = np.zeros(K)
+    m, n = context.member.shape
+    step = max(1, COUNT_BLOCK_BYTES // (8 * G * max(a, 1)))
+    blocks = [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
+    onehot_groups = np.eye(G)[groups]                      # (n, G)
+    for done, blk in enumerate(blocks):
+        rows = np.ascontiguousarray(context.instances[blk])
+        member = np.ascontiguousarray(context.member[blk])
+        out = np.zeros((rows.size, G, a), np.int64)
+        band_mismatch_counts(planes, rows, member, groups, G, out)
+        to_cell = np.eye(K)[cell_of[groups[rows]]]         # (b, G, K)
+        mismatches += np.einsum("bgk,bga->ka", to_cell, out.astype(float))
+        totals += np.einsum("bgk,bg->k", to_cell, member @ onehot_groups)
+        if callback is not None:
+            callback((done + 1) / len(blocks))
+    # rows of the grouped fit: (diff 0 or 1, covariate pattern), trials and misses per attribute
+    patterns, pattern_of = np.unique(cells[:, 1:], axis=0, return_inverse=True)
+    pattern_of = pattern_of.ravel()
+    is_miss = cells[:, 0] == 1
+    S = patterns.shape[0]
+    to_pattern = np.eye(S)[pattern_of]                     # (K, S)
+    trials1 = to_pattern.T @ mismatches                    # (S, a) pairs with diff 1
+    misses1 = to_pattern[is_miss].T @ mismatches[is_miss]
+    trials = to_pattern.T @ totals
+    misses = to_pattern[is_miss].T @ totals[is_miss]
+    Z = np.vstack([np.hstack([np.ones((S, 1)), patterns])] * 2)
+    D = np.broadcast_to(np.repeat([0.0, 1.0], S)[:, None], (2 * S, a))
+    counts = np.vstack([trials[:, None] - trials1, trials1])
+    successes = np.vstack([misses[:, None] - misses1, misses1])
+    return logistic_fits(Z, D, successes, counts)

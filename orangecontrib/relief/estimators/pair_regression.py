@@ -1,0 +1,156 @@
+"""Many regressions that share every column but one, fitted together: the fits of NPDR
+(:mod:`.npdr`), one per attribute, over the same neighbour pairs.
+
+Each model regresses an outcome on shared columns ``Z`` (an intercept and the covariates'
+diffs) and one column ``d`` of its own (the attribute's diff); the coefficient of ``d`` is
+wanted, with its standard error and test statistic.
+
+* :func:`linear_fits`: least squares, by the Frisch-Waugh-Lovell theorem: ``d`` and the outcome
+  are projected off the span of ``Z`` once for all attributes (a QR factorisation of ``Z``), and
+  the coefficient is that of the residuals' simple regression,
+  ``b = <r_d, r_y> / <r_d, r_d>``, with ``se² = RSS / (P - q - 1) / <r_d, r_d>`` (P rows, q
+  shared columns) and t = b / se.
+* :func:`logistic_fits`: maximum likelihood of a binomial model with the logit link, by
+  Newton-Raphson (iteratively reweighted least squares) on a block of attributes at once: every
+  step forms each attribute's (q + 1) x (q + 1) information matrix from products of the weights
+  with the shared columns, and solves the block's systems together. Rows may be groups of
+  trials (``counts`` trials, ``successes`` of them), which gives the same estimates as the
+  trials one by one. The standard error is that of the inverse information at the maximum and
+  z = b / se (Wald).
+
+An attribute whose column is constant or a combination of the shared columns has no
+coefficient (NaN), as has one whose likelihood has no finite maximum (separated data)."""
+import numpy as np
+
+from .encoding import power_of_two_scale
+
+__all__ = ["linear_fits", "logistic_fits", "shared_logistic_fit", "PairFits"]
+
+#: Newton steps of a logistic fit at most
+MAX_ITERATIONS = 100
+#: a fit has converged when no coefficient moves by more than this (relative to 1 + |b|)
+TOLERANCE = 1e-11
+#: a column whose variance left after the shared columns is below this share of its own is
+#: taken as a combination of them (no coefficient)
+COLLINEAR = 1e-10
+#: a logistic coefficient beyond this size means that the likelihood has no finite maximum
+SEPARATED = 30.0
+
+
+class PairFits:
+    """The coefficient of the own column of each model, ``coefficients``, its
+    ``standard_errors``, the test ``statistics`` (t or z), the residual degrees of freedom
+    ``df`` (P - q - 1; None for the Wald z of a logistic fit) and ``degenerate``, whether the
+    own column is constant or a combination of the shared ones (no coefficient)."""
+
+    def __init__(self, coefficients, standard_errors, statistics, df=None, degenerate=None):
+        self.coefficients = coefficients
+        self.standard_errors = standard_errors
+        self.statistics = statistics
+        self.df = df
+        self.degenerate = np.zeros(np.shape(coefficients), bool) if degenerate is None \
+            else degenerate
+
+
+def linear_fits(Z, D, y):
+    """Least-squares fits of ``y`` (P,) on ``Z`` (P, q) and each column of ``D`` (P, B)
+    (module docstring)."""
+    P, q = Z.shape
+    # the outcome brought to [0.5, 1) by a power of two (exact): its squares neither overflow
+    # nor vanish; the statistics do not depend on its unit
+    scale = power_of_two_scale(np.max(np.abs(y)))
+    Q, _ = np.linalg.qr(Z)
+    y = y * scale
+    r_y = y - Q @ (Q.T @ y)
+    r_d = D - Q @ (Q.T @ D)
+    s_dd = np.einsum("pb,pb->b", r_d, r_d)
+    centred = D - D.mean(axis=0)
+    own = np.einsum("pb,pb->b", centred, centred)
+    ok = s_dd > COLLINEAR * np.maximum(own, np.finfo(float).tiny)
+    df = P - q - 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        b = np.where(ok, (r_d.T @ r_y) / s_dd, np.nan)
+        rss = np.maximum(r_y @ r_y - b ** 2 * s_dd, 0.0)
+        se = np.sqrt(rss / df / s_dd) if df > 0 else np.full(b.shape, np.nan)
+        t = np.where(se > 0, b / se, np.where(b > 0, np.inf, np.where(b < 0, -np.inf, np.nan)))
+    se = np.where(ok, se, np.nan)
+    return PairFits(b / scale, se / scale, np.where(ok, t, np.nan), df, ~ok)
+
+
+def _expit(eta):
+    return 0.5 * (1.0 + np.tanh(0.5 * eta))
+
+
+def _pair_products(Z):
+    """(P, q, q) -> the q(q+1)/2 products of pairs of columns (upper triangle) and their
+    indices."""
+    iu = np.triu_indices(Z.shape[1])
+    return Z[:, iu[0]] * Z[:, iu[1]], iu
+
+
+def shared_logistic_fit(Z, successes, counts):
+    """The logistic fit of the shared columns alone, (q,) coefficients: the starting point of
+    :func:`logistic_fits`."""
+    theta = np.zeros(Z.shape[1])
+    for _ in range(MAX_ITERATIONS):
+        mu = _expit(Z @ theta)
+        w = counts * mu * (1 - mu)
+        step = np.linalg.solve(Z.T @ (w[:, None] * Z), Z.T @ (successes - counts * mu))
+        theta += step
+        if np.all(np.abs(step) <= TOLERANCE * (1 + np.abs(theta))):
+            break
+    return theta
+
+
+def logistic_fits(Z, D, successes, counts, start=None):
+    """Logistic fits of ``successes`` out of ``counts`` trials per row on ``Z`` (P, q) and
+    each column of ``D`` (P, B) (module docstring). ``successes`` and ``counts`` are (P,) for
+    every model or (P, B) per model; ``start`` (q,) the shared columns' starting coefficients
+    (default: :func:`shared_logistic_fit`)."""
+    P, q = Z.shape
+    B = D.shape[1]
+    successes = np.broadcast_to(successes.reshape(P, -1), (P, B))
+    counts = np.broadcast_to(counts.reshape(P, -1), (P, B))
+    ZZ, iu = _pair_products(Z)
+    theta = np.zeros((B, q + 1))
+    theta[:, :q] = shared_logistic_fit(Z, successes[:, 0], counts[:, 0]) if start is None \
+        else start
+    active = np.ones(B, bool)
+    info = np.empty((B, q + 1, q + 1))
+    for _ in range(MAX_ITERATIONS):
+        eta = Z @ theta[:, :q].T + D * theta[:, q]
+        mu = _expit(eta)
+        w = counts * mu * (1 - mu)
+        r = successes - counts * mu
+        wd = w * D
+        zz = ZZ.T @ w                                     # (q(q+1)/2, B)
+        info[:, iu[0], iu[1]] = zz.T
+        info[:, iu[1], iu[0]] = zz.T
+        info[:, :q, q] = info[:, q, :q] = (Z.T @ wd).T
+        info[:, q, q] = np.einsum("pb,pb->b", wd, D)
+        score = np.concatenate([(Z.T @ r).T, np.einsum("pb,pb->b", D, r)[:, None]], axis=1)
+        singular = _collinear(info, q)
+        info[singular] = np.eye(q + 1)
+        score[singular] = 0.0
+        step = np.linalg.solve(info, score[:, :, None])[:, :, 0]
+        step[~active] = 0.0
+        theta += step
+        moving = np.any(np.abs(step) > TOLERANCE * (1 + np.abs(theta)), axis=1)
+        active &= moving & ~singular & (np.abs(theta[:, q]) <= SEPARATED)
+        if not active.any():
+            break
+    b = theta[:, q]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(np.linalg.inv(info)[:, q, q])
+    bad = singular | (np.abs(b) > SEPARATED) | active
+    b, se = np.where(bad, np.nan, b), np.where(bad, np.nan, se)
+    return PairFits(b, se, b / se, None, singular)
+
+
+def _collinear(info, q):
+    """(B,) whether the own column of each model is (nearly) a combination of the shared ones:
+    the information left after the shared columns is below ``COLLINEAR`` of its own."""
+    a = info[:, :q, :q]
+    c = info[:, :q, q]
+    left = info[:, q, q] - np.einsum("bi,bi->b", c, np.linalg.solve(a, c[:, :, None])[:, :, 0])
+    return ~(left > COLLINEAR * info[:, q, q])

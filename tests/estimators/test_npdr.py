@@ -1,0 +1,222 @@
+"""NPDR (Le, Dawkins & McKinney 2020): its regressions equal independent fits of the same pair
+design by statsmodels, its neighbourhoods the definitions computed here by brute force, and its
+calibrated p-values are uniform on null data."""
+import numpy as np
+import pytest
+import statsmodels.api as sm
+from scipy import stats
+
+from orangecontrib.relief.estimators import ReliefF, encode
+from orangecontrib.relief.estimators.encoding import as_covariates
+from orangecontrib.relief.estimators.npdr import NPDR, default_k
+from orangecontrib.relief.estimators.significance import benjamini_hochberg, significance
+
+
+def _snps(rng, n, a):
+    return rng.binomial(2, rng.uniform(0.1, 0.5, a), (n, a)).astype(float)
+
+
+def _data(kind, covariates, seed=0):
+    """(EncodedData, logistic, discrete) of one kind: SNPs (100 columns: the grouped counts),
+    numeric attributes with a class, or numeric attributes with a numeric target."""
+    rng = np.random.default_rng(seed)
+    n = 70
+    if kind == "snp":
+        X = _snps(rng, n, 100)
+        y = ((X[:, 0] > 0) ^ (rng.random(n) < 0.3)).astype(float)
+    else:
+        X = rng.normal(size=(n, 12))
+        y = X[:, 0] + X[:, 1] + rng.normal(size=n)
+        if kind == "numeric":
+            y = (y > 0).astype(float)
+    covs = None
+    if covariates == "numeric":
+        covs = as_covariates(rng.normal(size=(n, 2)), n)
+    elif covariates == "discrete":
+        covs = as_covariates(np.c_[rng.integers(0, 2, n), rng.integers(0, 3, n)], n,
+                             discrete=True)
+    elif covariates == "mixed":
+        covs = as_covariates(np.c_[rng.normal(size=n), rng.integers(0, 2, n)], n,
+                             discrete=[False, True])
+    logistic = kind != "quantitative"
+    data = encode(X, y, discrete=kind == "snp", n_classes=2 if logistic else 0,
+                  covariates=covs)
+    return data, logistic
+
+
+def _independent_fit(data, rows, others, column, logistic):
+    """statsmodels' fit of the pair design of one attribute, written from the definitions."""
+    y, x = data.y, data.X[:, column]
+    outcome = (y[rows] != y[others]).astype(float) if logistic else np.abs(y[rows] - y[others])
+    d = (x[rows] != x[others]).astype(float) if data.discrete[column] \
+        else np.abs(x[rows] - x[others]) / (x.max() - x.min())
+    design = [np.ones(rows.size)]
+    covs = data.covariates
+    if covs is not None:
+        for c in range(covs.n_covariates):
+            u, v = covs.values[rows, c], covs.values[others, c]
+            design.append((u != v).astype(float) if covs.discrete[c] else np.abs(u - v))
+    design = np.column_stack(design + [d])
+    if logistic:
+        fit = sm.GLM(outcome, design, family=sm.families.Binomial()).fit(tol=1e-14)
+        p = stats.norm.sf(fit.tvalues[-1])
+    else:
+        fit = sm.OLS(outcome, design).fit()
+        p = stats.t.sf(fit.tvalues[-1], fit.df_resid)
+    return fit.params[-1], fit.bse[-1], fit.tvalues[-1], p
+
+
+@pytest.mark.parametrize("neighbourhood", ["multisurf", "k-nearest"])
+@pytest.mark.parametrize("covariates", [None, "numeric", "discrete", "mixed"])
+@pytest.mark.parametrize("kind", ["snp", "numeric", "quantitative"])
+def test_equals_statsmodels(kind, covariates, neighbourhood):
+    data, logistic = _data(kind, covariates)
+    npdr = NPDR(neighbourhood=neighbourhood, k=8)
+    context = npdr.context(data)
+    result = npdr.test(data, calibration=0)
+    assert result.df is (None if logistic else result.df)
+    for column in range(0, data.n_attributes, 1 if kind != "snp" else 9):
+        b, se, z, p = _independent_fit(data, context.rows, context.others, column, logistic)
+        np.testing.assert_allclose(
+            [result.coefficients[column], result.standard_errors[column],
+             result.statistics[column], result.pvalues[column]], [b, se, z, p],
+            rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(result.qvalues, benjamini_hochberg(result.pvalues))
+    np.testing.assert_allclose(result.bonferroni,
+                               np.minimum(result.pvalues * data.n_attributes, 1))
+
+
+def _manhattan(data):
+    X = data.X
+    diffs = np.abs(X[:, None, :] - X[None, :, :])
+    diffs = np.where(data.discrete, diffs > 0, diffs / np.where(data.span > 0, data.span, 1))
+    return diffs.sum(axis=2)
+
+
+@pytest.mark.parametrize("kind", ["snp", "numeric"])
+def test_neighbourhoods_are_the_definitions(kind):
+    data, _ = _data(kind, None, seed=3)
+    d = _manhattan(data)
+    n = data.n_instances
+    off = ~np.eye(n, dtype=bool)
+    # MultiSURF: closer than the mean distance to the others less half their (population) sd
+    others = np.where(off, d, np.nan)
+    radius = np.nanmean(others, axis=1) - np.nanstd(others, axis=1) / 2
+    context = NPDR().context(data)
+    want = off & (d < radius[:, None])
+    got = np.zeros((n, n), bool)
+    got[context.rows, context.others] = True
+    np.testing.assert_array_equal(got, want)
+    # k nearest of any class, every instance tied with the k-th included
+    k = 7
+    kth = np.sort(others, axis=1)[:, k - 1]
+    want = off & (d <= kth[:, None] + 1e-12)
+    context = NPDR(neighbourhood="k-nearest", k=k).context(data)
+    got = np.zeros((n, n), bool)
+    got[context.rows, context.others] = True
+    np.testing.assert_array_equal(got, want)
+
+
+def test_default_k_is_the_expected_multisurf_neighbourhood():
+    # (n - 1)(1 - erf(0.5 / sqrt 2)) / 2: 0.3085... of the others, as the R package npdr
+    assert default_k(101) == 30
+    assert default_k(2) == 1
+
+
+@pytest.mark.parametrize("share", [0.5, 0.3])
+def test_calibrated_pvalues_are_uniform_on_null_data(share):
+    pvalues, discoveries, raw = [], 0, []
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        n = 200
+        X = _snps(rng, n, 100)
+        y = rng.permutation((np.arange(n) < share * n).astype(float))
+        data = encode(X, y, discrete=True, n_classes=2)
+        result = NPDR().test(data, random_state=seed)
+        pvalues.append(result.pvalues)
+        discoveries += np.count_nonzero(result.qvalues < 0.05)
+        raw.append(NPDR().test(data, calibration=0).pvalues)
+    p = np.concatenate(pvalues)
+    assert stats.kstest(p, "uniform").pvalue > 0.01
+    assert discoveries <= 1          # of 300 null attributes at q < 0.05
+    if share == 0.3:
+        # why the calibration: the pairs are not independent, and the regressions' own
+        # p-values are far too small with unequal classes
+        assert np.mean(np.concatenate(raw) < 0.05) > 0.1
+
+
+def test_interacting_snps_rank_first():
+    rng = np.random.default_rng(5)
+    X = _snps(rng, 300, 30)
+    y = ((X[:, 3] > 0) ^ (X[:, 7] > 0)).astype(float)
+    y = np.where(rng.random(300) < 0.1, 1 - y, y)
+    scores = NPDR()(encode(X, y, discrete=True, n_classes=2))
+    assert set(np.argsort(-scores)[:2]) == {3, 7}
+
+
+def test_covariate_adjustment_removes_a_confounded_snp():
+    # the covariate sets both the class and SNP 0's genotype; SNP 0 has no effect of its own
+    rng = np.random.default_rng(11)
+    n = 300
+    sex = rng.integers(0, 2, n)
+    X = _snps(rng, n, 70)
+    X[:, 0] = rng.binomial(2, np.where(sex == 1, 0.8, 0.1))
+    y = (rng.random(n) < np.where(sex == 1, 0.85, 0.15)).astype(float)
+    plain = NPDR().test(encode(X, y, discrete=True, n_classes=2), random_state=0)
+    adjusted = NPDR().test(encode(X, y, discrete=True, n_classes=2,
+                                  covariates=as_covariates(sex, n, discrete=True)),
+                           random_state=0)
+    assert plain.qvalues[0] < 0.05
+    assert adjusted.pvalues[0] > 0.05
+
+
+def test_random_state_repeats_the_sample():
+    data, _ = _data("numeric", "numeric", seed=2)
+    one = NPDR(iterations=30, random_state=4)(data)
+    np.testing.assert_array_equal(one, NPDR(iterations=30, random_state=4)(data))
+    assert not np.array_equal(one, NPDR(iterations=30, random_state=5)(data))
+    first = NPDR().test(data, random_state=1)
+    np.testing.assert_array_equal(first.pvalues, NPDR().test(data, random_state=1).pvalues)
+
+
+def test_significance_dispatches_to_npdr_and_others_refuse():
+    data, _ = _data("numeric", None, seed=2)
+    result = significance(NPDR(), data, method="npdr", random_state=0, calibration=0)
+    np.testing.assert_allclose(result.pvalues, NPDR().test(data, calibration=0).pvalues)
+    with pytest.raises(ValueError, match="no regression p-values"):
+        significance(ReliefF(), data, method="npdr")
+    with pytest.raises(ValueError, match="calibration"):
+        NPDR().test(data, calibration=2)
+
+
+def test_estimators_that_do_not_adjust_refuse_covariates():
+    data, _ = _data("numeric", "numeric")
+    with pytest.raises(ValueError, match="does not adjust for covariates"):
+        ReliefF()(data)
+
+
+@pytest.mark.parametrize("bad,match", [
+    (np.full((70, 1), 2.0), "does not vary"),
+    (np.c_[np.arange(70.0), np.arange(70.0)], "linearly dependent"),
+])
+def test_bad_covariates(bad, match):
+    data, _ = _data("numeric", None)
+    with pytest.raises(ValueError, match=match):
+        NPDR()(encode(data.X, data.y, n_classes=2, covariates=bad))
+
+
+def test_covariates_bad_shape_and_values():
+    with pytest.raises(ValueError, match="rows"):
+        as_covariates(np.zeros((3, 1)), 4)
+    with pytest.raises(ValueError, match="missing"):
+        as_covariates([0.0, np.nan], 2)
+
+
+def test_cancel():
+    data, _ = _data("snp", "discrete")
+
+    def cancel(fraction):
+        if fraction > 0.3:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        NPDR().test(data, callback=cancel)
