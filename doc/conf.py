@@ -27,5 +27,18 @@ autodoc_member_order = "bysource"
 numpydoc_show_class_members = False      # autodoc lists the members
 numpydoc_class_members_toctree = False
 
+
+def _skip_metadata_requests(app, what, name, obj, skip, options):
+    """scikit-learn adds ``set_fit_request`` (and its kin) to an estimator whose ``fit`` takes
+    metadata such as ``covariates``; their docstrings point into scikit-learn's own docs, so
+    they are left to scikit-learn's reference."""
+    if name.startswith("set_") and name.endswith("_request"):
+        return True
+    return skip
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_metadata_requests)
+
 html_theme = "alabaster"
 html_title = "Orange3-Relief"

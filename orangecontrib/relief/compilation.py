@@ -34,7 +34,9 @@ applies, nothing compiled in the background). :func:`run_in_background` and
 :func:`run_compiled` run functions with the compiled kernels in other processes, so that the
 kernels those call compile into the cache: the first after a search that had to do without
 its kernels, the second for compiling every kind of data at once
-(:mod:`orangecontrib.relief.workloads`, ``orange-relief compile``).
+(:mod:`orangecontrib.relief.workloads`, ``orange-relief compile``). :data:`KERNELS` lists every
+kernel defined with :func:`kernel`, and :func:`kernel_calls` shows the arguments each receives
+(so that a test can run both implementations on them).
 
 This module is the mechanism only: it imports none of the modules that define kernels (they
 import it), and names the functions it runs in other processes by their module and name.
@@ -52,7 +54,7 @@ from contextlib import contextmanager, nullcontext
 
 __all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
            "KERNEL_MODES", "compile_in_background", "run_in_background", "run_compiled",
-           "compiled_somewhere", "current_mode", "small_data_only"]
+           "compiled_somewhere", "current_mode", "small_data_only", "KERNELS", "kernel_calls"]
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -276,6 +278,9 @@ class Kernel:
         return _kernel_by_name, (self.__module__, self.__qualname__)
 
     def __call__(self, *args):
+        if _call_observers:
+            for observer in list(_call_observers):
+                observer(self, args)
         mode = _current_mode()
         if mode == "numpy":
             result = self.fallback(*args)
@@ -323,15 +328,38 @@ def _kernel_by_name(module, name):
     return getattr(importlib.import_module(module), name)
 
 
+#: every :class:`Kernel` defined with :func:`kernel` (in the modules imported so far), in the
+#: order of definition
+KERNELS = []
+#: the callbacks of :func:`kernel_calls` in force
+_call_observers = []
+
+
 def kernel(fallback):
     """Decorator over ``@njit(cache=True, ...)``: the kernel with the numpy function
     ``fallback`` as its equivalent (see the module docstring). ``fallback`` takes the kernel's
     arguments and computes what the kernel computes, the same floating-point operations in the
     same order, or returns ``NotImplemented`` (before changing anything) where it does not
-    apply (e.g. data too large for it); the kernel then runs."""
+    apply (e.g. data too large for it); the kernel then runs. The kernel is listed in
+    :data:`KERNELS`."""
     def wrap(dispatcher):
-        return Kernel(dispatcher, fallback)
+        made = Kernel(dispatcher, fallback)
+        KERNELS.append(made)
+        return made
     return wrap
+
+
+@contextmanager
+def kernel_calls(callback):
+    """While the block runs, call ``callback(kernel, args)`` before every call of a kernel of
+    :data:`KERNELS` (in any thread), with the :class:`Kernel` and the arguments it is about to
+    run on (the kernels write their outputs into arguments: a callback that keeps them copies
+    them). The callback must not raise."""
+    _call_observers.append(callback)
+    try:
+        yield
+    finally:
+        _call_observers.remove(callback)
 
 
 def compile_in_background(kernel, signature):
@@ -356,7 +384,9 @@ def run_in_background(function):
     """Start a separate low-priority process that calls ``function`` (a function of an
     importable module, without arguments) with the compiled kernels, compiling those it calls
     that are not yet in the disk cache; once per process (and function). Return whether one
-    was started."""
+    was started; never in the ``"numpy"`` mode."""
+    if _current_mode() == "numpy":
+        return False
     key = (function.__module__, function.__qualname__)
     background_compiles()           # (collects those that ended)
     with _requested_lock:

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,9 +15,7 @@ from Orange.data import Table
 from orangecontrib.relief import compilation, scoring
 from orangecontrib.relief.compilation import kernel_mode
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators.neighbourhood import (diff_sums, diffs, neighbours, packed,
-                                                            vectorised)
-from orangecontrib.relief.estimators import surf
+from orangecontrib.relief.estimators.neighbourhood import diffs, neighbours, packed, vectorised
 from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
 from orangecontrib.relief.estimators.multiscale import MultiScaleRelief
 from orangecontrib.relief.estimators.relieff import ReliefF
@@ -24,9 +23,6 @@ from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import MultiSURFstar, SURF
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KERNELS = [(diffs, "_fill_codes"), (diffs, "_pair_diffs"), (diffs, "_distances"),
-           (neighbours, "_nearest_search"), (diff_sums, "_fused_sums"), (surf, "_band_sums"),
-           (packed, "_pack")]
 
 
 class NotCompiled:
@@ -42,8 +38,8 @@ def numpy_only(monkeypatch):
     if any call reaches a compiled kernel."""
     def numpy(call):
         with monkeypatch.context() as patch, kernel_mode("numpy"):
-            for module, name in KERNELS:
-                patch.setattr(getattr(module, name), "dispatcher", NotCompiled())
+            for kernel in compilation.KERNELS:
+                patch.setattr(kernel, "dispatcher", NotCompiled())
             return call()
     return numpy
 
@@ -116,6 +112,11 @@ def test_a_kernel_mode_must_be_known():
             pass
 
 
+def test_the_numpy_mode_compiles_nothing_in_the_background():
+    with kernel_mode("numpy"):
+        assert not compilation.run_in_background(compilation.background_compiles)
+
+
 def test_large_data_run_the_compiled_kernel(monkeypatch):
     # above the numpy equivalents' size limit the kernel runs (and gives the same numbers);
     # the value codes (_fill_codes, linear in the data) are always within it
@@ -124,11 +125,11 @@ def test_large_data_run_the_compiled_kernel(monkeypatch):
         expected = ReliefF()(data)
     for limit in ("MAX_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK"):
         monkeypatch.setattr(vectorised, limit, 10)
-    for module, name in KERNELS[1:]:
-        monkeypatch.setattr(getattr(module, name), "fallback",
-                            lambda *args, f=getattr(module, name).fallback: (
-                                pytest.fail("a numpy equivalent took large data")
-                                if f(*args) is not NotImplemented else NotImplemented))
+    for kernel in compilation.KERNELS:
+        if kernel is not diffs._fill_codes:
+            monkeypatch.setattr(kernel, "fallback", lambda *args, f=kernel.fallback: (
+                pytest.fail("a numpy equivalent took large data")
+                if f(*args) is not NotImplemented else NotImplemented))
     with kernel_mode("numpy"):
         assert np.array_equal(ReliefF()(data), expected, equal_nan=True)
 
@@ -312,6 +313,23 @@ def test_certified_search_on_snps(n_columns, large_data_path):
         both_ways(lambda: estimator(data), large_data_path)
 
 
+@pytest.mark.parametrize("estimator", [ReliefF(), ReliefF(iterations=60, random_state=0),
+                                       ContextualMerit(), MultiScaleRelief()])
+def test_certified_search_on_snps_held_only_as_bit_planes(estimator, numpy_only):
+    """Genotypes as a PLINK file gives them, held only as bit planes (the values have no
+    column): the numpy search (certified: bit planes) and sums decode the codes from the
+    planes; MultiScaleRelief's columns read from them are int8 codes (their one-hot work
+    counted without overflowing int8). Every kernel call takes its numpy equivalent."""
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 3, (300, 100)).astype(float)
+    X[150:160] = X[:10]
+    y = (X[:, 0] != X[:, 1]).astype(float)
+    data = encode(X, y, discrete=True, n_classes=2)
+    held = replace(data, X=packed.PackedColumns(packed.pack_planes(X, np.arange(100)), 100))
+    expected = both_ways(lambda: estimator(data), numpy_only)
+    assert np.array_equal(both_ways(lambda: estimator(held), numpy_only), expected)
+
+
 def test_certified_search_declines_what_it_does_not_reproduce():
     # missing values, ramped or Euclidean numeric diffs, mixed columns: the kernel runs
     X, y = near_tied_numeric(n=100, a=6)
@@ -325,19 +343,22 @@ def test_certified_search_declines_what_it_does_not_reproduce():
              (encode(np.column_stack([X, y]), y, discrete=[False] * 6 + [True], n_classes=3),
               diffs.DiffOptions())]
     for data, options in cases:
-        tiles = diffs.DiffModel(data, options).tiles
-        assert vectorised._certified_search(rows, tiles, 0, False, *out) is NotImplemented
+        model = diffs.DiffModel(data, options)
+        assert vectorised._certified_search(rows, model.tiles, model.planes, 0, False,
+                                            *out) is NotImplemented
     assert (out[0] == -1).all()
 
 
 def test_certified_search_declines_large_data(monkeypatch):
     X, y = near_tied_numeric(n=100, a=6)
-    tiles = diffs.DiffModel(encode(X, y, n_classes=3)).tiles
+    model = diffs.DiffModel(encode(X, y, n_classes=3))
+    tiles, planes = model.tiles, model.planes
     out = np.full((10, 3, 5), -1, np.intp), np.full((10, 3, 5), np.inf)
     monkeypatch.setattr(vectorised, "CERTIFIED_WORK", 100 * 100 * 6 - 1)
-    assert vectorised._certified_search(np.arange(10), tiles, 0, False, *out) is NotImplemented
+    assert vectorised._certified_search(np.arange(10), tiles, planes, 0, False,
+                                        *out) is NotImplemented
     monkeypatch.setattr(vectorised, "CERTIFIED_WORK", 100 * 100 * 6)
-    assert vectorised._certified_search(np.arange(10), tiles, 0, False, *out) is None
+    assert vectorised._certified_search(np.arange(10), tiles, planes, 0, False, *out) is None
 
 
 def test_bit_planes_packed_by_numpy_equal_the_kernels():

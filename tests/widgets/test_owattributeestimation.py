@@ -498,6 +498,10 @@ class TestSignificance(WidgetTest):
                   and p.brush().color().green() < 100}
         self.assertEqual(filled, {a.name for a, qi in zip(self.parity.domain.attributes, q)
                                   if qi < 0.01})
+        # the legend says what the red dots mean here: q below the level, not above τ
+        labels = w.plot.legend_labels()
+        self.assertIn("q &lt; 0.01", labels)
+        self.assertNotIn("above τ", labels)
         # the dots go from the best estimate down
         ys = [p.pos().y() for p in sorted(points, key=lambda p: p.pos().x())]
         self.assertEqual(ys, sorted(ys, reverse=True))

@@ -76,7 +76,7 @@ class BandContext:
     bands: np.ndarray        # (m, N) int8
     near: np.ndarray         # (m,) d < near[q] is near
     far: np.ndarray          # (m,) d > far[q] is far (inf: no far band)
-    #: which search gave the distances (:data:`.neighbours.SEARCHES`): the tiled kernel or
+    #: which search gave the distances (:data:`.searches.SEARCHES`): the tiled kernel or
     #: the popcount of packed SNP bit planes
     search: str = None
 

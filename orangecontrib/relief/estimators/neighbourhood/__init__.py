@@ -6,7 +6,8 @@
   (``nearest_neighbours``, ``neighbour_weights``), with :mod:`.single_precision` (the certified
   float32 search), :mod:`.heaps` (bounded neighbour heaps) and :mod:`.sparse` (``scipy.sparse``
   data);
-* :mod:`.packed` — SNP genotypes packed as bit planes;
+* :mod:`.searches` — the names of the searches and notices of the one each search takes;
+* :mod:`.packed` — SNP genotypes packed as bit planes (:mod:`.bit_planes` decodes them);
 * :mod:`.diff_sums` — the weighted sums of diffs over a context that turn it into estimates;
 * :mod:`.vectorised` — the numpy equivalents of the kernels, and :mod:`.kinds` — the codes
   both share.

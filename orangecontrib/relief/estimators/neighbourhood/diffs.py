@@ -61,6 +61,7 @@ from . import vectorised
 from ..encoding import EncodedData, power_of_two_scale, unit_scales
 from .kinds import DISCRETE, NUMERIC, UNUSABLE
 from .packed import MAX_VALUES, PackedColumns, pack_planes, pair_mismatches, tile_mismatches
+from .searches import notify_search
 
 __all__ = ["DiffOptions", "DiffModel", "target_diffs"]
 
@@ -378,6 +379,7 @@ class DiffModel:
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_instances))
         tiles, planes = self.tiles, self.planes       # (packing launches a kernel itself)
+        notify_search("packed SNP" if planes.shape[2] else "double precision")
         with _threads_for(out.size * self.data.n_attributes), parallel_launch():
             _distances(rows, tiles, planes, out)
         return out

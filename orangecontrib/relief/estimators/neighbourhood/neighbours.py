@@ -64,9 +64,10 @@ from ..encoding import EncodedData, encode
 from .diffs import DiffModel, DiffOptions, _any_tile_distances, _diff, _tile_buffers
 from .heaps import _group, _heap_sort, _offer, _offer_tie, _sort_ties
 from .kinds import DISCRETE, NUMERIC, UNUSABLE
+from .searches import notify_search
 
 __all__ = ["NeighbourContext", "nearest_neighbours", "nearest_among", "regroup",
-           "neighbour_weights", "WEIGHTINGS", "SEARCHES", "NeighbourPlaces", "neighbour_places",
+           "neighbour_weights", "WEIGHTINGS", "NeighbourPlaces", "neighbour_places",
            "first_k_places", "first_k_weights", "tie_margin", "tie_places", "tied_with_kth",
            "compile_single_precision"]
 
@@ -83,7 +84,7 @@ class NeighbourContext:
     distances: np.ndarray    # (m, G, K) their distances, inf = none
     groups: str
     mass: np.ndarray = None  # (m, G, K) neighbour places each fills; None = one each
-    #: which search found the neighbours (one of ``SEARCHES``)
+    #: which search found the neighbours (one of :data:`.searches.SEARCHES`)
     search: str = None
     shared_ties: bool = False    # neighbours at equal distance share their places
 
@@ -100,12 +101,6 @@ class NeighbourContext:
         return np.einsum("igk->ig", self.found.view(np.uint8), dtype=np.intp)
 
 
-#: the searches a context can come from (:attr:`NeighbourContext.search`): CORElearn's
-#: neighbour order, the sparse search, k-d trees, the certified single-precision search, the
-#: tiled double-precision kernel, the popcount of packed SNP bit planes, the Dask backend's
-#: search over row partitions, or none (no neighbour wanted)
-SEARCHES = ("CORElearn order", "sparse", "k-d tree", "single precision", "double precision",
-            "packed SNP", "dask", "none")
 _GROUP_MODES = {"per-class": 0, "pooled": 1, "all": 2}
 #: rows per call of the search (no distance matrix is kept): progress and cancelling
 SEARCH_BLOCK = 2048
@@ -201,7 +196,7 @@ def _search(how, instances, K, callback, ties=0):
     """(neighbours, distances, search): the K nearest (m, G, K + ties) of each group by
     (distance, index) and after them ``ties`` more: the next nearest, or (the brute-force
     search) only those tied with the K-th; by the search that suits the data (see the module
-    docstring), and which search that was (one of ``SEARCHES``). ``how``: a
+    docstring), and which search that was (one of :data:`.searches.SEARCHES`). ``how``: a
     :class:`_SearchSpec`."""
     diff_model, groups, skip_zero_distance, cls, n_groups = how
     m = instances.size
@@ -238,6 +233,7 @@ def _search(how, instances, K, callback, ties=0):
     alone = search is None          # (the outputs are then as filled above)
     if alone:                       # the brute-force search (planes: packed by then anyway)
         search = "packed SNP" if diff_model.planes.shape[2] else "double precision"
+    notify_search(search)
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
                             neighbours, distances, callback, done, nearest, alone)

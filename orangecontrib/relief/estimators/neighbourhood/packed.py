@@ -29,6 +29,7 @@ from numba.extending import intrinsic
 from ...compilation import kernel
 from ..base import parallel_launch
 from . import vectorised
+from .bit_planes import unpack
 
 __all__ = ["MAX_VALUES", "PackedColumns", "pack_planes", "unpack", "mismatch_bits",
            "pair_mismatches", "tile_mismatches", "band_mismatch_counts"]
@@ -39,8 +40,6 @@ MAX_VALUES = 4
 COUNTER_LEVELS = 8
 #: words of each plane per pass over a tile: 512 candidates x 2 planes x 64 words = 512 KB
 WORD_BLOCK = 64
-#: cells decoded at a time by :func:`unpack` (its temporary words take 16 bytes a cell)
-UNPACK_CELLS = 2 ** 22
 
 
 @intrinsic
@@ -107,21 +106,6 @@ class PackedColumns:
     def __array__(self, dtype=None, copy=None):
         out = unpack(self.planes, np.arange(self.shape[0]), np.arange(self.shape[1]))
         return out if dtype is None else out.astype(dtype)
-
-
-def unpack(planes, rows, columns):
-    """(len(rows), len(columns)) int8: the codes of columns ``columns`` of instances ``rows``
-    held in bit planes (:func:`pack_planes` over all columns), decoded a block at a time."""
-    rows, columns = np.asarray(rows, np.intp), np.asarray(columns, np.intp)
-    out = np.empty((rows.size, columns.size), np.int8)
-    words, bits = columns >> 6, (columns & 63).astype(np.uint64)
-    step = max(1, UNPACK_CELLS // max(columns.size, 1))
-    for lo in range(0, rows.size if columns.size else 0, step):
-        block = planes[rows[lo:lo + step, None, None], np.arange(2)[:, None],
-                       words]                                       # (b, 2, columns)
-        out[lo:lo + step] = ((block[:, 0] >> bits) & np.uint64(1)) \
-            | (((block[:, 1] >> bits) & np.uint64(1)) << np.uint64(1))
-    return out
 
 
 @njit(cache=True, nogil=True, inline="always")

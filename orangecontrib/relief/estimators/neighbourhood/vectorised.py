@@ -29,7 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ...compilation import small_data_only
-from .kinds import DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN, UNUSABLE
+from .bit_planes import unpack
+from .kinds import DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN, PACKED, UNUSABLE
 
 __all__ = ["MAX_WORK", "SMALL_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK", "pack",
            "fill_codes", "pair_diffs", "distances", "clear_untied", "nearest_search",
@@ -188,11 +189,27 @@ def _distance_matrix(rows, tiles, cand, c_cand):
     return acc
 
 
+def _plane_codes(tiles, planes, rows=None):
+    """The codes 0..3 of the columns packed into bit ``planes`` (``tiles.columns``, in that
+    order) of instances ``rows`` (default: all): read from the values, or decoded from the
+    planes where the values have no column (:class:`.packed.PackedColumns`)."""
+    X = tiles.values
+    rows = np.arange(X.shape[0]) if rows is None else rows
+    if X.shape[1]:
+        return X[rows[:, None], tiles.columns]
+    return unpack(planes, rows, np.arange(tiles.columns.size))
+
+
 def distances(rows, tiles, planes, out):
-    """:func:`.diffs._distances`."""
-    if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
+    """:func:`.diffs._distances`; with bit planes the numbers of attributes on which two
+    instances differ (the kernel's popcounts: integers, exact in any order)."""
+    if _too_large(tiles.values.shape[0], tiles.columns.size):
         return NotImplemented
     cand, c_cand = _candidates(tiles)
+    if planes.shape[2]:
+        codes = _plane_codes(tiles, planes)
+        out[:, cand] = (codes[rows][:, None, :] != codes[cand][None, :, :]).sum(axis=2)
+        return None
     out[:, cand] = _distance_matrix(rows[:, None], tiles, cand[None, :], c_cand[None, :])
     return None
 
@@ -211,7 +228,7 @@ def nearest_search(rows, tiles, planes, mode, skip_zero, n_chunks, nearest, out_
     index) among the candidates of the tiles, the places after the ``nearest`` only for those
     tied with the last of them."""
     if planes.shape[2] or _too_large(tiles.values.shape[0], tiles.columns.size):
-        result = _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist)
+        result = _certified_search(rows, tiles, planes, mode, skip_zero, out_idx, out_dist)
         if result is None and 0 < nearest < out_idx.shape[2]:    # only the tied after
             clear_untied(out_idx, out_dist, nearest)
         return result
@@ -257,7 +274,7 @@ def _threads():
     return numba.get_num_threads()
 
 
-def _approximate_distances(tiles, cand):
+def _approximate_distances(tiles, planes, cand):
     """(distances, exact) for :func:`_certified_search`: ``distances(q)`` gives the (len(q),
     len(cand)) distances from instances ``q`` to the candidates ``cand`` computed fast, and
     ``exact`` says whether they are the kernel's numbers to the last bit; or None where the
@@ -267,17 +284,21 @@ def _approximate_distances(tiles, cand):
     Discrete columns whose values are small codes: the number of columns on which two
     instances differ is the number of columns less the matches, a product of one-hot codes
     (``one_hot @ one_hot.T``) whose every partial sum is an integer below 2^24, so float32
-    gives it exactly. Numeric columns with the linear diff and the Manhattan distance: the
-    sum of the same terms |x_t / span_t - y_t / span_t| as the kernel's, in another order
-    (scipy's ``cdist``), within a rounding bound of it."""
+    gives it exactly (the number the kernel counts in the bit planes ``planes`` too; values
+    held only as planes, :class:`.packed.PackedColumns`, are decoded from them). Numeric
+    columns with the linear diff and the Manhattan distance: the sum of the same terms
+    |x_t / span_t - y_t / span_t| as the kernel's, in another order (scipy's ``cdist``),
+    within a rounding bound of it."""
     X, columns, options = tiles.values, tiles.columns, tiles.options
     n, a = cand.size, columns.size
     if not a or tiles.partial[columns].any():
         return None
     discrete = tiles.discrete[columns]
     if discrete.all():
-        codes = X[:, columns]
-        top = codes.max(initial=0.0)
+        if X.shape[0] * a * 4 > ONE_HOT_ENTRIES and not X.shape[1]:    # (codes 0..3)
+            return None
+        codes = X[:, columns] if X.shape[1] else _plane_codes(tiles, planes)
+        top = float(codes.max(initial=0))
         if (not 0.0 <= top < ONE_HOT_VALUES or n * n * a * (top + 1) > ONE_HOT_WORK
                 or X.shape[0] * a * (top + 1) > ONE_HOT_ENTRIES or a >= 2 ** 24
                 or (tiles.inv_span[columns] != 1.0).any() or (codes < 0.0).any()
@@ -311,19 +332,19 @@ def _approximate_distances(tiles, cand):
 _prepared = None
 
 
-def _prepared_distances(tiles, cand):
+def _prepared_distances(tiles, planes, cand):
     """:func:`_approximate_distances`, prepared once for all the calls of one search (a
     search calls its kernel once per block of rows, on the same tiles). The preparation is
     kept while the values and candidate order it came from live, the same objects (a
-    diff model's: never changed while it lives), for the same columns, scales, options and
-    candidates; it goes when they go."""
+    diff model's: never changed while it lives, nor its bit planes), for the same columns,
+    scales, options and candidates; it goes when they go."""
     global _prepared
     depends = (tiles.columns, tiles.inv_span, tiles.partial, tiles.discrete, tiles.options, cand)
     last = _prepared
     if (last is not None and last[0]() is tiles.values and last[1]() is tiles.order
             and all(np.array_equal(a, b) for a, b in zip(last[2], depends))):
         return last[3]
-    fast = _approximate_distances(tiles, cand)
+    fast = _approximate_distances(tiles, planes, cand)
     if fast is None:
         return None
 
@@ -345,7 +366,7 @@ def _manhattan(queries, candidates):
     return cdist(queries, candidates, "cityblock")
 
 
-def _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist):
+def _certified_search(rows, tiles, planes, mode, skip_zero, out_idx, out_dist):
     """:func:`nearest_search` on data too large for the exact distance matrix, from the fast
     distances of :func:`_approximate_distances`, or ``NotImplemented``. Where those are
     approximate, every candidate within a rounding bound of each group's K-th smallest has
@@ -358,7 +379,7 @@ def _certified_search(rows, tiles, mode, skip_zero, out_idx, out_dist):
     if small_data_only():
         return NotImplemented
     cand, c_cand = _candidates(tiles)
-    fast = _prepared_distances(tiles, cand) if cand.size else None
+    fast = _prepared_distances(tiles, planes, cand) if cand.size else None
     if fast is None:
         return NotImplemented
     distances, exact = fast
@@ -396,10 +417,10 @@ def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
     takes on up to ``SUMS_WORK`` terms (``SMALL_WORK`` where the kernel is in the disk cache)."""
     pair, ptr, at, source, target, scale = (plan.pair, plan.ptr, plan.at, plan.source,
                                             plan.target, plan.scale)
-    X, lo, hi, slope = tables.values, tables.lo, tables.hi, tables.slope
+    X, lo, hi, slope, planes = tables.values, tables.lo, tables.hi, tables.slope, tables.planes
     b, G, K = nb.shape
-    work = pair.shape[0] * nb.size * X.shape[1]
-    if tables.planes.shape[2] or work > _limit(SUMS_WORK):
+    work = pair.shape[0] * nb.size * max(X.shape[1], int(runs[:, 1].max(initial=0)))
+    if work > _limit(SUMS_WORK):
         return NotImplemented
     e_group = np.repeat(np.arange(b * G), np.diff(ptr))          # (i * G + g) of read-out e
     e_row, e_g = e_group // G, e_group % G
@@ -419,8 +440,12 @@ def fused_sums(rows, nb, plan, runs, chunks, known, tables, out):
         rows_e, g_e, at_e, source_e = e_row[e0:e1] - p0, e_g[e0:e1], at[e0:e1], source[e0:e1]
         for c0, c1, typ in runs:
             t = np.arange(c0, c1)
-            x, z = X[r, t], X[o[..., None], t]                   # (b', G, K, width)
-            if typ == DISCRETE_PLAIN:
+            if typ == PACKED:                                    # (codes held as bit planes)
+                x = unpack(planes, rows[p0:p1], t)[:, None, None, :]
+                z = unpack(planes, o.ravel(), t).reshape(o.shape + (t.size,))
+            else:
+                x, z = X[r, t], X[o[..., None], t]               # (b', G, K, width)
+            if typ in (DISCRETE_PLAIN, PACKED):
                 d = np.where(x == z, 0.0, 1.0)
             elif typ == NUMERIC_PLAIN:
                 dz = np.abs(z - x)
