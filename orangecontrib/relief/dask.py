@@ -45,9 +45,10 @@ partition above that.
 Missing values (NaN) are handled as on one machine (:mod:`.estimators.neighbourhood.diffs`): with any, an
 extra pass counts the value codes per class for the probabilities P(value | class) of the
 whole data. Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
-calling :func:`estimate` fails. Without a ``client`` the active client is used (as dask-ml does), and
-without one a ``distributed.LocalCluster`` is started (with ``cluster_options``) and closed
-afterwards; ``client`` may also be a scheduler's address. Not handled here (a ``ValueError`` says so):
+calling :func:`estimate` fails. Without a ``client`` the active client is used (as dask-ml
+does), and without one a ``distributed.LocalCluster`` is started (with ``cluster_options``) and
+closed afterwards; ``client`` may also be a scheduler's address. Not handled here (a
+``ValueError`` says so):
 ``iterations=None`` (every instance) on partitioned data (it is allowed for data given in
 memory) and CORElearn's neighbour order
 (``preset="corelearn"``); the data carry no instance weights.
