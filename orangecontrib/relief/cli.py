@@ -393,8 +393,8 @@ def dask_score(args, partitions, estimator, callback):
 
 def local_cluster(distributed, **options):
     """A ``LocalCluster(**options)`` (default: the machine's cores) whose worker processes
-    ignore Ctrl-C (it reaches every process of the terminal's group): the command cancels their tasks and
-    closes them, without each printing its own traceback."""
+    ignore Ctrl-C (it reaches every process of the terminal's group): the command cancels
+    their tasks and closes them, without each printing its own traceback."""
     import signal
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)     # inherited by the workers
     try:
