@@ -82,7 +82,7 @@ FULL = dict(
     budgets={"Orange": 1.0e10, "skrebate": 4.0e8},
     # rows, attributes, k, target seconds (None: the target is >= 3x fast-select)
     fast_select=[(5_000, 100, 10, None), (10_000, 100, 10, None), (20_000, 100, 10, None),
-                 (10_000, 1_000, 10, None), (50_000, 100, 10, 10)],
+                 (10_000, 1_000, 10, None), (50_000, 100, 10, 3.5)],
     snp=[(1_600, 1_000, 10), (1_600, 1_000, 100)],
     ties_snp=[(1_600, 20, 10)],
     ties_binned=[(1_600, 100, 5, 10)],  # rows, attributes, bins, k
@@ -458,6 +458,9 @@ def fast_select_section(plan, snp_path, with_peer=True):
             label, make = f"SNPs {n:,} × {a:,} (generated), k = {k}", \
                 lambda n=n, a=a: make_snp(n, a)
         cases.append((label, make, k, True, None))
+    # the ratio to fast-select each case aims at (20,000 x 100 numeric and the SNPs at k = 10
+    # have their own; the others 3x)
+    wanted = {"20,000 × 100 numeric, k = 10": 8}
     report("")
     report("| case | ours (s) | search (s) | diff sums (s) | fast-select (s) | fast-select / ours "
            "| target | correlation | max abs diff |")
@@ -475,7 +478,8 @@ def fast_select_section(plan, snp_path, with_peer=True):
             row += [fmt_seconds(peer), f"{peer / total:.2f}×"]
         else:
             row += ["—", "—"]
-        goal = "≥ 3× fast-select" + ("" if target is None else f", ≤ {target} s")
+        ratio = 25 if discrete and label.endswith("k = 10") else wanted.get(label, 3)
+        goal = f"≥ {ratio}× fast-select" + ("" if target is None else f", ≤ {target} s")
         row.append(goal)
         row += [f"{corr:.6f}", f"{np.abs(ours - theirs).max():.1e}"] if with_peer else ["—", "—"]
         report("| " + " | ".join(row) + " |")

@@ -400,7 +400,11 @@ def main(argv=None):
     for t in threads:
         numba.set_num_threads(t)
         peaks[t] = peaks_data.run(repeats)
+        print(f"{t} thread(s), peaks: " + ", ".join(
+            f"{NAMES[op]} {_rate(rate)}/s" for op, rate in peaks[t].items()), flush=True)
         achieved[t] = kernels.run(repeats)
+        print(f"{t} thread(s), kernels ({load()}): " + "; ".join(
+            f"{name} {_rate(rate)} {unit}/s" for name, _, rate, unit in achieved[t]), flush=True)
     numba.set_num_threads(every)
 
     print("\n## Peaks (operations a second; speed-up over one thread)\n")

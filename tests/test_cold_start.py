@@ -23,6 +23,8 @@ SCRIPT = Path(sys.executable).parent / "orange-relief"
 #: a cold run compiles nothing it can leave to the background, but a kernel the numpy
 #: equivalents do not cover compiles in the run: generous on a loaded machine
 TIMEOUT = 900
+#: a ```python block of a Markdown page (as tests/test_doc_examples.py finds them)
+BLOCK = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 def end_background_compiles(cache):
@@ -92,6 +94,24 @@ def test_the_readme_first_command(cold):
     assert len(ranking(out)) == 13
 
 
+def test_the_python_examples_of_the_large_data_page(cold):
+    # the blocks of the page in order, in one namespace, as test_doc_examples runs them warm
+    page = ROOT / "doc" / "large-data.md"
+    assert len(BLOCK.findall(page.read_text(encoding="utf-8"))) >= 8
+    out = cold(*python(f"""
+        import re
+        namespace = {{"__name__": "__main__"}}
+        with open({str(page)!r}, encoding="utf-8") as file:
+            blocks = re.findall({BLOCK.pattern!r}, file.read(), {BLOCK.flags})
+        for number, block in enumerate(blocks, 1):
+            exec(compile(block, f"large-data.md, example {{number}}", "exec"), namespace)
+    """)).stdout
+    # what the page's comments say the prints show
+    for shown in ("True [0, 1]", "0 True", "0 0", "int8 (200, 500) 25600", "sid8", "sid4",
+                  "[1 4]"):
+        assert shown in out, (shown, out)
+
+
 @pytest.fixture
 def files(tmp_path):
     """A PLINK .bed (with .bim and .fam) whose case/control status follows SNP 8, and the
@@ -113,6 +133,10 @@ def files(tmp_path):
         for row in zip(a, b, table["noise"].to_numpy(), label):
             file.write(",".join(map(str, row)) + "\n")
     return tmp_path
+
+
+def test_rank_a_plink_file(cold, files):
+    assert ranking(cold(SCRIPT, "rank", files / "small.bed", "--top", "5").stdout)[0] == "sid8"
 
 
 @pytest.mark.parametrize("name", ["table.parquet", "table.csv"])

@@ -14,7 +14,7 @@ PACKAGE = "orangecontrib.relief"
 LAYERS = (
     {"", "lazy", "compilation"},                    # mechanism: lazy exports, kernel cache
     {"estimators"},                                 # the science, numpy/scipy/numba only
-    {"tree", "oblivion", "readers", "orange_data", "datasets", "workloads"},
+    {"tree", "oblivion", "readers", "reading", "orange_data", "datasets", "workloads"},
     {"scoring", "learners", "sklearn", "dask"},     # the adapters
     {"widgets", "cli", "workflows"},
 )

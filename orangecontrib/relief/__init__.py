@@ -42,6 +42,7 @@ _EXPORTS = {
                 "ReliefF", "ReliefFbestK", "RReliefF", "SURF", "SURFstar", "TuRF", "UnifiedPi",
                 "scorer_by_name"],
     "estimators.threshold": ["relief_threshold", "select_above_threshold"],
+    "estimators.interactions": ["interacting_pairs"],
     "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
                  "ObliviousTreeLearner"],
 }

@@ -5,6 +5,9 @@ Subcommands:
 * ``rank [DATA]``: estimate the attributes of a data set with one of the scorers of
   :mod:`orangecontrib.relief.scoring` and print them ranked (``--format table|csv|json``), or
   write them to a file (``--output scores.csv`` or ``scores.json``);
+* ``pairs [DATA]``: test the pairs of the attributes an estimator ranks best (or of the named
+  ones) for interaction with the class (:mod:`.estimators.interactions`) and print them, best
+  first, with their p-values and q-values;
 * ``estimators``: list the estimator names ``rank --estimator`` accepts;
 * ``tree [DATA]``: grow a CORE tree and print it with its cross-validated accuracy.
 * ``compile``: compile the numeric kernels for every kind of data into the cache now, rather
@@ -135,7 +138,8 @@ def add_data_argument(parser):
     parser.add_argument(
         "data", nargs="?", default=DEFAULT_DATA, metavar="DATA",
         help="a data file Orange reads (.tab, .csv, .tsv, .xlsx, ...), a Parquet file or "
-             "folder, a PLINK .bed file (rank only), or the name of a data set shipped with "
+             "folder, a PLINK .bed file (rank and pairs), or the name of a data set shipped "
+             "with "
              f"Orange (iris, zoo, housing, ...); default: {DEFAULT_DATA}")
     parser.add_argument(
         "-c", "--class", dest="class_name", metavar="NAME",
@@ -257,6 +261,11 @@ def rank_command(parser):
     parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
                         help="PLINK data: read the phenotype as 0 = control, 1 = case (PLINK's "
                              "--1) instead of 1 = control, 2 = case with 0 missing")
+    parser.add_argument("--covariates", metavar="NAME,...",
+                        help="columns of the data to adjust for (NPDR): they are not ranked")
+    parser.add_argument("--covar", metavar="FILE",
+                        help="PLINK data: a covariate file (a header 'FID IID name ...', then "
+                             "a line per individual) whose columns NPDR adjusts for")
     parser.add_argument("-e", "--estimator", metavar="NAME",
                         help="estimator (see 'orange-relief estimators'); default: ReliefF "
                              "for a discrete class, RReliefF for a numeric one")
@@ -294,10 +303,20 @@ def run_rank(args, out):
     if args.dask and args.iterations is None:
         raise CliError("--dask needs --iterations M, the number of sampled instances (the "
                        "cluster gathers them)")
-    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding)
+    from .reading import data_kind
+    plink = data_kind(args.data) == "plink"
+    if args.covar is not None and not plink:
+        raise CliError("--covar names the covariate file of PLINK (.bed) data; name the "
+                       "columns of other data with --covariates")
+    if args.covariates is not None and plink:
+        raise CliError("PLINK (.bed) data take their covariates from a file: --covar FILE")
+    covariates = args.covar if plink else None if args.covariates is None else \
+        [name.strip() for name in args.covariates.split(",") if name.strip()]
+    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding,
+                          covariates)
     with progress(args, "reading") as callback:
         data = read_input(args.data, options, partitions=bool(args.dask), callback=callback)
-    if data.kind != "plink" and not args.dask:            # an Orange table
+    if data.kind != "plink" and not args.dask and data.covariates is None:   # a Table
         note_integer_class(args, data.data)
     note_dropped(args, data)
     classes = scorer_classes()
@@ -331,17 +350,24 @@ def run_rank(args, out):
         "attributes": len(data.attributes), "class": data.class_name,
         "class_type": "discrete" if task == "classification" else "numeric",
         "ranking": ranking(list(data.attributes), scores, args.top)}
+    return write_result(args, out, result, FORMATS, output_format,
+                        f"{len(result['ranking'])} scores")
+
+
+def write_result(args, out, result, formats, output_format, what):
+    """``result`` written by ``formats`` (format name -> function) to ``--output`` in its
+    ``output_format`` (a notice of ``what`` was written on stderr), and to ``out`` in
+    ``--format`` (the table when there is no ``--output``); exit status 0."""
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="") as file:
-                file.write(FORMATS[output_format](result))
+                file.write(formats[output_format](result))
         except OSError as error:
             raise CliError(f"cannot write {args.output!r}: {error.strerror}") from None
         if not args.quiet:
-            print(f"{PROGRAM}: wrote {len(result['ranking'])} scores to {args.output}",
-                  file=sys.stderr)
+            print(f"{PROGRAM}: wrote {what} to {args.output}", file=sys.stderr)
     if args.format or not args.output:
-        out.write(FORMATS[args.format or "table"](result))
+        out.write(formats[args.format or "table"](result))
     return 0
 
 
@@ -352,7 +378,7 @@ def score(args, data, cls, kwargs, callback):
     from .reading import Partitions
     if isinstance(data.data, Partitions):
         return dask_score(args, data.data, cls.engine()(**kwargs), callback)
-    if data.kind == "plink":
+    if data.kind == "plink" or data.covariates is not None:     # encoded data
         return cls.engine()(**kwargs)(data.data, callback=callback)
     return cls(**kwargs)(data.data, callback=callback)
 
@@ -459,6 +485,135 @@ def file_format(path):
         raise CliError(f"cannot tell the format of --output {path!r}: name a .csv or a .json "
                        "file")
     return extension
+
+
+# ---------------------------------------------------------------------------------------------
+# pairs
+
+@command("pairs", "test the pairs of the best-ranked attributes for interaction")
+def pairs_command(parser):
+    add_data_argument(parser)
+    parser.add_argument("--pheno", metavar="FILE",
+                        help="PLINK data: a phenotype file, as for rank")
+    parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
+                        help="PLINK data: read the phenotype as 0 = control, 1 = case")
+    parser.add_argument("-n", "--top", type=positive_int, default=20, metavar="N",
+                        help="test the pairs of the N attributes the estimator ranks best "
+                             "(default 20)")
+    parser.add_argument("-a", "--attributes", metavar="NAME,...",
+                        help="test the pairs of these attributes instead (no ranking)")
+    parser.add_argument("-e", "--estimator", metavar="NAME", default="MultiSURF",
+                        help="estimator that ranks the attributes (default MultiSURF; see "
+                             "'orange-relief estimators')")
+    parser.add_argument("-r", "--permutations", type=positive_int, metavar="R",
+                        help="permutations of the class for the p-values (default: enough "
+                             "for 20,000 permuted statistics, at most 100 with a ranking)")
+    parser.add_argument("-s", "--seed", type=int_value, metavar="S",
+                        help="random seed of the permutations")
+    parser.add_argument("--pairs", type=positive_int, metavar="K",
+                        help="print only the K best pairs")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the pairs to FILE: CSV (.csv) or JSON (.json), by its "
+                             "extension; stdout then stays empty unless --format is given")
+    parser.add_argument("-f", "--format", choices=PAIR_FORMATS,
+                        help="what stdout shows: an aligned table (the default), CSV or JSON")
+    return run_pairs
+
+
+def pairs_data(args):
+    """(name, EncodedData) of DATA for the engine (:func:`.reading.read_data`): PLINK genotypes
+    as read, an Orange table encoded."""
+    from .reading import ReadOptions
+    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding)
+    with progress(args, "reading") as callback:
+        data = read_input(args.data, options, callback=callback)
+    note_dropped(args, data)
+    if data.kind == "plink":
+        return data.name, data.data
+    note_integer_class(args, data.data)
+    from orangecontrib.relief.orange_data import encode_table
+    try:
+        encoded, _ = encode_table(data.data)
+    except ValueError as error:
+        raise CliError(f"cannot read {args.data!r}: {error}") from None
+    return data.name, encoded
+
+
+def run_pairs(args, out):
+    from .estimators.interactions import interacting_pairs
+    output_format = file_format(args.output) if args.output else None
+    name, data = pairs_data(args)
+    attributes = None
+    if args.attributes is not None:
+        wanted = [a.strip() for a in args.attributes.split(",") if a.strip()]
+        unknown = [a for a in wanted if a not in data.names]
+        if unknown:
+            raise CliError(f"no attribute {unknown[0]!r} in {args.data!r}")
+        attributes = [data.names.index(a) for a in wanted]
+    cls = find_scorer(args.estimator, scorer_classes())
+    if "classification" not in cls.tasks:
+        raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
+    try:
+        with progress(args, "pairs") as callback:
+            result = interacting_pairs(data, attributes=attributes, top=args.top,
+                                       estimator=cls.engine()(),
+                                       n_permutations=args.permutations,
+                                       random_state=args.seed, callback=callback)
+    except ValueError as error:
+        raise CliError(f"cannot test the pairs of {args.data!r}: {error}") from None
+    names = data.names
+    ranked = attributes is None and args.top < data.n_attributes
+    document = {
+        "data": name, "instances": data.n_instances, "attributes": data.n_attributes,
+        "tested": [names[i] for i in result.attributes],
+        "ranked_by": cls.__name__ if ranked else None,
+        "permutations": result.n_permutations,
+        "pairs": [{"rank": rank, "first": names[p.first], "second": names[p.second],
+                   "statistic": p.statistic, "df": float(result.df[rank - 1]),
+                   "p": p.pvalue, "q": p.qvalue}
+                  for rank, p in enumerate(result, start=1)][:args.pairs]}
+    return write_result(args, out, document, PAIR_FORMATS, output_format,
+                        f"{len(document['pairs'])} pairs")
+
+
+PAIR_COLUMNS = ("rank", "first", "second", "statistic", "df", "p", "q")
+
+
+def format_pairs_table(document):
+    """A line saying what was tested, then the pairs aligned, best first."""
+    rows = document["pairs"]
+    width = max([len("second")] + [len(r[k]) for r in rows for k in ("first", "second")])
+    how = (f"the {len(document['tested'])} attributes {document['ranked_by']} ranks best"
+           if document["ranked_by"] else f"{len(document['tested'])} attributes")
+    lines = [f"Pairs of {how} in {document['data']}: {document['instances']} instances; "
+             f"p-values from {document['permutations']} permutations of the class",
+             f"{'rank':>4}  {'first':<{width}}  {'second':<{width}}  {'statistic':>10}  "
+             f"{'df':>3}  {'p':>9}  {'q':>9}"]
+    lines += [f"{r['rank']:>4}  {r['first']:<{width}}  {r['second']:<{width}}  "
+              f"{r['statistic']:>10.4f}  {r['df']:>3.0f}  {r['p']:>9.3g}  {r['q']:>9.3g}"
+              for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def format_pairs_csv(document):
+    """``rank,first,second,statistic,df,p,q`` rows in full precision."""
+    from io import StringIO
+    text = StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(PAIR_COLUMNS)
+    writer.writerows([r[k] if isinstance(r[k], (int, str)) else repr(r[k])
+                      for k in PAIR_COLUMNS] for r in document["pairs"])
+    return text.getvalue()
+
+
+def format_pairs_json(document):
+    """One JSON object: what was tested and ``pairs``, a list of {rank, first, second,
+    statistic, df, p, q}."""
+    return json.dumps(document, indent=2) + "\n"
+
+
+#: --format / --output extension -> formatter of the pairs
+PAIR_FORMATS = {"table": format_pairs_table, "csv": format_pairs_csv, "json": format_pairs_json}
 
 
 @command("estimators", "list the estimators that 'rank --estimator' accepts")

@@ -77,15 +77,18 @@ def test_packed_bit_and_plain_estimates_are_equal_with_instance_weights(monkeypa
         np.testing.assert_array_equal(packed, plain, err_msg=estimator.name)
 
 
-def test_band_mismatch_counts_equal_counts_by_comparison():
+@pytest.mark.parametrize("a, rows", [(100, [0, 5, 699]),
+                                     # several blocks of words and of queries
+                                     (64 * 64 + 70, [3, 0, 5, 699, 1, 2, 9, 11, 650, 10])])
+def test_band_mismatch_counts_equal_counts_by_comparison(a, rows):
     # more than 255 members of a group: the vertical counters are read out on the way
     rng = np.random.default_rng(3)
-    n, a = 700, 100
+    n = 700
     X = rng.integers(0, 3, (n, a)).astype(float)
     groups = rng.integers(0, 2, n).astype(np.intp)
-    rows = np.array([0, 5, 699])
+    rows = np.array(rows)
     member = (rng.random((rows.size, n)) < 0.9).astype(np.int8)
-    out = np.zeros((rows.size, 2, a))
+    out = np.full((rows.size, 2, a), 7.0)
     band_mismatch_counts(pack_planes(X, np.arange(a)), rows, member, groups, 2, out)
     for q, r in enumerate(rows):
         for g in range(2):

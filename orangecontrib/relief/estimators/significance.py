@@ -68,8 +68,8 @@ from .base import progress_part, random_generator, row_blocks
 from .description import Param
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
-           "calibrated_pvalues", "check_calibration", "supports_stir", "permutation_test", "significance", "METHODS",
-           "STIR_CALIBRATION"]
+           "calibrated_pvalues", "check_calibration", "supports_stir", "permutation_test",
+           "target_estimates", "seeded", "significance", "METHODS", "STIR_CALIBRATION"]
 
 METHODS = ("stir", "permutation", "npdr")
 #: permutations that calibrate STIR's statistic by default (module docstring)
@@ -276,7 +276,7 @@ def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callb
                          f"p-values")
     check_calibration(calibration)
     rng = random_generator(random_state)
-    estimator = _seeded(estimator, rng)
+    estimator = seeded(estimator, rng)
     runs = calibration + 1
 
     def statistic(context, part):
@@ -303,7 +303,24 @@ def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callb
                         method="stir", statistics=t, n_permutations=int(calibration))
 
 
-def _seeded(estimator, rng):
+def target_estimates(estimator, data, callback=None):
+    """A function ``estimate(target, callback=None)`` from ``data`` with another target (the
+    same instances and attributes, e.g. a permuted class) to the estimator's estimates (a float
+    array): through the estimator's ``target_contexts`` where it has one (the neighbours found
+    once, by the first ``callback``), else a context computed for each target."""
+    make = getattr(estimator, "target_contexts", None)
+    shared = make(data, callback) if make is not None else None
+
+    def estimate(target, part=None):
+        context = shared(target) if shared is not None else estimator.context(target, part)
+        scores = np.asarray(estimator.estimate(context), dtype=float)
+        if part is not None:
+            part(1.0)
+        return scores
+    return estimate
+
+
+def seeded(estimator, rng):
     """``estimator``, or a copy whose own ``random_state`` (None: unseeded sampling) is drawn
     from ``rng``, so that the whole test repeats for the same seed."""
     if getattr(estimator, "random_state", 0) is not None:
@@ -325,18 +342,9 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
     progress after each part of each run; raising from it cancels."""
     N_PERMUTATIONS.check(n_permutations)
     rng = random_generator(random_state)
-    estimator = _seeded(estimator, rng)
     runs = n_permutations + 1
-    make = getattr(estimator, "target_contexts", None)
-    shared = make(data, progress_part(callback, 0.0, 1 / runs)) if make is not None else None
-
-    def estimate(target, part):
-        context = shared(target) if shared is not None else estimator.context(target, part)
-        scores = np.asarray(estimator.estimate(context), dtype=float)
-        if part is not None:
-            part(1.0)
-        return scores
-
+    estimate = target_estimates(seeded(estimator, rng), data,
+                                progress_part(callback, 0.0, 1 / runs))
     observed = estimate(data, progress_part(callback, 0.0, 1 / runs))
     reached = np.zeros(observed.shape, dtype=np.intp)
     lowest = observed - TIE_RTOL * np.abs(observed)

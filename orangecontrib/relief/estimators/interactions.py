@@ -1,0 +1,325 @@
+"""Interacting pairs of discrete attributes (SNPs): which pairs act on the class together.
+
+For two discrete attributes A and B (values i and j) and a discrete class C, the **statistic**
+is the likelihood-ratio test of the logistic (for more classes: multinomial) model with A, B and
+their interaction as factors against the model with A and B only — the test of BOOST (Wan, Yang,
+Yang, Xue, Fan, Tang & Yu, "BOOST: a fast approach to detecting gene-gene interactions in
+genome-wide case-control studies", Am. J. Hum. Genet. 87(3), 2010, eqs. 3-5). On the C x I x J
+table of counts ``n_cij`` the two models are the saturated log-linear model and the model of
+no three-factor interaction [CA][CB][AB], whose fitted counts ``m_cij`` have the observed
+margins ``n_ci.``, ``n_c.j`` and ``n_.ij`` and are found by iterative proportional fitting
+(Deming & Stephan 1940; Agresti, *Categorical Data Analysis*, 3rd ed., 2013, sec. 9.7)::
+
+    G² = 2 Σ n_cij log(n_cij / m_cij),    df = (C - 1)(I - 1)(J - 1),
+
+C, I and J counting the classes and values present in the data. G² is 0 when the log odds of the
+classes are the sum of an effect of A and an effect of B, and grows with the interaction; a pure
+epistatic pair (each SNP alone unrelated to the class) has a large G² and small main effects.
+An instance missing A or B is left out of the pair's table.
+
+**Null and p-values.** The chi-square distribution with df degrees of freedom holds only
+asymptotically: with rare genotypes (expected counts below 1 in some cells, as for a minor
+allele frequency of 0.2 in a few hundred instances) G² is far from it, and when the pairs are
+those of the attributes a Relief estimator ranks best on the same data, the ranking has already
+picked attributes whose chance interactions are large. So each pair's chi-square tail
+``s = -log P(χ²_df >= G²)`` is referred to its distribution under the null that the class is
+independent of the attributes: the whole procedure — the ranking and the choice of the top
+attributes when they are not given, and the statistics of all their pairs — is repeated on R
+copies of the data with the class permuted (the same class sizes, the attributes' dependence
+kept), and the N permuted values of s of all pairs together form the null pool. A pair's p-value
+is (b + 1)/(N + 1), b being the number of pooled values at least its s (Phipson & Smyth,
+"Permutation p-values should never be zero", 2010); beyond the pool's largest value e it is
+``exp(e - s)/(N + 1)``, the chi-square tail scaled to meet the pool there, so that strong pairs
+keep their order. Pooling makes the p-values of all pairs together uniform on null
+data whatever the genotype frequencies (it assumes the pairs' permuted statistics are alike,
+which the chi-square transformation makes nearly so). The q-values are Benjamini-Hochberg's over
+the tested pairs. The pairs are ordered by p-value, best first (equal p-values by G²).
+
+The counts of all pairs of a block of attributes come from one matrix product of the indicator
+columns (one per attribute value) of the instances of each class, and the fitting runs on all
+pairs of the block at once.
+"""
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+import numpy as np
+from scipy import sparse, stats
+
+from .base import progress_part, random_generator
+from .significance import benjamini_hochberg, seeded, target_estimates
+
+__all__ = ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics", "no_interaction_fit",
+           "MAX_VALUES"]
+
+#: the most values of an attribute whose pairs are tested (the tables grow as its square)
+MAX_VALUES = 16
+#: permuted statistics wanted in the null pool: R = ceil(POOL / pairs) permutations by default,
+#: at most MAX_RANKINGS when each repeats a ranking and at most MAX_PERMUTATIONS otherwise
+POOL = 20_000
+MAX_RANKINGS = 100
+MAX_PERMUTATIONS = 2_000
+#: bytes of the pair tables (and their fits' temporaries) of one block of pairs
+BLOCK_BYTES = 48 * 2 ** 20
+#: iterative proportional fitting stops when no fitted margin is farther than this from the
+#: observed one (in counts), or after MAX_FIT_ROUNDS rounds
+FIT_TOLERANCE = 1e-6
+MAX_FIT_ROUNDS = 200
+
+
+class Pair(NamedTuple):
+    """One tested pair: the two attributes' indices, G², its p-value and q-value."""
+    first: int
+    second: int
+    statistic: float
+    pvalue: float
+    qvalue: float
+
+
+@dataclass(frozen=True, eq=False)
+class InteractingPairs:
+    """The tested pairs, best first: ``first[i]`` and ``second[i]`` the attribute indices
+    (``first < second``), ``statistics`` G², ``df`` its degrees of freedom, ``pvalues`` and
+    ``qvalues``; ``attributes`` the tested attributes (best ranked first when they were
+    ranked) and ``n_permutations`` the permutations of the null. Iterating gives
+    :class:`Pair` records; :meth:`table` the rows (first, second, statistic, p, q)."""
+    first: np.ndarray
+    second: np.ndarray
+    statistics: np.ndarray
+    df: np.ndarray
+    pvalues: np.ndarray
+    qvalues: np.ndarray
+    attributes: np.ndarray
+    n_permutations: int
+
+    def __len__(self):
+        return self.first.size
+
+    def __getitem__(self, i):
+        return Pair(int(self.first[i]), int(self.second[i]), float(self.statistics[i]),
+                    float(self.pvalues[i]), float(self.qvalues[i]))
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def table(self):
+        """(pairs, 5) float array: the two indices, G², p and q of each pair, best first."""
+        return np.column_stack([self.first, self.second, self.statistics, self.pvalues,
+                                self.qvalues]).astype(float)
+
+
+def no_interaction_fit(tables, callback=None):
+    """The fitted counts (same shape) of the log-linear model of no three-factor interaction
+    for each (C, I, J) table of counts in ``tables`` (P, C, I, J): iterative proportional
+    fitting of the margins ``n_ci.``, ``n_c.j`` and ``n_.ij``, all tables at once (module
+    docstring)."""
+    fit = np.ones_like(tables)
+    margins = [(3,), (2,), (1,)]
+    observed = [tables.sum(axis=axis, keepdims=True) for axis in margins]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(MAX_FIT_ROUNDS):
+            for axis, total in zip(margins, observed):
+                fitted = fit.sum(axis=axis, keepdims=True)
+                fit *= np.where(fitted > 0, total / fitted, 0.0)
+            if callback is not None:
+                callback()
+            # the last step fitted the margin n_.ij exactly; the others drift until convergence
+            if all(np.abs(fit.sum(axis=axis, keepdims=True) - total).max() <= FIT_TOLERANCE
+                   for axis, total in zip(margins[:2], observed[:2])):
+                break
+    return fit
+
+
+def _likelihood_ratio(tables, callback=None):
+    fit = no_interaction_fit(tables, callback)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(tables > 0, tables * np.log(tables / fit), 0.0)
+    return np.maximum(2.0 * terms.sum(axis=(1, 2, 3)), 0.0)
+
+
+def _indicators(codes, n_values):
+    """(n, a * V) float32 indicator columns, V = max values: column a * V + v is codes[:, a] == v
+    (a missing code: no indicator)."""
+    n, a = codes.shape
+    width = int(n_values.max())
+    out = np.zeros((n, a, width), dtype=np.float32)
+    for v in range(width):
+        out[:, :, v] = codes == v
+    return out.reshape(n, a * width), width
+
+
+def pair_statistics(codes, y, n_classes, n_values, callback=None):
+    """G² and its degrees of freedom (module docstring) of every pair (i, j), i < j, of the
+    columns of ``codes`` ((n, a) value codes 0..n_values-1, NaN missing), in the order of
+    ``numpy.triu_indices(a, 1)``, for the class codes ``y`` (0..n_classes-1).
+    ``callback(fraction)`` reports progress; raising from it cancels."""
+    n, a = codes.shape
+    indicators, width = _indicators(codes, n_values)
+    by_class = [indicators[y == c] for c in range(n_classes)]
+    present = indicators.reshape(n, a, width).any(axis=0).sum(axis=1)
+    classes = int(sum(part.shape[0] > 0 for part in by_class))
+    first, second = np.triu_indices(a, 1)
+    df = ((classes - 1) * (present[first] - 1) * (present[second] - 1)).astype(float)
+    statistics = np.zeros(first.size)
+    # blocks of consecutive first attributes, about BLOCK_BYTES of tables (and temporaries) each
+    pair_bytes = 8 * 8 * n_classes * width * width
+    starts = np.searchsorted(first, np.arange(a))        # starts[a - 1] == number of pairs
+    lo = 0
+    while lo < a - 1:
+        hi = lo + 1
+        while hi < a - 1 and (starts[hi + 1] - starts[lo]) * pair_bytes <= BLOCK_BYTES:
+            hi += 1
+        tables = np.empty((starts[hi] - starts[lo], n_classes, width, width))
+        for c, part in enumerate(by_class):
+            counts = (part[:, lo * width:hi * width].T @ part[:, lo * width:]).astype(float)
+            counts = counts.reshape(hi - lo, width, a - lo, width)
+            k = 0
+            for i in range(hi - lo):
+                partners = counts[i, :, i + 1:, :]                 # (V, a - lo - i - 1, V)
+                tables[k:k + partners.shape[1], c] = partners.transpose(1, 0, 2)
+                k += partners.shape[1]
+        done = starts[lo] / first.size
+        step = None if callback is None else (lambda: callback(done))
+        statistics[starts[lo]:starts[hi]] = _likelihood_ratio(tables, step)
+        if callback is not None:
+            callback(starts[hi] / first.size)
+        lo = hi
+    return statistics, df
+
+
+def _tail(statistics, df):
+    """-log P(χ²_df >= G²); 0 where df is 0 (a constant attribute: no test)."""
+    with np.errstate(divide="ignore"):
+        return np.where(df > 0, -stats.chi2.logsf(statistics, np.maximum(df, 1)), 0.0)
+
+
+def _check(data, attributes, top, n_permutations):
+    if not data.is_classification:
+        raise ValueError("interacting pairs need a discrete class")
+    if data.weights is not None:
+        raise ValueError("interacting pairs count instances; they take no instance weights")
+    if data.n_instances < 2:
+        raise ValueError(f"interacting pairs need at least 2 instances, got {data.n_instances}")
+    if len(np.unique(data.y[~np.isnan(data.y)])) < 2:
+        raise ValueError("interacting pairs need at least two classes present in the data")
+    if np.isnan(data.y).any():
+        raise ValueError("the class is missing for some instances; remove them first")
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 2:
+        raise ValueError(f"top must be an integer >= 2, got {top!r}")
+    if n_permutations is not None and (isinstance(n_permutations, bool)
+                                       or not isinstance(n_permutations, (int, np.integer))
+                                       or n_permutations < 1):
+        raise ValueError(f"n_permutations must be an integer >= 1 or None, "
+                         f"got {n_permutations!r}")
+    if attributes is not None:
+        chosen = np.asarray(attributes)
+        if chosen.ndim != 1 or chosen.size < 2 or not np.issubdtype(chosen.dtype, np.integer):
+            raise ValueError("attributes must list at least two attribute indices")
+        if chosen.min() < 0 or chosen.max() >= data.n_attributes:
+            raise ValueError(f"attribute indices must be in 0..{data.n_attributes - 1}")
+        if np.unique(chosen).size != chosen.size:
+            raise ValueError("attributes lists an attribute twice")
+        columns = chosen
+    else:
+        if data.n_attributes < 2:
+            raise ValueError("interacting pairs need at least two attributes")
+        columns = np.arange(data.n_attributes)
+    numeric = columns[~data.discrete[columns]]
+    if numeric.size:
+        names = ", ".join(_name(data, c) for c in numeric[:3])
+        raise ValueError(f"interacting pairs need discrete attributes; numeric: {names}"
+                         f"{', ...' if numeric.size > 3 else ''} (discretize them first)")
+    many = columns[data.n_values[columns] > MAX_VALUES]
+    if many.size:
+        raise ValueError(f"interacting pairs take attributes of at most {MAX_VALUES} values; "
+                         f"{_name(data, many[0])} has {data.n_values[many[0]]}")
+    return None if attributes is None else np.asarray(attributes, dtype=np.intp)
+
+
+def _name(data, column):
+    return data.names[column] if len(data.names) > column else f"attribute {column}"
+
+
+def _codes(data, columns):
+    """(n, len(columns)) float value codes of ``columns`` (NaN missing), from any form of X."""
+    X = data.X[:, columns]
+    return X.toarray() if sparse.issparse(X) else np.asarray(X, dtype=float)
+
+
+def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutations=None,
+                      random_state=None, callback=None):
+    """The interacting pairs among the ``top`` attributes that ``estimator`` (default
+    MultiSURF) ranks best on ``data`` (:class:`.encoding.EncodedData` with discrete attributes
+    and a discrete class), or among the given ``attributes`` (indices), best first: each with
+    G² of the test of interaction, its p-value under the null of a class independent of the
+    attributes (``n_permutations`` permutations of the class drawn by ``random_state``; None:
+    enough for 20,000 permuted statistics, but at most 100 when each repeats the ranking and
+    2,000 otherwise) and its Benjamini-Hochberg q-value (module
+    docstring). ``callback(fraction)`` reports progress; raising from it cancels.
+
+    Returns :class:`InteractingPairs` (iterating gives ``Pair(first, second, statistic,
+    pvalue, qvalue)`` records)."""
+    given = _check(data, attributes, top, n_permutations)
+    rank = given is None and top < data.n_attributes
+    rng = random_generator(random_state)
+    if rank:
+        if estimator is None:
+            from .surf import MultiSURF
+            estimator = MultiSURF()
+        estimator = seeded(estimator, rng)
+    m = given.size if given is not None else min(top, data.n_attributes)
+    n_pairs = m * (m - 1) // 2
+    if n_permutations is None:
+        n_permutations = min(-(-POOL // n_pairs), MAX_RANKINGS if rank else MAX_PERMUTATIONS)
+    runs = 1 + n_permutations
+    n_classes = int(data.n_classes)
+    # a ranking's share of one run: the neighbour search once, then an estimate a run
+    estimate = target_estimates(estimator, data, progress_part(callback, 0.0, 0.5 / runs)) \
+        if rank else None
+
+    fixed = None if rank else (given if given is not None else np.arange(data.n_attributes))
+    fixed_codes = None if rank else _codes(data, fixed)
+
+    def run(target, part):
+        if rank:
+            scores = estimate(target, progress_part(part, 0.0, 0.5))
+            order = np.argsort(-np.nan_to_num(scores, nan=-np.inf), kind="stable")
+            columns = order[:m]
+            codes = _codes(data, columns)
+            part = progress_part(part, 0.5, 1.0)
+        else:
+            columns, codes = fixed, fixed_codes
+        statistics, df = pair_statistics(codes, target.y.astype(np.intp),
+                                         n_classes, data.n_values[columns], part)
+        return columns, statistics, df
+
+    columns, statistics, df = run(data, progress_part(callback, 0.0, 1 / runs))
+    observed = _tail(statistics, df)
+    null = np.empty((runs - 1, n_pairs))
+    for r in range(1, runs):
+        permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
+        _, null_statistics, null_df = run(permuted,
+                                          progress_part(callback, r / runs, (r + 1) / runs))
+        null[r - 1] = _tail(null_statistics, null_df)
+    p = pooled_pvalues(observed, null.ravel(), df)
+    first, second = np.triu_indices(m, 1)
+    order = np.lexsort((-statistics, p))
+    a, b = columns[first[order]], columns[second[order]]
+    if callback is not None:
+        callback(1.0)
+    return InteractingPairs(first=np.minimum(a, b), second=np.maximum(a, b),
+                            statistics=statistics[order], df=df[order], pvalues=p[order],
+                            qvalues=benjamini_hochberg(p)[order], attributes=columns,
+                            n_permutations=runs - 1)
+
+
+def pooled_pvalues(observed, pool, df):
+    """p = (b + 1)/(N + 1) of each ``observed`` chi-square tail against the ``pool`` of N
+    permuted ones, b counting those at least as large; beyond the pool's largest value e the
+    chi-square tail scaled to meet it, exp(-(s - e))/(N + 1) (module docstring)."""
+    pool = np.sort(pool)
+    b = pool.size - np.searchsorted(pool, observed * (1 - 1e-12), side="left")
+    p = (b + 1) / (pool.size + 1)
+    if pool.size:
+        edge = pool[-1]
+        p = np.where(observed > edge, np.exp(-(observed - edge)) / (pool.size + 1), p)
+    return np.where(df > 0, p, 1.0)
