@@ -14,6 +14,7 @@ from Orange.data import ContinuousVariable, Domain, Table
 from orangecontrib.relief import datasets
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.encoding import as_covariates
 
 from bad_inputs import TASKS, bad_inputs, unreadable_files
 
@@ -589,3 +590,77 @@ def test_plink_zero_one_phenotype_with_plinks_1_option(tmp_path, capsys):
     assert status == 0, err
     document = json.loads(out)
     assert document["class_type"] == "discrete" and document["ranking"][0]["attribute"] == "sid3"
+
+
+def _sigint_handler():
+    import signal
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_local_cluster_workers_leave_ctrl_c_to_the_command():
+    """Ctrl-C reaches every process of the terminal's group: the workers of the command's
+    local cluster ignore it (the command cancels their tasks and closes them, so no worker
+    prints a traceback), while the command itself still gets it."""
+    import signal
+    import distributed
+    from orangecontrib.relief.cli import local_cluster
+    before = signal.getsignal(signal.SIGINT)
+    cluster = local_cluster(distributed, n_workers=1, threads_per_worker=1,
+                            dashboard_address=":0")
+    try:
+        assert signal.getsignal(signal.SIGINT) is before
+        with distributed.Client(cluster) as client:
+            ignored = client.run(_sigint_handler)
+        assert ignored and all(ignored.values()), ignored
+    finally:
+        cluster.close()
+
+
+def test_plink_covariate_file_reaches_npdr(plink_file, tmp_path, capsys):
+    from orangecontrib.relief.estimators.npdr import NPDR
+    path, X = plink_file
+    rng = np.random.default_rng(8)
+    age, site = rng.normal(50, 10, 80), rng.choice(["north", "south"], 80)
+    covar = tmp_path / "covar.txt"
+    # (the lines in another order than the .fam file's: matched by FID and IID)
+    covar.write_text("FID IID age site\n" + "".join(
+        f"0 i{i} {float(age[i])!r} {site[i]}\n" for i in reversed(range(80))))
+    status, out, err = run(["rank", path, "-e", "NPDR", "--covar", str(covar), "-q",
+                            "--format", "json"], capsys)
+    assert status == 0, err
+    got = {row["attribute"]: row["score"] for row in json.loads(out)["ranking"]}
+    covariates = as_covariates(np.c_[age, site == "south"], 80, discrete=[False, True])
+    want = NPDR()(encode(X.astype(float), (X[:, 4] > 0) * 1.0, discrete=True, n_values=3,
+                         n_classes=2, covariates=covariates))
+    assert [got[f"sid{i + 1}"] for i in range(100)] == pytest.approx(want, rel=1e-12)
+    # bad files and covariates for an estimator that does not adjust: one line, exit 2
+    (tmp_path / "short.txt").write_text("FID IID age\n0 i0 3\n")
+    for extra, message in ((["--covar", str(tmp_path / "short.txt")], "no line for"),
+                           (["--covar", str(covar), "-e", "ReliefF"], "does not adjust"),
+                           (["--covariates", "age"], "--covar FILE")):
+        status, out, err = run(["rank", path, "-q", "-e", "NPDR", *extra], capsys)
+        assert status == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_covariate_columns_of_a_table_are_adjusted_for_and_not_ranked(tmp_path, capsys):
+    from orangecontrib.relief.estimators.npdr import NPDR
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 4))
+    sex = rng.integers(0, 2, 60)
+    y = np.where(X[:, 0] + sex > 0.5, "yes", "no")
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,c,d,sex,y\n" + "".join(
+        f"{r[0]},{r[1]},{r[2]},{r[3]},{'fm'[s]},{c}\n" for r, s, c in zip(X, sex, y)))
+    status, out, err = run(["rank", str(path), "--class", "y", "-e", "NPDR",
+                            "--covariates", "sex", "-q", "--format", "json"], capsys)
+    assert status == 0, err
+    got = {row["attribute"]: row["score"] for row in json.loads(out)["ranking"]}
+    assert set(got) == {"a", "b", "c", "d"}
+    covariates = as_covariates(sex, 60, discrete=True)
+    want = NPDR()(encode(X, (y == "yes") * 1.0, n_classes=2, covariates=covariates))
+    assert [got[name] for name in "abcd"] == pytest.approx(want, rel=1e-12)
+    for extra, message in ((["--covariates", "age"], "no attribute or meta attribute 'age'"),
+                           (["--covariates", "sex", "-e", "ReliefF"], "does not adjust")):
+        status, out, err = run(["rank", str(path), "--class", "y", "-q", "-e", "NPDR", *extra],
+                               capsys)
+        assert status == 2 and message in err and err.count("\n") == 1, err

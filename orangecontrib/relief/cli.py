@@ -261,6 +261,11 @@ def rank_command(parser):
     parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
                         help="PLINK data: read the phenotype as 0 = control, 1 = case (PLINK's "
                              "--1) instead of 1 = control, 2 = case with 0 missing")
+    parser.add_argument("--covariates", metavar="NAME,...",
+                        help="columns of the data to adjust for (NPDR): they are not ranked")
+    parser.add_argument("--covar", metavar="FILE",
+                        help="PLINK data: a covariate file (a header 'FID IID name ...', then "
+                             "a line per individual) whose columns NPDR adjusts for")
     parser.add_argument("-e", "--estimator", metavar="NAME",
                         help="estimator (see 'orange-relief estimators'); default: ReliefF "
                              "for a discrete class, RReliefF for a numeric one")
@@ -298,10 +303,20 @@ def run_rank(args, out):
     if args.dask and args.iterations is None:
         raise CliError("--dask needs --iterations M, the number of sampled instances (the "
                        "cluster gathers them)")
-    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding)
+    from .reading import data_kind
+    plink = data_kind(args.data) == "plink"
+    if args.covar is not None and not plink:
+        raise CliError("--covar names the covariate file of PLINK (.bed) data; name the "
+                       "columns of other data with --covariates")
+    if args.covariates is not None and plink:
+        raise CliError("PLINK (.bed) data take their covariates from a file: --covar FILE")
+    covariates = args.covar if plink else None if args.covariates is None else \
+        [name.strip() for name in args.covariates.split(",") if name.strip()]
+    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding,
+                          covariates)
     with progress(args, "reading") as callback:
         data = read_input(args.data, options, partitions=bool(args.dask), callback=callback)
-    if data.kind != "plink" and not args.dask:            # an Orange table
+    if data.kind != "plink" and not args.dask and data.covariates is None:   # a Table
         note_integer_class(args, data.data)
     note_dropped(args, data)
     classes = scorer_classes()
@@ -363,7 +378,7 @@ def score(args, data, cls, kwargs, callback):
     from .reading import Partitions
     if isinstance(data.data, Partitions):
         return dask_score(args, data.data, cls.engine()(**kwargs), callback)
-    if data.kind == "plink":
+    if data.kind == "plink" or data.covariates is not None:     # encoded data
         return cls.engine()(**kwargs)(data.data, callback=callback)
     return cls(**kwargs)(data.data, callback=callback)
 
@@ -381,22 +396,37 @@ def dask_score(args, partitions, estimator, callback):
     # tasks compute the same partitions (the estimates equal one machine's)
     logging.getLogger("distributed.scheduler").addFilter(
         lambda record: "Detected different `run_spec`" not in record.getMessage())
-    client = None
-    if args.dask != LOCAL:
-        import distributed
-        try:
-            client = distributed.Client(args.dask, timeout=30)
-        except (OSError, TimeoutError) as error:
-            raise CliError(f"cannot connect to the Dask scheduler at {args.dask!r}: "
-                           f"{error}") from None
+    import distributed
+    cluster = local_cluster(distributed) if args.dask == LOCAL else None
+    try:
+        client = distributed.Client(cluster or args.dask, timeout=30)
+    except (OSError, TimeoutError) as error:
+        raise CliError(f"cannot connect to the Dask scheduler at {args.dask!r}: "
+                       f"{error}") from None
     try:
         return estimate(estimator, partitions.X, partitions.y, client=client,
                         callback=callback, **partitions.keywords)
     except RuntimeError as error:
         raise CliError(str(error)) from None
+    except KeyboardInterrupt:          # the cluster's shutdown is no news after "cancelled"
+        logger.setLevel(logging.CRITICAL)
+        raise
     finally:
-        if client is not None:
-            client.close()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def local_cluster(distributed, **options):
+    """A ``LocalCluster(**options)`` (default: the machine's cores) whose worker processes
+    ignore Ctrl-C (it reaches every process of the terminal's group): the command cancels
+    their tasks and closes them, without each printing its own traceback."""
+    import signal
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)     # inherited by the workers
+    try:
+        return distributed.LocalCluster(**options)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def ranking(names, scores, top=None):

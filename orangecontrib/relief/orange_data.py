@@ -11,13 +11,15 @@ A table with sparse attributes (``Table.X`` a ``scipy.sparse`` matrix) stays spa
 caller accepts it (``sparse=True``: the estimators with ``sparse_input``, see
 :mod:`.estimators.neighbourhood.sparse`); otherwise it is refused with a message saying so.
 """
+from dataclasses import replace
+
 import numpy as np
 import scipy.sparse as sp
 from Orange.data import ContinuousVariable, DiscreteVariable
 
-from .estimators.encoding import encode
+from .estimators.encoding import as_covariates, encode
 
-__all__ = ["encode_table", "target_kind"]
+__all__ = ["encode_table", "encode_with_covariates", "target_kind"]
 
 
 def target_kind(domain):
@@ -79,3 +81,33 @@ def encode_table(table, sparse=False):
                   names=[v.name for v in attributes],
                   weights=None if weights is None else weights[rows])
     return data, rows
+
+
+def encode_with_covariates(table, names):
+    """``(EncodedData, rows_kept, attributes)`` as :func:`encode_table` with the variables
+    ``names`` (attributes or meta attributes, numeric or categorical) as covariates: those
+    among the attributes are not estimated (``attributes`` are the variables that are).
+    ``ValueError`` for a name the table lacks, a variable of another kind, or a missing
+    covariate value."""
+    from Orange.data import Domain
+    domain = table.domain
+    chosen = []
+    for name in names:
+        var = next((v for v in domain.attributes + domain.metas if v.name == name), None)
+        if var is None:
+            raise ValueError(f"the data have no attribute or meta attribute {name!r} for a "
+                             "covariate")
+        if not isinstance(var, (DiscreteVariable, ContinuousVariable)):
+            raise ValueError(f"covariate {name!r} is neither categorical nor numeric")
+        chosen.append(var)
+    attributes = tuple(v for v in domain.attributes if v not in chosen)
+    rest = table.transform(Domain(attributes, domain.class_vars, domain.metas))
+    encoded, rows = encode_table(rest)
+    values = np.column_stack([table.get_column(var) for var in chosen]).astype(float)[rows]
+    if np.isnan(values).any():
+        missing = chosen[int(np.flatnonzero(np.isnan(values).any(axis=0))[0])].name
+        raise ValueError(f"covariate {missing!r} has missing values: impute them or leave "
+                         "those instances out")
+    covariates = as_covariates(values, rows.size, [v.is_discrete for v in chosen],
+                               [v.name for v in chosen])
+    return replace(encoded, covariates=covariates), rows, attributes

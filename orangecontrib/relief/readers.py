@@ -34,8 +34,8 @@ import numpy as np
 
 from .estimators.encoding import EncodedData
 
-__all__ = ["PlinkFiles", "Phenotype", "read_plink", "plink_dask", "read_parquet",
-           "parquet_dask", "coded_frame", "MISSING_PHENOTYPES"]
+__all__ = ["PlinkFiles", "Phenotype", "read_plink", "read_covariates", "plink_dask",
+           "read_parquet", "parquet_dask", "coded_frame", "MISSING_PHENOTYPES"]
 
 #: the phenotype texts read as missing (and the number -9; 0 too for a 1/2 case/control one)
 MISSING_PHENOTYPES = ("-9", "NA", "na", "nan", "NaN", "")
@@ -263,6 +263,46 @@ class PlinkFiles:
         by_id = {(line[0], line[1]): line[2 + index] for line in body}
         values = [by_id.get((f, i), "NA") for f, i in zip(self.fids, self.iids)]
         return values, names[index]
+
+
+def read_covariates(path, files, rows):
+    """The covariates of PLINK's covariate file ``path`` (a header ``FID IID name ...``, then a
+    line per individual, whitespace-separated) for the individuals ``rows`` of the file set
+    ``files`` (:class:`PlinkFiles`), as :class:`~.estimators.encoding.Covariates`: a column of
+    numbers is numeric, any other categorical (codes of its values in sorted order). NA and -9
+    are missing. ``ValueError`` ("cannot read ...") for a malformed file, an individual without
+    a line, or a missing value."""
+    from .estimators.encoding import as_covariates
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = [line.split() for line in file if line.strip()]
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read covariate file {path!r}: {error}") from None
+    if not lines or lines[0][:2] != ["FID", "IID"] or len(lines[0]) < 3 \
+            or any(len(line) != len(lines[0]) for line in lines):
+        raise ValueError(f"cannot read covariate file {path!r}: expected a header 'FID IID "
+                         "name ...' and lines of as many fields")
+    names = lines[0][2:]
+    by_id = {(line[0], line[1]): line[2:] for line in lines[1:]}
+    table = []
+    for f, i in zip(np.asarray(files.fids)[rows], np.asarray(files.iids)[rows]):
+        if (f, i) not in by_id:
+            raise ValueError(f"covariate file {path!r} has no line for individual {f} {i}")
+        table.append(by_id[(f, i)])
+    table = np.array(table, dtype=str).reshape(len(table), len(names))
+    columns, discrete = [], []
+    for c, name in enumerate(names):
+        values = table[:, c]
+        if np.isin(values, ("NA", "-9")).any():
+            raise ValueError(f"covariate {name!r} of {path!r} has missing values (NA or -9): "
+                             "impute them or leave those individuals out")
+        try:
+            columns.append(values.astype(float))
+            discrete.append(False)
+        except ValueError:
+            columns.append(np.unique(values, return_inverse=True)[1].astype(float))
+            discrete.append(True)
+    return as_covariates(np.column_stack(columns), len(table), discrete, names)
 
 
 def _columns(path, fields, wanted, spec):

@@ -56,7 +56,10 @@ class ReadOptions:
     for PLINK data a column of the phenotype file), ``class_type`` "discrete", "numeric" or
     None (by the rule of the module docstring), ``pheno`` a PLINK phenotype file, ``coding``
     PLINK's phenotype coding ("12": 1 = control, 2 = case; "01": PLINK's ``--1``),
-    ``covariates`` the covariates to read beside the class (None: none)."""
+    ``covariates`` the covariates to read beside the class (None: none): for PLINK data the
+    path of a covariate file (:func:`.readers.read_covariates`), for other data the names of
+    columns (attributes or meta attributes, which are then not estimated); the data are then
+    :class:`~.estimators.encoding.EncodedData` carrying them."""
     class_name: str = None
     class_type: str = None
     pheno: str = None
@@ -118,8 +121,9 @@ def read_data(path, options=None, partitions=False, callback=None):
     :class:`ReadError` (a ``ValueError``) for what cannot be read."""
     options = options or ReadOptions()
     path = os.fspath(path)
-    if options.covariates is not None:
-        raise ReadError("reading covariates is not supported by this reader")
+    if options.covariates is not None and partitions:
+        raise ReadError("the Dask backend does not adjust for covariates: read the data "
+                        "into memory")
     if options.class_type not in (None, "discrete", "numeric"):
         raise ReadError(f"class_type must be 'discrete', 'numeric' or None, got "
                         f"{options.class_type!r}")
@@ -199,9 +203,16 @@ def _plink(path, options, partitions, callback):
             discrete=True, n_values=3, n_classes=phenotype.n_classes))
     else:
         data = files.genotypes(phenotype, callback)
+    names = None
+    if options.covariates is not None:
+        from dataclasses import replace
+        from .readers import read_covariates
+        check_readable(options.covariates)
+        covariates = read_covariates(options.covariates, files, phenotype.rows)
+        data, names = replace(data, covariates=covariates), covariates.names
     return DataRead(data, "plink", os.path.basename(path), tuple(files.snps), phenotype.name,
                     "classification" if phenotype.n_classes else "regression", phenotype.read,
-                    {"missing phenotype": phenotype.read - phenotype.rows.size})
+                    {"missing phenotype": phenotype.read - phenotype.rows.size}, names)
 
 
 # -- tables in memory ------------------------------------------------------------------------
@@ -230,10 +241,17 @@ def _table(path, kind, options):
     if not table.domain.attributes:
         raise ReadError(f"data {path!r} have no attributes to rank")
     y = np.asarray(table.Y, dtype=float).reshape(len(table), -1)[:, 0]
-    return DataRead(table, kind, table.name or path,
-                    tuple(a.name for a in table.domain.attributes),
+    data, attributes, names = table, table.domain.attributes, None
+    if options.covariates is not None:
+        from .orange_data import encode_with_covariates
+        names = tuple(options.covariates)
+        try:
+            data, _, attributes = encode_with_covariates(table, names)
+        except ValueError as error:
+            raise ReadError(f"covariates of {path!r}: {error}") from None
+    return DataRead(data, kind, table.name or path, tuple(a.name for a in attributes),
                     table.domain.class_var.name, target_kind(table.domain), len(table),
-                    {MISSING_CLASS: int(np.isnan(y).sum())})
+                    {MISSING_CLASS: int(np.isnan(y).sum())}, names)
 
 
 def _orange_table(path, kind):

@@ -3,7 +3,7 @@ open, estimators compared, 60-character names, 2,000 attributes, data and estima
 it fits a 1366 x 768 screen, its minimum height is at most 700 px, and at the size it opens with
 no header, cell, spin box or combo box text is elided (a name longer than the table's name
 column is shortened in the middle, "…", its tooltip in full); a table wider than its pane shows
-the column it is sorted by. Each state is checked at the default font and at 12 pt DejaVu Sans
+the column it is sorted by and, while its columns scroll, the attributes' names. Each state is checked at the default font and at 12 pt DejaVu Sans
 (the common Linux desktop font; where it is not installed, the default family enlarged until it
 is as wide)."""
 import importlib.util
@@ -58,15 +58,48 @@ def elided_in_table(view):
     return problems
 
 
+def names_overlays(view):
+    """The tables lying over ``view`` that show its first column (the names) while its other
+    columns scroll."""
+    return [child for child in view.findChildren(QTableView)
+            if child.isVisibleTo(view) and child.model() is view.model()
+            and not child.isColumnHidden(0)]
+
+
+def column_hidden(view, column, covered=0):
+    """How many pixels of ``column`` are out of ``view``'s viewport or under its leftmost
+    ``covered`` pixels."""
+    left = view.columnViewportPosition(column)
+    right = left + view.columnWidth(column)
+    return max(0, covered - left) + max(0, right - view.viewport().width())
+
+
 def sorted_column_hidden(view):
-    """How many pixels of the column ``view`` is sorted by are out of view (0: none)."""
-    header = view.horizontalHeader()
-    column = header.sortIndicatorSection()
+    """How many pixels of the column ``view`` is sorted by are out of view or under the names
+    that stay in view (0: none)."""
+    column = view.horizontalHeader().sortIndicatorSection()
     if column < 0:
         return 0
-    left = header.sectionViewportPosition(column)
-    right = left + header.sectionSize(column)
-    return max(0, -left) + max(0, right - view.viewport().width())
+    covered = max((overlay.geometry().right() + 1 - view.viewport().x()
+                   for overlay in names_overlays(view)), default=0)
+    return column_hidden(view, column, covered if column else 0)
+
+
+def names_hidden(view):
+    """How many pixels of the names' cells (the first column) of the rows in view are out of
+    view (0: none): in ``view`` itself or in a table over it that shows them on the same rows
+    (whose viewport is inside ``view``'s)."""
+    hidden = [column_hidden(view, 0)]
+    top = view.rowAt(0)
+    for overlay in names_overlays(view):
+        corner = overlay.viewport().mapTo(view, QPoint(0, 0)) - view.viewport().pos()
+        inside = corner.x() >= 0 and corner.x() + overlay.viewport().width() \
+            <= view.viewport().width()
+        same_rows = overlay.rowViewportPosition(top) + corner.y() \
+            == view.rowViewportPosition(top)
+        if inside and same_rows:
+            hidden.append(column_hidden(overlay, 0))
+    return min(hidden)
 
 
 def hidden_columns(view):
@@ -105,7 +138,9 @@ class TestLayout(WidgetTest):
             self.assertLessEqual(minimum.height(), screenshots.MAX_MIN_HEIGHT)
             self.assertLessEqual(widget.width(), SCREEN_WIDTH)
             self.assertLessEqual(widget.height(), SCREEN_HEIGHT)
-        tables = visible(widget, QTableView)
+        # (a table lying over another one to show its names is checked with that one)
+        tables = [view for view in visible(widget, QTableView)
+                  if not isinstance(view.parent(), QTableView)]
         self.assertTrue(tables or "relief-tree" in state.name, "no table found")
         for view in tables:
             with self.subTest("nothing elided", table=view.objectName() or type(view).__name__):
@@ -113,6 +148,9 @@ class TestLayout(WidgetTest):
             if state.scrolls:
                 with self.subTest("the sorted column in view"):
                     self.assertEqual(sorted_column_hidden(view), 0)
+                with self.subTest("the names in view"):
+                    self.assertGreater(view.model().rowCount(), 0)
+                    self.assertEqual(names_hidden(view), 0)
             elif view.horizontalHeader().sectionResizeMode(0) != QHeaderView.ResizeMode.Stretch:
                 with self.subTest("every column in view"):
                     self.assertLessEqual(hidden_columns(view), 0)

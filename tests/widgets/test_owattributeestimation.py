@@ -6,6 +6,7 @@ from AnyQt.QtCore import Qt
 
 from Orange.data import Domain, Table
 from Orange.widgets.tests.base import WidgetTest
+from Orange.widgets.utils import enum2int
 from Orange.widgets.utils.concurrent import TaskState
 
 from orangecontrib.relief import scoring
@@ -21,11 +22,15 @@ from orangecontrib.relief.widgets.owattributeestimation import (SIGNIFICANCE,
 TIMEOUT = 60000
 
 
-class TestOWAttributeEstimation(WidgetTest):
+class EstimationWidgetTest(WidgetTest):
+    """A new widget for each test; parity data (two informative attributes and
+    ``N_IRRELEVANT`` others, ``N_INSTANCES`` rows) made once for the class."""
+    N_IRRELEVANT, N_INSTANCES = 6, 150
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.parity = parity(order=2, n_irrelevant=10, n_instances=200)
+        cls.parity = parity(order=2, n_irrelevant=cls.N_IRRELEVANT, n_instances=cls.N_INSTANCES)
 
     def setUp(self):
         self.widget = self.create_widget(OWAttributeEstimation)
@@ -40,6 +45,14 @@ class TestOWAttributeEstimation(WidgetTest):
             control = editor.controls[key]
             control.setValue(value)
         self.wait_until_finished(timeout=TIMEOUT)
+
+    def send(self, data):
+        self.send_signal(self.widget.Inputs.data, data)
+        self.wait_until_finished(timeout=TIMEOUT)
+
+
+class TestOWAttributeEstimation(EstimationWidgetTest):
+    N_IRRELEVANT, N_INSTANCES = 10, 200
 
     def scores(self):
         table = self.get_output(self.widget.Outputs.scores)
@@ -351,16 +364,8 @@ class TestOWAttributeEstimation(WidgetTest):
         self.assertIn("I1", html)
 
 
-class TestSignificance(WidgetTest):
+class TestSignificance(EstimationWidgetTest):
     """p- and q-values in the table and the Scores output, and the selection q < α."""
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.parity = parity(order=2, n_irrelevant=6, n_instances=150)
-
-    def setUp(self):
-        self.widget = self.create_widget(OWAttributeEstimation)
-
     def run_with(self, method, estimator="ReliefF"):
         w = self.widget
         w.estimator_combo.setCurrentText(estimator)
@@ -577,22 +582,9 @@ def test_numbers_are_written_for_their_scale():
     assert tiny(3.2e-9) == "3.2e-09"
 
 
-class TestScorePlotFollowsTheResult(WidgetTest):
+class TestScorePlotFollowsTheResult(EstimationWidgetTest):
     """The score plot's title, legend and τ line always describe the current result: data and
     estimator changed several times, and the data removed."""
-    def setUp(self):
-        self.widget = self.create_widget(OWAttributeEstimation)
-
-    def choose(self, name):
-        w = self.widget
-        w.estimator_combo.setCurrentText(name)
-        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
-        self.wait_until_finished(timeout=TIMEOUT)
-
-    def send(self, data):
-        self.send_signal(self.widget.Inputs.data, data)
-        self.wait_until_finished(timeout=TIMEOUT)
-
     def tau_lines(self):
         import pyqtgraph as pg
         return [item for item in self.widget.plot.getPlotItem().items
@@ -684,18 +676,12 @@ class TestScorePlotFollowsTheResult(WidgetTest):
         self.assertGreaterEqual(legend.left(), box.right() - 1)
 
 
-class TestSavingAndCopying(WidgetTest):
+class TestSavingAndCopying(EstimationWidgetTest):
     """Save Image and Copy Image to Clipboard (Orange's ``graph_name``), Ctrl+C in the table,
     the report's numbers and the messages' capitals."""
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.parity = parity(order=2, n_irrelevant=6, n_instances=150)
-
     def setUp(self):
-        self.widget = self.create_widget(OWAttributeEstimation)
-        self.send_signal(self.widget.Inputs.data, self.parity)
-        self.wait_until_finished(timeout=TIMEOUT)
+        super().setUp()
+        self.send(self.parity)
 
     def test_save_image_writes_the_score_plot(self):
         from AnyQt.QtWidgets import QApplication
@@ -752,3 +738,45 @@ class TestSavingAndCopying(WidgetTest):
         w = self.widget
         w.on_exception(ValueError("alpha must be in (0, 1], got 2"))
         self.assertEqual(w.Error.unsuitable.formatted, "Alpha must be in (0, 1], got 2")
+
+
+class TestNamesStayInView(EstimationWidgetTest):
+    """The attribute names shown over the table's left edge (so that they stay in view while
+    the estimates scroll) select, sort and copy as the table does."""
+    def setUp(self):
+        super().setUp()
+        self.send(self.parity)
+        self.widget.show()
+        self.process_events()
+
+    def test_a_click_on_a_name_selects_its_row_for_the_output_and_ctrl_c(self):
+        from AnyQt.QtTest import QTest
+        from AnyQt.QtWidgets import QApplication
+        w = self.widget
+        names = w.ranks_view.names_view
+        index = w.ranks_model.index(3, 0)
+        QTest.mouseClick(names.viewport(), Qt.LeftButton, pos=names.visualRect(index).center())
+        self.assertEqual(w.selection_method, w.SelectManual)
+        self.assertEqual([i.row() for i in w.ranks_view.selectionModel().selectedRows()], [3])
+        name = w.ranks_model.data(index)
+        reduced = self.get_output(w.Outputs.reduced_data)
+        self.assertEqual([a.name for a in reduced.domain.attributes], [name])
+        QApplication.clipboard().clear()
+        QTest.keyClick(w.ranks_view, Qt.Key_C, Qt.ControlModifier)
+        lines = [line.split("\t") for line in QApplication.clipboard().text().splitlines()]
+        self.assertEqual([line[0] for line in lines], ["Attribute", name])
+
+    def test_a_click_on_the_names_header_sorts_by_name(self):
+        from AnyQt.QtCore import QPoint
+        from AnyQt.QtTest import QTest
+        w = self.widget
+        header = w.ranks_view.names_view.horizontalHeader()
+        QTest.mouseClick(header.viewport(), Qt.LeftButton,
+                         pos=QPoint(header.sectionSize(0) // 2, header.height() // 2))
+        self.assertEqual(w.sorting[0], 0)
+        self.assertEqual(w.ranks_view.horizontalHeader().sortIndicatorSection(), 0)
+        rows = [str(w.ranks_model.data(w.ranks_model.index(r, 0)))
+                for r in range(w.ranks_model.rowCount())]
+        descending = w.sorting[1] == enum2int(Qt.DescendingOrder)
+        self.assertEqual(rows, sorted(rows, reverse=descending))
+        self.assertEqual(len(rows), len(self.parity.domain.attributes))

@@ -11,8 +11,8 @@ from AnyQt.QtCore import (QEvent, QItemSelection, QItemSelectionModel, QItemSele
                           QLocale, QMimeData, QModelIndex, QSize, Qt)
 from AnyQt.QtGui import QColor, QKeySequence, QStandardItem, QStandardItemModel
 from AnyQt.QtWidgets import (
-    QApplication, QButtonGroup, QComboBox, QGridLayout, QHeaderView, QLabel, QListView,
-    QRadioButton, QSizePolicy, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
+    QAbstractItemView, QApplication, QButtonGroup, QComboBox, QFrame, QGridLayout, QHeaderView,
+    QLabel, QListView, QRadioButton, QSizePolicy, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
 )
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
@@ -139,7 +139,77 @@ class CountDelegate(QStyledItemDelegate):
 
 class EstimatesView(TableView):
     """Rank's table, whose Copy (Ctrl+C) copies the selected rows with the header, tab
-    separated (the widget's own Copy puts the plot on the clipboard)."""
+    separated (the widget's own Copy puts the plot on the clipboard). The attribute names (the
+    first column) stay in view while the other columns scroll: a second view of the same model
+    and selection, showing only that column, lies over the left edge of this one (as in Qt's
+    "Frozen Column" example)."""
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollPerPixel)
+        names = self.names_view = TableView(self)
+        names.setFrameShape(QFrame.NoFrame)
+        names.verticalHeader().hide()
+        names.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        names.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        names.setVerticalScrollMode(self.verticalScrollMode())
+        names.setFocusProxy(self)           # Ctrl+C after a click on a name copies the rows
+        names.manualSelection.connect(self.manualSelection)
+        names.horizontalHeader().sectionClicked.connect(self._on_names_header_clicked)
+        self.horizontalHeader().sortIndicatorChanged.connect(self._sync_sort_indicator)
+        self.horizontalHeader().sectionResized.connect(self._place_names)
+        names.verticalScrollBar().valueChanged.connect(self.verticalScrollBar().setValue)
+        self.verticalScrollBar().valueChanged.connect(names.verticalScrollBar().setValue)
+
+    def setModel(self, model):
+        super().setModel(model)
+        self.names_view.setModel(model)
+        self.names_view.setSelectionModel(self.selectionModel())
+        for signal in (model.modelReset, model.columnsInserted, model.columnsRemoved):
+            signal.connect(self._place_names)
+
+    def updateGeometries(self):
+        super().updateGeometries()
+        self._place_names()
+
+    def _place_names(self):
+        """Show only the first column in the names' view, as wide as here, over this view's
+        first column (and its header)."""
+        names, model = getattr(self, "names_view", None), self.model()
+        if names is None or model is None:     # (the base class lays out before __init__ ends)
+            return
+        for c in range(model.columnCount()):
+            if names.isColumnHidden(c) != (c > 0):
+                names.setColumnHidden(c, c > 0)
+        names.setTextElideMode(self.textElideMode())
+        names.setColumnWidth(0, self.columnWidth(0))
+        header, viewport = self.horizontalHeader(), self.viewport().geometry()
+        names.horizontalHeader().setFixedHeight(header.height())
+        names.setGeometry(viewport.x(), header.y(), self.columnWidth(0),
+                          viewport.bottom() + 1 - header.y())
+        names.verticalScrollBar().setValue(self.verticalScrollBar().value())
+
+    def _sync_sort_indicator(self, column, order):
+        header = self.names_view.horizontalHeader()
+        blocked = header.blockSignals(True)     # the model is sorted already
+        header.setSortIndicator(column, order)
+        header.blockSignals(blocked)
+
+    def _on_names_header_clicked(self, column):
+        """A click on the names' header sorts as a click on this view's header does."""
+        self.horizontalHeader().setSortIndicator(
+            column, self.names_view.horizontalHeader().sortIndicatorOrder())
+        self.horizontalHeader().sectionClicked.emit(column)
+
+    def scrollTo(self, index, hint=QAbstractItemView.EnsureVisible):
+        """Scroll as the base class does, then further so that the column is not under the
+        names."""
+        super().scrollTo(index, hint)
+        if index.isValid() and index.column() > 0:
+            covered = self.columnWidth(0) - self.columnViewportPosition(index.column())
+            if covered > 0:
+                bar = self.horizontalScrollBar()
+                bar.setValue(bar.value() - covered)
+
     def event(self, event):
         if event.type() == QEvent.ShortcutOverride and event.matches(QKeySequence.Copy):
             event.accept()      # the view copies, not the widget's Copy Image action

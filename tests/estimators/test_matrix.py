@@ -1,0 +1,348 @@
+"""Every path gives the same answer: every estimator of the catalogue, in each of its variants,
+on every form of data the engine accepts, in both kernel modes (the compiled kernels and their
+numpy equivalents), gives the same estimates, or the same refusal (the same exception type and
+message).
+
+Nothing here is listed by hand:
+
+* the estimators are the catalogue's (:data:`.catalogue.ESTIMATORS`), each with its variants
+  derived from its description (:func:`variants`): its defaults, then each parameter of
+  choice or yes/no changed alone to each other value, and a sample of the instances for those
+  that sample them;
+* the data forms are the builders registered with :func:`form` below, one per form the
+  engine accepts; a new form is a new builder;
+* the kernels are those of :data:`.compilation.KERNELS`, and the searches those of
+  :data:`.searches.SEARCHES`.
+
+Tolerance: none. The numpy equivalents add the same terms in the same order as the kernels
+(their documentation says so, to the last bit), and every search is certified to give the
+context of the double-precision kernel, so estimates are compared with ``np.array_equal``
+(NaN equal to NaN).
+
+The data are small; the two forms meant to reach a size threshold of the engine (the
+single-precision search, k-d trees) have the smallest size that reaches it. Every estimator's
+defaults run on every form, its other variants on the forms registered with
+``variants=True``, which between them hold every kind of column and target.
+"""
+import copy
+import functools
+import importlib
+import os
+import pkgutil
+import tempfile
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import orangecontrib.relief as relief
+from orangecontrib.relief import compilation, readers
+from orangecontrib.relief.compilation import kernel_calls, kernel_mode
+from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.catalogue import ESTIMATORS
+from orangecontrib.relief.estimators.description import N_INSTANCES
+from orangecontrib.relief.estimators.neighbourhood import neighbours, single_precision
+from orangecontrib.relief.estimators.neighbourhood.searches import SEARCHES, search_notices
+
+MODES = ("compiled", "numpy")
+#: the searches no estimator of the catalogue takes on data in memory: the Dask backend's (its
+#: own tests) and "none" (no estimator asks for zero neighbours: k >= 1 is declared; the
+#: function ``nearest_neighbours`` with k = 0 takes it, see test_context_search)
+ELSEWHERE = {"dask", "none"}
+#: instances sampled by the variants that sample them (every form has more)
+SAMPLED = 25
+#: calls of each kernel recorded per estimator and form for the kernel-twin test
+RECORDED_CALLS = 2
+
+# ---------------------------------------------------------------------------------------------
+# the data forms
+
+#: name -> (builder, whether every variant runs on it)
+FORMS = {}
+
+
+def form(name, variants=False):
+    """Register a builder of a data form (no arguments, an :class:`.EncodedData`). Every
+    estimator's defaults run on every form; its other variants on the forms with
+    ``variants`` (the forms whose columns exercise every diff option: discrete and numeric
+    values, missing ones, bit planes; a regression target)."""
+    def register(build):
+        FORMS[name] = (functools.cache(build), variants)
+        return build
+    return register
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def classes(n, k, seed):
+    y = np.arange(n) % k
+    return rng(seed).permutation(y).astype(float)
+
+
+@form("numeric")
+def numeric():
+    X = rng(1).random((60, 6))
+    return encode(X, (X[:, 0] + X[:, 1] > 1).astype(float), n_classes=2)
+
+
+@form("numeric with missing values")
+def numeric_missing():
+    X = rng(2).random((60, 6))
+    y = (X[:, 0] > 0.5).astype(float) + (X[:, 1] > 0.7)
+    X[rng(3).random(X.shape) < 0.15] = np.nan
+    return encode(X, y, n_classes=3)
+
+
+@form("discrete")
+def discrete():
+    X = rng(4).integers(0, 4, (60, 8)).astype(float)
+    return encode(X, (X[:, 0] == X[:, 1]).astype(float), discrete=True, n_values=4,
+                  n_classes=2)
+
+
+@form("mixed", variants=True)
+def mixed():
+    """Discrete and numeric columns with missing values, a constant and an empty column."""
+    r = rng(5)
+    n = 60
+    X = np.column_stack([r.integers(0, 3, n), r.integers(0, 2, n), r.random(n),
+                         np.round(r.normal(size=n), 1), np.full(n, 2.0), np.full(n, np.nan)])
+    X[r.random(X.shape) < 0.1] = np.nan
+    return encode(X, classes(n, 3, 6), discrete=[True, True, False, False, False, False],
+                  n_classes=3)
+
+
+def snp_codes(n=80, a=70, seed=7):
+    X = rng(seed).integers(0, 3, (n, a)).astype(float)
+    X[n // 2:n // 2 + 5] = X[:5]
+    return X, (X[:, 0] != X[:, 1]).astype(float)
+
+
+@form("SNP codes")
+def snps():
+    """Codes 0/1/2 in a float array, enough columns to be packed into bit planes."""
+    X, y = snp_codes()
+    return encode(X, y, discrete=True, n_values=3, n_classes=2)
+
+
+def plink(missing):
+    """Genotypes written by bed-reader's ``to_bed`` and read back as a PLINK file is read."""
+    import bed_reader
+    X, y = snp_codes(seed=8)
+    if missing:
+        X[rng(9).random(X.shape) < 0.05] = np.nan
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "genotypes.bed")
+        bed_reader.to_bed(path, X.astype(np.float32), properties={"pheno": y + 1})
+        return readers.read_plink(path)
+
+
+@form("PLINK bit planes", variants=True)
+def plink_planes():
+    return plink(missing=False)
+
+
+@form("PLINK with missing calls")
+def plink_missing():
+    return plink(missing=True)
+
+
+@form("sparse")
+def sparse():
+    X = sp.random(60, 20, density=0.2, format="csr", random_state=10)
+    return encode(X, classes(60, 2, 11), n_classes=2)
+
+
+@form("regression", variants=True)
+def regression():
+    X = rng(12).random((60, 5))
+    X[rng(13).random(X.shape) < 0.1] = np.nan
+    return encode(X, np.nan_to_num(X[:, 0]) * 3 + rng(14).random(60))
+
+
+@form("instance weights")
+def weights():
+    data = mixed()
+    w = np.where(np.arange(60) % 3 == 0, 2.0, np.where(np.arange(60) % 3 == 1, 0.5, 1.0))
+    return encode(data.X, data.y, discrete=data.discrete, n_classes=3, weights=w)
+
+
+@form("heavy ties")
+def ties():
+    """Two binary columns and a numeric one on a coarse grid: most distances are tied."""
+    r = rng(15)
+    X = np.column_stack([r.integers(0, 2, 60), r.integers(0, 2, 60),
+                         r.integers(0, 3, 60) / 2.0])
+    return encode(X, classes(60, 2, 16), discrete=[True, True, False], n_classes=2)
+
+
+@form("single precision")
+def single():
+    """Every instance sampled, N x N x a = the single-precision search's fewest diff terms."""
+    a = 50
+    n = int(np.ceil(np.sqrt(single_precision.MIN_WORK / a)))
+    X = rng(17).random((n, a))
+    return encode(X, (X[:, 0] > 0.5).astype(float), n_classes=2)
+
+
+@form("k-d tree")
+def kd_tree():
+    """The fewest instances and the most attributes of the k-d tree search."""
+    X = rng(18).random((neighbours.KD_TREE_MIN_INSTANCES, neighbours.KD_TREE_MAX_ATTRIBUTES))
+    return encode(X, (X[:, 0] + X[:, 1] > 1).astype(float), n_classes=2)
+
+
+# ---------------------------------------------------------------------------------------------
+# the estimators and their variants
+
+
+def variants(cls):
+    """(label, keyword arguments) of ``cls``'s variants, from its description: the defaults,
+    each "choice" or "bool" parameter changed alone to each of its other values, and, if it
+    samples instances, a sample of :data:`SAMPLED` (with a seed)."""
+    out = [("defaults", {})]
+    names = {p.name for p in cls.parameters}
+    for p in cls.parameters:
+        if p.kind == "choice":
+            others = [value for value, _ in p.choices if value != p.default]
+        elif p.kind == "bool":
+            others = [not p.default]
+        elif p.kind == "int" and p.high == N_INSTANCES and cls.samples_instances:
+            others = [SAMPLED]
+        else:
+            continue
+        for value in others:
+            keywords = {p.name: value}
+            if p.high == N_INSTANCES and "random_state" in names:
+                keywords["random_state"] = 0
+            out.append((f"{p.name}={value}", keywords))
+    return out
+
+
+#: (estimator class, variant label, keyword arguments) of every variant of the catalogue
+VARIANTS = [(cls, label, keywords) for cls in ESTIMATORS for label, keywords in variants(cls)]
+#: (estimator index in VARIANTS, form name) of every case
+CASES = [(v, name) for v, (_, label, _) in enumerate(VARIANTS)
+         for name, (_, all_variants) in FORMS.items() if label == "defaults" or all_variants]
+
+
+def case_id(case):
+    v, name = case
+    cls, label, _ = VARIANTS[v]
+    return f"{cls.__name__}[{label}]-{name}"
+
+
+# ---------------------------------------------------------------------------------------------
+# running a case
+
+#: kernel -> [(case, args)]: the arguments of calls recorded while the cases ran
+RECORDED = {}
+
+
+def _recorder(case):
+    counts = {}
+
+    def record(kernel, args):
+        if counts.get(kernel, 0) < RECORDED_CALLS:
+            counts[kernel] = counts.get(kernel, 0) + 1
+            RECORDED.setdefault(kernel, []).append((case, copy.deepcopy(args)))
+    return record
+
+
+@functools.cache
+def outcome(case, mode):
+    """(("estimates", array) or ("refused", exception type, message), the searches taken)."""
+    v, name = case
+    cls, _, keywords = VARIANTS[v]
+    data = FORMS[name][0]()
+    searches = set()
+    with kernel_mode(mode), search_notices(searches.add), kernel_calls(_recorder(case)):
+        try:
+            result = ("estimates", np.asarray(cls(**keywords)(data), dtype=float))
+        except (ValueError, TypeError, MemoryError) as error:
+            result = ("refused", type(error), str(error))
+    return result, frozenset(searches)
+
+
+def same(a, b):
+    if a[0] != b[0]:
+        return False
+    if a[0] == "estimates":
+        return a[1].shape == b[1].shape and np.array_equal(a[1], b[1], equal_nan=True)
+    return a[1:] == b[1:]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_both_kernel_modes_give_the_same_estimates_or_refusal(case):
+    compiled, numpy = (outcome(case, mode)[0] for mode in MODES)
+    assert same(compiled, numpy), (compiled, numpy)
+
+
+def test_the_forms_take_every_search():
+    """The searches the cases took (in the compiled mode, where every search can be chosen)
+    are every search of the engine but the Dask backend's."""
+    taken = set().union(*(outcome(case, "compiled")[1] for case in CASES))
+    assert taken == set(SEARCHES) - ELSEWHERE
+
+
+def test_every_estimator_gives_estimates_on_some_form():
+    """No estimator refuses every form (a matrix of refusals would compare nothing)."""
+    estimated = {VARIANTS[v][0] for v, name in CASES
+                 if outcome((v, name), "compiled")[0][0] == "estimates"}
+    assert estimated == set(ESTIMATORS)
+
+
+# ---------------------------------------------------------------------------------------------
+# every kernel against its numpy equivalent
+
+
+def _all_kernels():
+    """Every kernel of the package (each module imported but the widgets, which define
+    none)."""
+    for info in pkgutil.walk_packages(relief.__path__, "orangecontrib.relief."):
+        if ".widgets" not in info.name and not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    return list(compilation.KERNELS)
+
+
+def _arrays(value):
+    """The arrays in a kernel's arguments (nested in tuples), in order."""
+    if isinstance(value, np.ndarray):
+        return [value]
+    if isinstance(value, tuple):
+        return [a for item in value for a in _arrays(item)]
+    return []
+
+
+def _equal(a, b):
+    return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(
+        a, b, equal_nan=a.dtype.kind in "fc")
+
+
+def test_every_kernel_equals_its_numpy_equivalent_on_every_form():
+    """Each kernel and its numpy equivalent run on the arguments a kernel received while the
+    cases ran (for each form, the first calls of each estimator): the same outputs (the
+    arrays the kernel writes into) and the same result, wherever the numpy equivalent
+    applies; an equivalent that declines (``NotImplemented``) has changed nothing. Every
+    kernel is exercised by some form."""
+    kernels = _all_kernels()
+    for case in CASES:
+        for mode in MODES:
+            outcome(case, mode)
+    compared = {kernel: set() for kernel in kernels}
+    for kernel in kernels:
+        for case, args in RECORDED.get(kernel, []):
+            by_numpy, by_kernel = copy.deepcopy(args), copy.deepcopy(args)
+            result = kernel.fallback(*by_numpy)
+            if result is NotImplemented:
+                assert all(map(_equal, _arrays(by_numpy), _arrays(args))), case_id(case)
+                continue
+            expected = kernel.dispatcher(*by_kernel)
+            assert (result is None and expected is None) or np.array_equal(result, expected), \
+                (kernel.__name__, case_id(case))
+            for a, b in zip(_arrays(by_numpy), _arrays(by_kernel)):
+                assert _equal(a, b), (kernel.__name__, case_id(case))
+            compared[kernel].add(case[1])
+    assert [k.__name__ for k, forms in compared.items() if not forms] == []
