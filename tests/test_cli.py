@@ -592,6 +592,30 @@ def test_plink_zero_one_phenotype_with_plinks_1_option(tmp_path, capsys):
     assert document["class_type"] == "discrete" and document["ranking"][0]["attribute"] == "sid3"
 
 
+def _sigint_handler():
+    import signal
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_local_cluster_workers_leave_ctrl_c_to_the_command():
+    """Ctrl-C reaches every process of the terminal's group: the workers of the command's
+    local cluster ignore it (the command cancels their tasks and closes them, so no worker
+    prints a traceback), while the command itself still gets it."""
+    import signal
+    import distributed
+    from orangecontrib.relief.cli import local_cluster
+    before = signal.getsignal(signal.SIGINT)
+    cluster = local_cluster(distributed, n_workers=1, threads_per_worker=1,
+                            dashboard_address=":0")
+    try:
+        assert signal.getsignal(signal.SIGINT) is before
+        with distributed.Client(cluster) as client:
+            ignored = client.run(_sigint_handler)
+        assert ignored and all(ignored.values()), ignored
+    finally:
+        cluster.close()
+
+
 def test_plink_covariate_file_reaches_npdr(plink_file, tmp_path, capsys):
     from orangecontrib.relief.estimators.npdr import NPDR
     path, X = plink_file

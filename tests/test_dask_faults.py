@@ -163,3 +163,57 @@ def test_paused_workers_end_with_an_error(monkeypatch):
     assert isinstance(error, RuntimeError), repr(error)
     assert "paused" in str(error) and "memory" in str(error)
     assert seconds < 30
+
+
+def test_one_paused_worker_holding_the_tasks_ends_with_an_error(monkeypatch):
+    """One worker of two paused (its memory nearly full) while it holds the pass's tasks, the
+    other idle: the tasks never start, so instead of a hang the call ends with an error saying
+    that workers holding the tasks are paused, within a minute. Every task is assigned to a
+    worker when submitted (no queuing on the scheduler) and the first partition's reading
+    fills its worker's memory."""
+    monkeypatch.setattr(dask_backend, "STALL_LIMIT", 3.0)
+    X, y = table()
+    limit = 800 * 10 ** 6
+
+    def read(block):
+        if block[0, 0] == X[0, 0]:
+            _fill(0.88, limit)
+            time.sleep(1.0)                     # the memory monitor pauses the worker
+        return block
+    faulty = da.from_array(X, chunks=(CHUNK // 4, -1)).map_blocks(read, dtype=float)
+    with dask.config.set({"distributed.scheduler.worker-saturation": "inf",
+                          "distributed.scheduler.work-stealing": False}):
+        with cluster(memory_limit=limit) as local, Client(local) as client:
+            _, error, seconds = bounded(lambda: estimate(
+                ReliefF(k=5, iterations=20, random_state=0), faulty,
+                da.from_array(y, chunks=CHUNK // 4), n_classes=2, client=client))
+    assert isinstance(error, dask_backend.ClusterError), repr(error)
+    assert "1 of 2 Dask workers" in str(error) and "paused" in str(error), str(error)
+    assert seconds < 60
+
+
+def test_cluster_failure_in_the_command_line_is_one_line_and_status_2(tmp_path, capsys,
+                                                                      monkeypatch):
+    """The cluster's failure (here its only worker paused, memory nearly full) through
+    ``orange-relief rank --dask ADDRESS``: one line on stderr naming the cause, exit 2."""
+    from orangecontrib.relief.cli import main
+    monkeypatch.setattr(dask_backend, "STALL_LIMIT", 3.0)
+    X, y = table()
+    path = tmp_path / "t.csv"
+    np.savetxt(path, np.column_stack([X, y]), delimiter=",", header="a,b,c,d,label",
+               comments="")
+    limit = 800 * 10 ** 6
+    with cluster(memory_limit=limit, n_workers=1) as local:
+        with Client(local) as client:               # closed: the command has its own
+            client.run(_fill, 0.88, limit)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and any(
+                    w["status"] != "paused"
+                    for w in client.scheduler_info()["workers"].values()):
+                time.sleep(0.2)
+        status, error, _ = bounded(lambda: main(["rank", str(path), "-c", "label", "-m", "20",
+                                                 "-q", "--dask", local.scheduler_address]))
+    err = capsys.readouterr().err
+    assert error is None and status == 2, (error, err)
+    assert err.startswith("orange-relief rank: error: ") and err.count("\n") == 1, err
+    assert "paused" in err and "Traceback" not in err

@@ -208,3 +208,51 @@ def test_covariates_reach_npdr_and_others_refuse_them():
         selectors.ReliefF().fit(X, y, covariates=covs)
     with pytest.raises(ValueError, match="rows"):
         selectors.NPDR().fit(X, y, covariates=covs[:5])
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """One in-process cluster for the Dask selector's checks, its client the active one."""
+    from distributed import Client, LocalCluster
+    with LocalCluster(processes=False, n_workers=1, threads_per_worker=1,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        yield client
+
+
+def test_dask_selector_passes_scikit_learns_checks(dask_client, monkeypatch):
+    """check_estimator on ReliefF(backend="dask"): its tags say no sparse input (Dask refuses
+    it), in-memory X is checked as in memory, and every fit runs on the active client (no
+    LocalCluster started per fit: starting one fails here)."""
+    import distributed
+    from sklearn.utils.estimator_checks import check_estimator
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a LocalCluster was started although a client is active")
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    selector = selectors.ReliefF(backend="dask")
+    assert not selector.__sklearn_tags__().input_tags.sparse
+    assert selectors.ReliefF().__sklearn_tags__().input_tags.sparse
+    results = check_estimator(selector, on_fail=None)
+    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results
+              if r["status"] == "failed"]
+    assert len(results) > 40 and failed == []
+
+
+def test_dask_selector_with_a_client_clones_pickles_and_cross_validates(dask_client):
+    """A selector given a client clones (sharing it) and pickles (keeping its scheduler's
+    address, to which the unpickled one connects); cross_val_score runs it."""
+    import pickle
+    from sklearn.base import clone
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    from sklearn.pipeline import make_pipeline
+    X, y = xor_data(n=120, seed=2)
+    selector = selectors.ReliefF(backend="dask", client=dask_client, iterations=30,
+                                 random_state=0, n_features_to_select=2)
+    assert clone(selector).client is dask_client
+    copy = pickle.loads(pickle.dumps(selector))
+    assert copy.client == dask_client.scheduler.address
+    want = selectors.ReliefF(iterations=30, random_state=0).fit(X, y).feature_importances_
+    np.testing.assert_allclose(copy.fit(X, y).feature_importances_, want, rtol=0, atol=1e-12)
+    scores = cross_val_score(make_pipeline(selector, LogisticRegression()), X, y, cv=2)
+    assert scores.shape == (2,)

@@ -396,22 +396,37 @@ def dask_score(args, partitions, estimator, callback):
     # tasks compute the same partitions (the estimates equal one machine's)
     logging.getLogger("distributed.scheduler").addFilter(
         lambda record: "Detected different `run_spec`" not in record.getMessage())
-    client = None
-    if args.dask != LOCAL:
-        import distributed
-        try:
-            client = distributed.Client(args.dask, timeout=30)
-        except (OSError, TimeoutError) as error:
-            raise CliError(f"cannot connect to the Dask scheduler at {args.dask!r}: "
-                           f"{error}") from None
+    import distributed
+    cluster = local_cluster(distributed) if args.dask == LOCAL else None
+    try:
+        client = distributed.Client(cluster or args.dask, timeout=30)
+    except (OSError, TimeoutError) as error:
+        raise CliError(f"cannot connect to the Dask scheduler at {args.dask!r}: "
+                       f"{error}") from None
     try:
         return estimate(estimator, partitions.X, partitions.y, client=client,
                         callback=callback, **partitions.keywords)
     except RuntimeError as error:
         raise CliError(str(error)) from None
+    except KeyboardInterrupt:          # the cluster's shutdown is no news after "cancelled"
+        logger.setLevel(logging.CRITICAL)
+        raise
     finally:
-        if client is not None:
-            client.close()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def local_cluster(distributed, **options):
+    """A ``LocalCluster(**options)`` (default: the machine's cores) whose worker processes
+    ignore Ctrl-C (it reaches every process of the terminal's group): the command cancels
+    their tasks and closes them, without each printing its own traceback."""
+    import signal
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)     # inherited by the workers
+    try:
+        return distributed.LocalCluster(**options)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def ranking(names, scores, top=None):

@@ -35,18 +35,22 @@ Failing workers never make the call wait for ever: a worker that dies (killed, c
 restarted by its nanny for exceeding its memory limit) has its tasks rerun by Dask, and when
 every worker holding the sampled instances died they are sent again and the pass rerun; a task
 that kills every worker it runs on (``distributed.scheduler.allowed-failures`` times) ends the
-call with a ``RuntimeError`` naming the cause, and so do workers that all stay paused by Dask's
-memory manager (their memory above its pause fraction) or a scheduler left without workers for
-``STALL_LIMIT`` seconds. A worker holds about 225 MB before it reads any data (``distributed``,
+call with a :class:`ClusterError` (a ``RuntimeError``) naming the cause, and so do workers
+paused by Dask's memory manager (their memory above its pause fraction) that hold the only work
+left while every other worker is idle, or a scheduler left without workers, for ``STALL_LIMIT``
+seconds. A worker holds about 225 MB before it reads any data (``distributed``,
 ``dask.array``, numba and its compiled kernels): give workers room for a few copies of a
 partition above that.
 
 Missing values (NaN) are handled as on one machine (:mod:`.estimators.neighbourhood.diffs`): with any, an
 extra pass counts the value codes per class for the probabilities P(value | class) of the
 whole data. Needs ``dask.distributed`` (``pip install 'Orange3-Relief[dask]'``); without it only
-calling :func:`estimate` fails. Without a ``client`` a ``distributed.LocalCluster`` is started
-(with ``cluster_options``) and closed afterwards. Not handled here (a ``ValueError`` says so):
-``iterations=None`` (every instance) and CORElearn's neighbour order
+calling :func:`estimate` fails. Without a ``client`` the active client is used (as dask-ml
+does), and without one a ``distributed.LocalCluster`` is started (with ``cluster_options``) and
+closed afterwards; ``client`` may also be a scheduler's address. Not handled here (a
+``ValueError`` says so):
+``iterations=None`` (every instance) on partitioned data (it is allowed for data given in
+memory) and CORElearn's neighbour order
 (``preset="corelearn"``); the data carry no instance weights.
 """
 import time
@@ -70,7 +74,7 @@ from .estimators.rrelieff import RReliefF
 from .estimators.surf import SURF, NEAR, FAR, band_coefficients, band_estimates, \
     band_thresholds, others_mean_std
 
-__all__ = ["estimate", "supports"]
+__all__ = ["estimate", "supports", "ClusterError"]
 
 INSTALL = "pip install 'Orange3-Relief[dask]'"
 #: seconds between two looks at the running tasks (progress and cancelling)
@@ -126,8 +130,9 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
         code + 1) and the number of classes; ``n_classes`` None = a discrete class for
         ReliefF and for an integer (or categorical) ``y``, else a numeric target.
     client
-        A ``distributed.Client`` to run on; None = a ``LocalCluster(**cluster_options)``
-        started for the call and closed after it.
+        A ``distributed.Client`` to run on, or the address of its scheduler
+        (``"tcp://host:8786"``); None = the active client (``distributed.default_client()``),
+        else a ``LocalCluster(**cluster_options)`` started for the call and closed after it.
     callback
         ``callback(fraction)`` is called as the partitions' tasks finish (every ~0.2 s); an
         exception raised from it cancels the tasks (those running stop after their current
@@ -142,15 +147,14 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
     ------
     ValueError
         For data or an estimator the backend does not handle (the message says which).
-    RuntimeError
-        When the workers die running a task, lose it, or all stay paused because their memory
-        is nearly full (the message says which and gives their memory limit).
+    ClusterError
+        (a ``RuntimeError``) When the workers die running a task, lose it, or stay paused
+        because their memory is nearly full while holding the call's tasks (the message says
+        which and gives their memory limit).
     """
-    _check_estimator(estimator)
+    _check_estimator(estimator, in_memory=not hasattr(X, "dask"))
     dask, da, distributed = _dask()
-    own = client is None
-    if own:
-        client = distributed.Client(distributed.LocalCluster(**(cluster_options or {})))
+    client, own = _connect(distributed, client, cluster_options)
     try:
         with client.as_current():     # a dataframe's partition lengths are computed there too
             X, y, discrete = _as_arrays(da, X, y, discrete)
@@ -159,7 +163,26 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
         if own:
             cluster = client.cluster
             client.close()
-            cluster.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _connect(distributed, client, cluster_options):
+    """``(client, own)``: a ``distributed.Client`` as given, connected to the scheduler at
+    the address ``client`` (a string), the active client (as dask-ml takes it), or one of a
+    ``LocalCluster(**cluster_options)`` started for the call; ``own``: to close afterwards."""
+    if isinstance(client, str):
+        try:
+            return distributed.Client(client, timeout=30), True
+        except (OSError, TimeoutError) as error:
+            raise ClusterError(f"cannot connect to the Dask scheduler at {client!r}: "
+                               f"{error}") from None
+    if client is not None:
+        return client, False
+    try:
+        return distributed.default_client(), False
+    except ValueError:                                      # no active client
+        return distributed.Client(distributed.LocalCluster(**(cluster_options or {}))), True
 
 
 def supports(estimator_class):
@@ -169,15 +192,16 @@ def supports(estimator_class):
     return issubclass(estimator_class, Estimator) and estimator_class.dask_backend
 
 
-def _check_estimator(estimator):
+def _check_estimator(estimator, in_memory=False):
+    """``ValueError`` for an estimator the backend does not compute; ``iterations=None``
+    (every instance sampled) only for data given in memory (sent whole anyway)."""
     if not supports(type(estimator)):
         raise ValueError("the Dask backend computes ReliefF, RReliefF and the SURF family "
                          f"(SURF, SURF*, MultiSURF, MultiSURF*), not {type(estimator).__name__}")
     if estimator.preset == "corelearn" or estimator.diff_options().corelearn:
         raise ValueError("the Dask backend does not reproduce CORElearn's neighbour order: "
                          "use preset='papers'")
-    m = estimator.iterations
-    if m is None:
+    if estimator.iterations is None and not in_memory:
         raise ValueError("the Dask backend needs iterations=m, the number of sampled "
                          "instances (iterations=None would gather every instance)")
     estimator.check_parameters()
@@ -278,7 +302,7 @@ class _Run:
                         pass
                     watch.check()
             except distributed.KilledWorker as error:
-                raise RuntimeError(
+                raise ClusterError(
                     f"the Dask workers died while running a task of the estimate "
                     f"({watch.cause()}): {error}") from error
             except CancelledError as error:
@@ -500,16 +524,21 @@ class _Run:
                               float(m))
 
 
-class _Lost(RuntimeError):
+class ClusterError(RuntimeError):
+    """The cluster cannot finish the estimate: workers died, lost its tasks or data, or stay
+    paused (the message says why)."""
+
+
+class _Lost(ClusterError):
     """The cluster lost a pass's tasks or the data they read."""
 
 
 class _Watch:
     """The workers' state while a pass waits for its tasks: :meth:`check` raises a
-    ``RuntimeError`` when every worker has been paused by Dask's memory manager (its process
-    memory above the pause fraction of its limit: it starts no task, and the call would wait
-    forever) or the scheduler has had no worker for ``STALL_LIMIT`` seconds; :meth:`cause`
-    tells why workers died."""
+    :class:`ClusterError` when for ``STALL_LIMIT`` seconds workers paused by Dask's memory
+    manager (their process memory above the pause fraction of their limit: they start none of
+    the tasks assigned to them) hold the only work left, every other worker idle (or there is
+    no other), or the scheduler has had no worker; :meth:`cause` tells why workers died."""
 
     def __init__(self, client):
         self.client = client
@@ -531,21 +560,33 @@ class _Watch:
         paused = {address: w["memory_limit"] for address, w in self.workers.items()
                   if w.get("status") == "paused"}
         self.full.update(paused)
-        if self.workers and len(paused) < len(self.workers):
+        if self.workers and not (paused and self._only_paused_work(paused)):
             self.stalled_since = None
             return
         if self.stalled_since is None:
             self.stalled_since = now
         if now - self.stalled_since >= STALL_LIMIT:
             if not self.workers:
-                raise RuntimeError(f"the Dask scheduler has had no worker for {STALL_LIMIT:.0f} s "
+                raise ClusterError(f"the Dask scheduler has had no worker for {STALL_LIMIT:.0f} s "
                                    "(they died or were never started): the estimate cannot go on")
-            memory = ", ".join(f"{_mb(w['metrics'].get('memory'))} of {_mb(w['memory_limit'])}"
-                               for w in self.workers.values())
-            raise RuntimeError(f"every Dask worker has been paused for {STALL_LIMIT:.0f} s because "
+            memory = ", ".join(f"{_mb(self.workers[a]['metrics'].get('memory'))} of "
+                               f"{_mb(self.workers[a]['memory_limit'])}" for a in paused)
+            who = ("every Dask worker has" if len(paused) == len(self.workers) else
+                   f"{len(paused)} of {len(self.workers)} Dask workers, holding the "
+                   "estimate's tasks while the others are idle, have")
+            raise ClusterError(f"{who} been paused for {STALL_LIMIT:.0f} s because "
                                f"its memory is nearly full ({memory}), so the estimate cannot "
                                "go on: give the workers more memory (memory_limit) or split the "
                                "data into smaller partitions")
+
+    def _only_paused_work(self, paused):
+        """Whether the workers that are not paused run nothing: the work left is the paused
+        workers' (a paused worker starts none of the tasks assigned to it)."""
+        if len(paused) == len(self.workers):
+            return True
+        processing = self.client.processing()
+        return not any(processing.get(address) for address in self.workers
+                       if address not in paused)
 
     def cause(self):
         """Why workers died: out of memory when their nannies restarted them for exceeding

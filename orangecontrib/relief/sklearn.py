@@ -30,9 +30,11 @@ none given, the better half of the features is kept. A classification estimator 
 class labels; a regression one as numbers.
 
 ``backend="dask"`` fits ReliefF, RReliefF and the SURF family (with ``iterations`` = m) on a
-Dask array or dataframe partitioned by rows (:func:`orangecontrib.relief.dask.estimate`, on
-``client`` or on a local cluster started for the fit): the estimates equal those of the fit in
-memory. Discrete features must then hold the codes 0, 1, ... (in memory any values are coded);
+Dask array or dataframe partitioned by rows (:func:`orangecontrib.relief.dask.estimate`):
+``client`` is a ``distributed.Client`` or its scheduler's address; None uses the active client
+(as dask-ml does), else a local cluster started for the fit. The estimates equal those of the
+fit in memory. A selector with a client clones (sharing the client) and pickles (keeping the
+scheduler's address); its tags say it takes no sparse input. Discrete features must then hold the codes 0, 1, ... (in memory any values are coded);
 ``y`` (a Dask array or series, or in memory) is read whole, the features by partitions.
 """
 import inspect
@@ -105,9 +107,28 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = self.engine is not None and self.engine.sparse_input
+        tags.input_tags.sparse = (self.engine is not None and self.engine.sparse_input
+                                  and self.backend != "dask")    # Dask: dense partitions
         tags.target_tags.required = True
         return tags
+
+    def __sklearn_clone__(self):
+        """A clone sharing ``client`` (a connection is not copied); the other parameters
+        cloned as scikit-learn clones them."""
+        from sklearn.base import clone
+        params = self.get_params(deep=False)
+        client = params.pop("client")
+        return type(self)(client=client,
+                          **{name: clone(value, safe=False) for name, value in params.items()})
+
+    def __getstate__(self):
+        """A pickled selector keeps its ``client``'s scheduler address (a connection cannot be
+        pickled); the unpickled one connects to it when it fits."""
+        state = super().__getstate__()
+        client = state.get("client")
+        if client is not None and not isinstance(client, str):
+            state = dict(state, client=client.scheduler.address)
+        return state
 
     def _discrete_mask(self, a, sparse=False):
         """The boolean mask of the discrete features (``discrete_features``) of ``a``."""
@@ -170,14 +191,20 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         if self.pvalues is not None:
             raise ValueError("backend='dask' computes the estimates, not p-values: set "
                              "pvalues=None")
-        if hasattr(X, "columns"):                           # a (Dask) dataframe
-            self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
-            X = X.to_dask_array(lengths=True) if hasattr(X, "to_dask_array") \
-                else X.to_numpy(dtype=float)
-        y = np.asarray(y.compute() if hasattr(y, "compute") else y).ravel()
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s)")
-        self.n_features_in_ = X.shape[1]
+        if hasattr(X, "dask"):                              # a Dask array or dataframe
+            if hasattr(X, "columns"):
+                self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+                X = X.to_dask_array(lengths=True)
+            y = np.asarray(y.compute() if hasattr(y, "compute") else y).ravel()
+            if X.ndim != 2:
+                raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s)")
+            self.n_features_in_ = X.shape[1]
+        else:                                               # in memory: checked as there
+            X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
+                                 y_numeric="classification" not in self.engine.tasks)
+            if X.shape[0] < 2:
+                raise ValueError(f"{self.engine.name} needs at least 2 samples, got "
+                                 f"n_samples={X.shape[0]}")
         y, n_classes = self._target(y)
         self.feature_importances_ = np.asarray(estimate(
             self._engine(), X, y, discrete=self._discrete_mask(X.shape[1]),
