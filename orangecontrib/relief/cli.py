@@ -286,12 +286,17 @@ def rank_command(parser):
                              "with --iterations M")
     parser.add_argument("-n", "--top", type=positive_int, metavar="N",
                         help="print only the N best attributes")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the ranking to FILE: CSV (.csv) or JSON (.json), by its "
-                             "extension; stdout then stays empty unless --format is given")
-    parser.add_argument("-f", "--format", choices=FORMATS,
-                        help="what stdout shows: an aligned table (the default), CSV or JSON")
+    add_output_options(parser, "the ranking", FORMATS)
     return run_rank
+
+
+def add_output_options(parser, what, formats):
+    """--output and --format of a command whose result is ``what``, written in ``formats``."""
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help=f"write {what} to FILE: CSV (.csv) or JSON (.json), by its "
+                             "extension; stdout then stays empty unless --format is given")
+    parser.add_argument("-f", "--format", choices=formats,
+                        help="what stdout shows: an aligned table (the default), CSV or JSON")
 
 
 #: ``--dask`` without an address: a local cluster
@@ -512,11 +517,7 @@ def pairs_command(parser):
                         help="random seed of the permutations")
     parser.add_argument("--pairs", type=positive_int, metavar="K",
                         help="print only the K best pairs")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the pairs to FILE: CSV (.csv) or JSON (.json), by its "
-                             "extension; stdout then stays empty unless --format is given")
-    parser.add_argument("-f", "--format", choices=PAIR_FORMATS,
-                        help="what stdout shows: an aligned table (the default), CSV or JSON")
+    add_output_options(parser, "the pairs", PAIR_FORMATS)
     return run_pairs
 
 
