@@ -70,6 +70,21 @@ def housing():
     return Table("housing")
 
 
+def parity2_covariates():
+    """:func:`parity2` with the meta attributes age (numeric), sex (categorical) and id (text),
+    for the covariates' chooser."""
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table
+    data = parity2()
+    rng = np.random.default_rng(0)
+    n = len(data)
+    metas = np.array([[a, s, f"p{i:03d}"] for i, (a, s) in enumerate(
+        zip(rng.normal(50, 10, n).round(), rng.integers(0, 2, n)))], dtype=object)
+    domain = Domain(data.domain.attributes, data.domain.class_var,
+                    [ContinuousVariable("age"), DiscreteVariable("sex", values=("f", "m")),
+                     StringVariable("id")])
+    return Table.from_numpy(domain, data.X, data.Y, metas=metas)
+
+
 def long_name(i):
     """A 60-character attribute name (as gene and probe names are), told apart by its end."""
     return f"expression_in_tissue_sample_of_patient_cohort_A_probe_{i:06d}"
@@ -172,6 +187,19 @@ def change_data_and_estimator(widget):
     widget.handleNewSignals()
 
 
+def npdr_compared(widget):
+    """NPDR compared with ReliefF."""
+    choose(widget, "NPDR")
+    compare(widget, "ReliefF")
+
+
+def adjust_for_age_and_sex(widget):
+    """Choose age and sex as covariates (as clicks in the list)."""
+    domain = widget.input_data.domain
+    widget.covariates = [domain["age"], domain["sex"]]
+    widget._on_covariates_changed()
+
+
 def pi_first(widget):
     choose(widget, "Unified Π")
     compare(widget, "ReliefF")
@@ -212,6 +240,8 @@ STATES = (
           after=best_two),
     State("attribute-estimation-compare", "owattributeestimation.OWAttributeEstimation",
           parity2, before=everything_open, after=best_two),
+    State("attribute-estimation-covariates", "owattributeestimation.OWAttributeEstimation",
+          parity2_covariates, before=npdr_compared, after=adjust_for_age_and_sex),
     State("attribute-estimation-pi", "owattributeestimation.OWAttributeEstimation", parity2,
           before=pi_first),
     State("attribute-estimation-turf", "owattributeestimation.OWAttributeEstimation", parity2,
