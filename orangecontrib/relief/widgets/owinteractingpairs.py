@@ -28,7 +28,7 @@ from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, 
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.numbers import format_p, format_statistic
 
-__all__ = ["OWInteractingPairs", "pairs_task"]
+__all__ = ["OWInteractingPairs", "pairs_task", "pairs_table"]
 
 #: the estimator that ranks the attributes unless another is chosen (as the engine's default)
 DEFAULT_ESTIMATOR = "MultiSURF"
@@ -80,8 +80,9 @@ def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state
     ``chosen`` attribute indices (None: rank), with ``n_permutations`` (None: the engine's
     default) permutations of the class drawn by ``random_state``; cancelled through ``state``.
 
-    Returns a namespace with ``pairs`` (:class:`.InteractingPairs`) and ``n_ignored``
-    (instances left out for a missing class)."""
+    Returns a namespace with ``pairs`` (:class:`.InteractingPairs`), ``table`` (them as an
+    Orange table, :func:`pairs_table`) and ``n_ignored`` (instances left out for a missing
+    class)."""
     if chosen is not None and len(chosen) < 2:
         raise ValueError("choose at least two attributes in the list, or test the best "
                          "ranked ones")
@@ -89,7 +90,31 @@ def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state
     pairs = interacting_pairs(encoded, attributes=chosen, top=top, estimator=estimator,
                               n_permutations=n_permutations, random_state=random_state,
                               callback=progress_callback(state))
-    return SimpleNamespace(pairs=pairs, n_ignored=len(data) - len(rows))
+    return SimpleNamespace(pairs=pairs, table=pairs_table(data, pairs),
+                           n_ignored=len(data) - len(rows))
+
+
+def pairs_table(data, pairs):
+    """``pairs`` (:class:`.InteractingPairs` of ``data``'s attributes) as a table, best first:
+    the two attributes' names (text columns "first" and "second"), the statistic, its degrees
+    of freedom, p and q."""
+    names = np.array([a.name for a in data.domain.attributes], dtype=object)
+    domain = Domain([ContinuousVariable(n) for n in ("statistic", "df", "p", "q")],
+                    metas=[StringVariable("first"), StringVariable("second")])
+    X = np.column_stack([pairs.statistics, pairs.df, pairs.pvalues, pairs.qvalues])
+    metas = np.column_stack([names[pairs.first], names[pairs.second]]) \
+        if len(pairs) else np.empty((0, 2), dtype=object)
+    table = Table.from_numpy(domain, X.reshape(len(pairs), 4), metas=metas)
+    table.name = "Interacting Pairs"
+    return table
+
+
+def _extremes(values, n):
+    """The indices of the ``n`` smallest and the ``n`` largest of ``values`` (the widest
+    texts are among them), without sorting them all."""
+    if len(values) <= 2 * n:
+        return np.arange(len(values))
+    return np.concatenate([np.argpartition(values, n)[:n], np.argpartition(values, -n)[-n:]])
 
 
 class PairsModel(AbstractSortTableModel):
@@ -100,11 +125,16 @@ class PairsModel(AbstractSortTableModel):
         super().__init__(parent)
         self.pairs = None
         self.names = []
+        self.name_order = np.zeros(0, dtype=int)
 
     def set_pairs(self, pairs, names):
         """Show ``pairs`` (:class:`.InteractingPairs`, or None) of the attributes ``names``."""
         self.beginResetModel()
         self.pairs, self.names = pairs, names
+        # each name's place in alphabetical order: the name columns sort by it (an integer per
+        # pair, not a string)
+        self.name_order = np.argsort(np.argsort([name.lower() for name in names],
+                                                kind="stable"), kind="stable")
         self.endResetModel()
         self.resetSorting()
 
@@ -157,8 +187,7 @@ class PairsModel(AbstractSortTableModel):
         if column == RANK:
             return np.arange(len(pairs))
         if column in (FIRST, SECOND):
-            names = np.array([name.lower() for name in self.names], dtype=object)
-            return names[pairs.first if column == FIRST else pairs.second].astype(str)
+            return self.name_order[pairs.first if column == FIRST else pairs.second]
         return {STATISTIC: pairs.statistics, DF: pairs.df, P: pairs.pvalues,
                 Q: pairs.qvalues}[column]
 
@@ -205,10 +234,9 @@ class Heatmap(QGraphicsView):
         inside = np.zeros(max(self.attributes + [int(pairs.first.max(initial=0)),
                                                  int(pairs.second.max(initial=0))]) + 1, bool)
         inside[self.attributes] = True
-        shown = inside[pairs.first] & inside[pairs.second]
-        with np.errstate(divide="ignore"):
-            scores = -np.log10(np.maximum(pairs.pvalues, 1e-300))
-        top = max(float(scores[shown].max(initial=0.0)), 1.0)
+        shown = np.flatnonzero(inside[pairs.first] & inside[pairs.second])
+        scores = -np.log10(np.maximum(pairs.pvalues[shown], 1e-300))
+        top = max(float(scores.max(initial=0.0)), 1.0)
         title = scene.addSimpleText(
             "-log10 p of the pairs of the "
             + (f"{len(self.attributes)} best ranked of {total} attributes"
@@ -231,14 +259,14 @@ class Heatmap(QGraphicsView):
         for i in range(len(self.attributes)):
             scene.addRect(QRectF(x0 + i * cell, y0 + i * cell, cell, cell),
                           QPen(Qt.NoPen), grey)
-        for row in np.flatnonzero(shown):
+        for row, score in zip(shown, scores):
             f, s = int(pairs.first[row]), int(pairs.second[row])
             tip = (f"{names[f]} × {names[s]}\nstatistic {pairs.statistics[row]:.4g}, "
                    f"p = {format_p(pairs.pvalues[row])}, q = {format_p(pairs.qvalues[row])}")
             for a, b in ((f, s), (s, f)):
                 rect = QGraphicsRectItem(QRectF(x0 + position[b] * cell,
                                                 y0 + position[a] * cell, cell, cell))
-                rect.setBrush(QBrush(self.colour(scores[row] / top)))
+                rect.setBrush(QBrush(self.colour(score / top)))
                 rect.setPen(QPen(QColor(235, 235, 235), 1))
                 rect.setToolTip(tip)
                 rect.setData(0, (f, s))
@@ -421,7 +449,8 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         header = self.view.horizontalHeader()
         header.setTextElideMode(Qt.ElideNone)
         header.setSortIndicator(-1, Qt.AscendingOrder)
-        self.view.selectionModel().selectionChanged.connect(self._on_table_selection)
+        self.view.selectionModel().selectionChanged.connect(
+            lambda *_: self._on_table_selection())
         column.layout().addWidget(self.view)
         self.heatmap = Heatmap(self._on_cell_clicked)
         self.heatmap_scene = self.heatmap.scene_
@@ -540,11 +569,10 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         names = [model.names[i] for i in pairs.attributes]
         name_width = min(max(metrics.horizontalAdvance(n) for n in names),
                          metrics.averageCharWidth() * NAME_CHARACTERS)
-        rows = np.unique(np.concatenate([np.arange(min(len(pairs), 32)),
-                                         np.argsort(pairs.statistics)[-16:],
-                                         np.argsort(pairs.pvalues)[:16],
-                                         np.argsort(pairs.qvalues)[:16],
-                                         np.argsort(pairs.pvalues)[-16:]]))
+        rows = np.unique(np.concatenate(
+            [np.arange(min(len(pairs), 32))]
+            + [_extremes(values, 16) for values in (pairs.statistics, pairs.pvalues,
+                                                     pairs.qvalues)]))
         for c in range(len(COLUMNS)):
             if c in (FIRST, SECOND):
                 width = name_width
@@ -559,14 +587,20 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         view.setMinimumWidth(min(width, 620))
 
     # --- selection
-    def _select_rows(self, source_rows, toggle=False):
+    def _select_rows(self, source_rows, toggle=False, quiet=False):
+        """Select the table's rows of ``source_rows`` (or with ``toggle`` add or remove them);
+        ``quiet``: without the signal (and the output it sends)."""
         model = self.model
         selection = QItemSelection()
         last = len(COLUMNS) - 1
         for row in model.mapFromSourceRows(list(source_rows)) if len(source_rows) else []:
             selection.select(model.index(int(row), 0), model.index(int(row), last))
         flags = QItemSelectionModel.Toggle if toggle else QItemSelectionModel.ClearAndSelect
-        self.view.selectionModel().select(selection, flags)
+        selection_model = self.view.selectionModel()
+        blocked = selection_model.blockSignals(quiet)
+        selection_model.select(selection, flags)
+        selection_model.blockSignals(blocked)
+        self.view.viewport().update()
         if len(source_rows):
             self.view.scrollTo(model.index(int(model.mapFromSourceRows(source_rows[0])), 0))
 
@@ -578,8 +612,8 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                   if a in attrs and b in attrs]
         rows = [int(r) for a, b in wanted
                 for r in np.flatnonzero((pairs.first == a) & (pairs.second == b))]
-        self._select_rows(sorted(rows))
-        self._on_table_selection()
+        self._select_rows(sorted(rows), quiet=True)
+        self._keep_selection()          # (the base class sends the outputs)
 
     def _on_cell_clicked(self, first, second, toggle=False):
         """Select the pair of attributes ``first`` and ``second`` (indices), or with
@@ -594,16 +628,19 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         rows = [index.row() for index in self.view.selectionModel().selectedRows()]
         return sorted(int(r) for r in self.model.mapToSourceRows(rows)) if rows else []
 
-    def _on_table_selection(self):
+    def _keep_selection(self):
+        """Store the selected pairs (for the settings and the output) and outline them."""
         pairs = self.model.pairs
-        if pairs is None:
-            return
         attrs = self.data.domain.attributes
         rows = self.selected_rows()
         self.selected_pairs = [attrs[i] for r in rows
                                for i in (pairs.first[r], pairs.second[r])]
         self.heatmap.outline({(int(pairs.first[r]), int(pairs.second[r])) for r in rows})
-        self.commit.deferred()
+
+    def _on_table_selection(self):
+        if self.model.pairs is not None:
+            self._keep_selection()
+            self.commit.deferred()
 
     # --- output
     @gui.deferred
@@ -619,20 +656,8 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         self.Outputs.selected_data.send(self.data.transform(domain))
 
     def pairs_table(self):
-        """The tested pairs, best first: the two attributes' names (text), the statistic, its
-        degrees of freedom, p and q."""
-        if self.result is None:
-            return None
-        pairs = self.result.pairs
-        names = np.array([a.name for a in self.data.domain.attributes], dtype=object)
-        domain = Domain([ContinuousVariable(n) for n in ("statistic", "df", "p", "q")],
-                        metas=[StringVariable("first"), StringVariable("second")])
-        X = np.column_stack([pairs.statistics, pairs.df, pairs.pvalues, pairs.qvalues])
-        metas = np.column_stack([names[pairs.first], names[pairs.second]]) \
-            if len(pairs) else np.empty((0, 2), dtype=object)
-        table = Table.from_numpy(domain, X.reshape(len(pairs), 4), metas=metas)
-        table.name = "Interacting Pairs"
-        return table
+        """The Interacting Pairs output (:func:`pairs_table`, made by the background task)."""
+        return None if self.result is None else self.result.table
 
     def send_report(self):
         if self.attribute_choice == self.BestRanked:
