@@ -12,7 +12,6 @@ from Orange.widgets.tests.base import WidgetTest
 from Orange.widgets.utils.concurrent import TaskState
 from orangewidget.settings import VERSION_KEY
 
-from orangecontrib.relief.datasets import parity
 from orangecontrib.relief.estimators.interactions import interacting_pairs
 from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.surf import MultiSURF
@@ -64,6 +63,11 @@ class TestOWInteractingPairs(WidgetTest):
         self.widget.restart()
         self.wait_until_finished(timeout=TIMEOUT)
 
+    def choose_estimator(self, name):
+        combo = self.widget.estimator_combo
+        combo.setCurrentText(name)
+        combo.activated.emit(combo.currentIndex())
+
     def shown_rows(self):
         """The table as the view shows it: the texts of every row."""
         model = self.widget.model
@@ -104,8 +108,7 @@ class TestOWInteractingPairs(WidgetTest):
         w = self.widget
         w.top = 4
         w.n_permutations = 20
-        w.estimator_combo.setCurrentText("ReliefF")
-        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        self.choose_estimator("ReliefF")
         self.run_on(self.data)
         want = interacting_pairs(self.encoded, top=4, estimator=ReliefF(), n_permutations=20,
                                  random_state=0)
@@ -296,8 +299,7 @@ class TestOWInteractingPairs(WidgetTest):
         w = self.widget
         w.n_permutations = 25
         w.random_state = 3
-        w.estimator_combo.setCurrentText("ReliefF")
-        w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
+        self.choose_estimator("ReliefF")
         w.params_stack.editors["ReliefF"].controls["k"].setValue(5)
         w.top = 4
         self.run_on(self.data)
