@@ -129,6 +129,21 @@ def weak_2000():
     return Table.from_numpy(Domain(attributes, DiscreteVariable("y", values=("0", "1"))), X, y)
 
 
+def snp_study():
+    """300 individuals' genotypes (0, 1, 2; minor allele frequency 0.3) of 40 SNPs rs1 ... rs40
+    and a case-control phenotype set by rs5 and rs12 together: a case where exactly one of them
+    carries the minor allele (each alone is unrelated to it), 10 % of the phenotypes flipped."""
+    from Orange.data import DiscreteVariable, Domain, Table
+    rng = np.random.default_rng(0)
+    X = rng.binomial(2, 0.3, (300, 40)).astype(float)
+    y = ((X[:, 4] > 0) != (X[:, 11] > 0)).astype(float)
+    flip = rng.random(300) < 0.1
+    y[flip] = 1 - y[flip]
+    attributes = [DiscreteVariable(f"rs{i + 1}", values=("0", "1", "2")) for i in range(40)]
+    domain = Domain(attributes, DiscreteVariable("phenotype", values=("control", "case")))
+    return Table.from_numpy(domain, X, y)
+
+
 # --- states
 def choose(widget, name):
     """Choose estimator ``name`` in Attribute Estimation's combo."""
@@ -235,6 +250,25 @@ def cross_validation(widget):
     widget.controls.estimate.buttons[1].click()
 
 
+def ten_best(widget):
+    widget.controls.top.setValue(10)
+
+
+def select_best_pair(widget):
+    widget.view.selectRow(0)
+
+
+def choose_three(widget):
+    """Choose rs5, rs12 and rs20 in Interacting Pairs' list."""
+    selection = widget.attr_list.selectionModel()
+    for row in (4, 11, 19):
+        selection.select(widget.attr_model.index(row), selection.Select)
+
+
+def thirty_best(widget):
+    widget.controls.top.setValue(30)
+
+
 STATES = (
     State("attribute-estimation", "owattributeestimation.OWAttributeEstimation", parity2,
           after=best_two),
@@ -266,6 +300,12 @@ STATES = (
           after=select_informative),
     State("locality-profile-500", "owlocalityprofile.OWLocalityProfile", many_long_names,
           before=lambda w: w.controls.k_max.setValue(30), after=select_first_two),
+    State("interacting-pairs", "owinteractingpairs.OWInteractingPairs", snp_study,
+          before=ten_best, after=select_best_pair),
+    State("interacting-pairs-chosen", "owinteractingpairs.OWInteractingPairs", snp_study,
+          after=choose_three),
+    State("interacting-pairs-2000", "owinteractingpairs.OWInteractingPairs", weak_2000,
+          before=thirty_best),
     State("oblivious-tree", "owoblivioustree.OWObliviousTree", parity2_300),
     State("oblivious-tree-cv", "owoblivioustree.OWObliviousTree", parity2_300,
           before=cross_validation),

@@ -342,10 +342,12 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
     def test_creating_any_of_our_widgets_warns_about_nothing_of_ours(self):
         # no warning raised from our modules, none naming our widgets (such as orangewidget's
         # request to make a learner widget's apply gui.deferred)
+        from orangecontrib.relief.widgets.owinteractingpairs import OWInteractingPairs
         from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
         from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
         from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
-        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree):
+        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree,
+                    OWInteractingPairs):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 self.create_widget(cls)
@@ -723,10 +725,12 @@ class TestSavingAndCopying(EstimationWidgetTest):
         self.assertNotIn("2.0", cells)
 
     def test_messages_begin_with_a_capital_letter(self):
+        from orangecontrib.relief.widgets.owinteractingpairs import OWInteractingPairs
         from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
         from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
         from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
-        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree):
+        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree,
+                    OWInteractingPairs):
             for group in ("Error", "Warning", "Information"):
                 for name, msg in vars(getattr(cls, group)).items():
                     text = getattr(msg, "formatted", None)
