@@ -807,6 +807,14 @@ class TestCovariates(EstimationWidgetTest):
         cls.data = Table.from_numpy(Domain(domain.attributes, domain.class_var, metas),
                                     cls.parity.X, cls.parity.Y, metas=M)
 
+    def npdr_on_data(self, *covariates):
+        """NPDR chosen, the data with metas sent, ``covariates`` chosen."""
+        self.choose("NPDR")
+        self.send(self.data)
+        if covariates:
+            self.choose_covariates(*covariates)
+        return self.widget
+
     def choose_covariates(self, *names):
         w = self.widget
         w.covariates = [w.input_data.domain[name] for name in names]
@@ -842,10 +850,7 @@ class TestCovariates(EstimationWidgetTest):
         self.assertIn("age, sex", w.report_html)
 
     def test_an_attribute_chosen_as_covariate_is_not_estimated(self):
-        w = self.widget
-        self.choose("NPDR")
-        self.send(self.data)
-        self.choose_covariates("R1")
+        w = self.npdr_on_data("R1")
         table = self.get_output(w.Outputs.scores)
         names = [a.name for a in self.parity.domain.attributes]
         self.assertEqual(list(table.metas[:, 0]), [n for n in names if n != "R1"])
@@ -859,10 +864,7 @@ class TestCovariates(EstimationWidgetTest):
         self.assertEqual(len(self.get_output(w.Outputs.scores)), len(names))
 
     def test_an_estimator_that_does_not_adjust_disables_the_chooser(self):
-        w = self.widget
-        self.choose("NPDR")
-        self.send(self.data)
-        self.choose_covariates("sex")
+        w = self.npdr_on_data("sex")
         self.choose("ReliefF")
         self.assertFalse(w.covariate_view.isEnabled())
         self.assertTrue(w.covariate_note.isVisibleTo(w))
@@ -878,10 +880,7 @@ class TestCovariates(EstimationWidgetTest):
         self.assertIn("Bioinformatics 2020", w.covariate_tip)
 
     def test_stir_and_estimators_that_do_not_adjust_are_said(self):
-        w = self.widget
-        self.choose("NPDR")
-        self.send(self.data)
-        self.choose_covariates("age")
+        w = self.npdr_on_data("age")
         w.significance_method = [m for _, m in SIGNIFICANCE].index("stir")
         w._on_significance_changed()
         self.wait_until_finished(timeout=TIMEOUT)
@@ -924,10 +923,7 @@ class TestCovariates(EstimationWidgetTest):
         self.assertFalse(w.Error.active)
 
     def test_covariates_are_stored_with_the_domain(self):
-        w = self.widget
-        self.choose("NPDR")
-        self.send(self.data)
-        self.choose_covariates("sex")
+        w = self.npdr_on_data("sex")
         settings = w.settingsHandler.pack_data(w)
         widget = self.create_widget(OWAttributeEstimation, stored_settings=settings)
         self.send_signal(widget.Inputs.data, self.data, widget=widget)
