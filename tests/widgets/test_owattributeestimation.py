@@ -922,6 +922,17 @@ class TestCovariates(EstimationWidgetTest):
         self.choose_covariates("sex")
         self.assertFalse(w.Error.active)
 
+    def test_a_change_of_covariates_cancels_the_running_estimation(self):
+        w = self.npdr_on_data()
+        w.covariates = [w.input_data.domain["age"]]
+        w._on_covariates_changed()               # started, not waited for
+        first = w.task
+        self.choose_covariates("sex")
+        self.assertTrue(first is None or first.is_interruption_requested())
+        expected = self.direct_npdr(slice(None), [self.sex], True)
+        np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0], expected,
+                                   rtol=1e-10)
+
     def test_covariates_are_stored_with_the_domain(self):
         w = self.npdr_on_data("sex")
         settings = w.settingsHandler.pack_data(w)
