@@ -202,12 +202,15 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         combo.activated.emit(combo.currentIndex())
         self.assertTrue(controls["t_equal"].isEnabled())
         self.assertTrue(controls["t_different"].isEnabled())
-        # Relief's threshold τ needs iterations m: not offered for Π
+        # Relief's threshold τ bounds means of m updates within [-1, 1]: offered for ReliefF
+        # and MultiSURF, not for Π, NPDR (z statistics) nor RReliefF (a ratio of sums)
         self.assertTrue(self.widget.alpha_spin.isEnabled())
-        self.choose("Unified Π")
-        self.assertFalse(self.widget.alpha_spin.isEnabled())
-        self.assertFalse(
-            self.widget.select_buttons.button(self.widget.SelectThreshold).isEnabled())
+        threshold = self.widget.select_buttons.button(self.widget.SelectThreshold)
+        for name, offered in (("Unified Π", False), ("NPDR", False), ("MultiSURF", True),
+                              ("RReliefF", False), ("ReliefF", True)):
+            self.choose(name)
+            self.assertEqual(self.widget.alpha_spin.isEnabled(), offered, name)
+            self.assertEqual(threshold.isEnabled(), offered, name)
         pi = self.widget.editors["Unified Π"].controls
         self.assertFalse(pi["random_state"].isEnabled())
         pi["sample"].setValue(30)

@@ -40,6 +40,9 @@ class RReliefF(ReliefFamily):
     default_k = 70
     default_weighting = "exp-rank"
     groups = "all"
+    #: eq. 12 is a difference of two ratios of sums over the m instances, not a mean of
+    #: m bounded updates: Relief's threshold does not apply
+    relief_threshold = False
     #: CORElearn's RReliefF keeps neighbours at distance 0
     corelearn_skips_zero = False
 

@@ -379,8 +379,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                               "estimate.")
 
     class Information(BackgroundEstimationWidget.Information):
-        no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
-                           "the best ranked attributes are output instead.")
+        no_threshold = Msg("Relief's threshold τ applies to the estimates of ReliefF and "
+                           "the SURF family only; the best ranked attributes are output "
+                           "instead.")
         no_qvalues = Msg("Selecting by q-values needs a significance method (STIR or "
                          "permutations); "
                          "the best ranked attributes are output instead.")
@@ -687,12 +688,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.Outputs.scorer.send(self.create_scorer())
 
     def _update_threshold_enabled(self):
-        relief = self._has_iterations(self._selection_run_name())   # τ needs iterations m
+        relief = self._has_relief_threshold(self._selection_run_name())
         self.select_buttons.button(self.SelectThreshold).setEnabled(relief)
         self.alpha_spin.setEnabled(relief)
 
-    def _has_iterations(self, name):
-        return "iterations" in self.editors[name].defaults
+    def _has_relief_threshold(self, name):
+        return self.scorer_classes[name].relief_threshold
 
     def _on_estimator_changed(self):
         name = self.estimator_combo.currentText()
@@ -971,9 +972,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
 
     # --- selection
     def _threshold(self):
-        """τ of the estimator the table is sorted by, or None when it has no iterations (not
-        a Relief-family estimate)."""
-        if self.result is None or not self._has_iterations(self._selection_run().name):
+        """τ of the estimator the table is sorted by, or None when Relief's threshold does not
+        apply to its estimates (:attr:`.base.Estimator.relief_threshold`)."""
+        if self.result is None or not self._has_relief_threshold(self._selection_run().name):
             return None
         return relief_threshold(self.alpha, self._selection_run().m)
 
