@@ -106,6 +106,9 @@ class Estimator(Parameters, AttributeEstimator):
     counts_cases = False
     #: its context lists the attributes it removed, round by round (``removed``: TuRF)
     removes_attributes = False
+    #: Kira & Rendell's threshold τ = 1/√(α·m) applies to its estimates: each is the mean of
+    #: m updates within [-1, 1], one per sampled instance (Relief's, by Chebyshev's inequality)
+    relief_threshold = False
     #: it adjusts for covariates (:attr:`.encoding.EncodedData.covariates`); the others refuse
     #: data that carry them
     adjusts_covariates = False
