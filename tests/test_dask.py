@@ -9,7 +9,7 @@ import dask.array as da
 import dask.dataframe as dd
 from distributed import Client, LocalCluster
 
-from orangecontrib.relief.dask import estimate, neighbours
+from orangecontrib.relief.dask import estimate, k_nearest
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.neighbourhood.searches import search_notices
@@ -112,8 +112,8 @@ def test_ties_across_partitions(client):
 def test_blocks_of_rows_within_a_partition(client, monkeypatch):
     """Tiles of 8 rows, one tile per search block: each partition's candidates come from many
     blocks, merged with the others by (distance, row)."""
-    monkeypatch.setattr(neighbours, "TILE_WIDTH", 8)
-    monkeypatch.setattr(neighbours, "SEARCH_WORK", 1)
+    monkeypatch.setattr(k_nearest, "TILE_WIDTH", 8)
+    monkeypatch.setattr(k_nearest, "SEARCH_WORK", 1)
     rng = np.random.default_rng(8)
     X = rng.integers(0, 3, (300, 4)).astype(float)
     y = (X[:, 0] == X[:, 1]).astype(float)
@@ -129,12 +129,12 @@ def test_context_names_the_dask_search(client, monkeypatch):
     Dask search found it (``context.search``), and its neighbours are weighted as on one
     machine."""
     seen = []
-    weights = neighbours.neighbour_weights
+    weights = k_nearest.neighbour_weights
 
     def spy(context, *args):
         seen.append(context.search)
         return weights(context, *args)
-    monkeypatch.setattr(neighbours, "neighbour_weights", spy)
+    monkeypatch.setattr(k_nearest, "neighbour_weights", spy)
     X, y, _ = table()
     estimator = ReliefF(k=5, iterations=20, random_state=0)
     ours = distributed(X, y, estimator, client, 3)

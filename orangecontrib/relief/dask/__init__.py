@@ -58,7 +58,7 @@ import numpy as np
 from ..estimators.base import Estimator
 from ..estimators.neighbourhood.searches import notify_search
 from ..estimators.surf import SURF
-from . import bands, neighbours
+from . import bands, k_nearest
 from .passes import SEARCH, Passes, dask_modules
 from .sample import gather
 from .summary import summarise
@@ -133,14 +133,14 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
 def _estimate(estimator, X, y, discrete, n_values, n_classes, client, callback):
     """The passes of one estimate (X, y dask arrays partitioned alike by rows): the whole data's
     summary (:mod:`.summary`), the sampled instances (:mod:`.sample`), then the neighbours of
-    ReliefF and RReliefF (:mod:`.neighbours`) or the SURF family's bands (:mod:`.bands`); the
+    ReliefF and RReliefF (:mod:`.k_nearest`) or the SURF family's bands (:mod:`.bands`); the
     search is told to :func:`.searches.search_notices` as the single-machine searches are."""
     passes = Passes(X, y, client, callback)
     discrete = np.broadcast_to(np.asarray(discrete, dtype=bool), (passes.a,)).copy()
     spec = summarise(passes, estimator, y.dtype, discrete, n_values, n_classes)
     notify_search(SEARCH)
     sample = gather(passes, estimator, spec)
-    return (bands if isinstance(estimator, SURF) else neighbours).estimates(
+    return (bands if isinstance(estimator, SURF) else k_nearest).estimates(
         passes, estimator, spec, sample)
 
 
