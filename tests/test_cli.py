@@ -17,6 +17,7 @@ from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.encoding import as_covariates
 
 from bad_inputs import TASKS, bad_inputs, unreadable_files
+from table_files import write_table
 
 
 @pytest.fixture(scope="module")
@@ -488,20 +489,11 @@ def test_dask_ranking_of_plink_equals_one_machine(plink_file, cluster, estimator
 
 @pytest.mark.parametrize("kind", ["parquet", "csv"])
 def test_dask_ranking_of_a_table_equals_one_machine(kind, tmp_path, cluster, capsys):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
     rng = np.random.default_rng(5)
     a, b = rng.random(150), rng.random(150)
     columns = {"a": a, "b": b, "colour": rng.choice(["red", "blue"], 150),
                "label": np.where((a > 0.5) ^ (b > 0.5), "yes", "no")}
-    path = str(tmp_path / f"t.{kind}")
-    if kind == "parquet":
-        pq.write_table(pa.table(columns), path, row_group_size=40)
-    else:
-        with open(path, "w", newline="") as file:
-            writer = csv.writer(file)
-            writer.writerow(columns)
-            writer.writerows(zip(*columns.values()))
+    path = write_table(tmp_path, "t", columns, kind, row_group_size=40)
     want, got = local_and_dask_scores(["rank", path, "-c", "label", "-m", "40", "-s", "2"],
                                       cluster, capsys)
     assert got.keys() == want.keys() == {"a", "b", "colour"}
