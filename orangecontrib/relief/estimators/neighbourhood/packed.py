@@ -29,13 +29,11 @@ from numba.extending import intrinsic
 from ...compilation import kernel
 from ..base import parallel_launch
 from . import vectorised
-from .bit_planes import unpack
+from .bit_planes import MAX_VALUES, unpack
 
 __all__ = ["MAX_VALUES", "PackedColumns", "pack_planes", "unpack", "mismatch_bits",
            "pair_mismatches", "tile_mismatches", "band_mismatch_counts"]
 
-#: the most values a packed attribute may have (two bits)
-MAX_VALUES = 4
 #: levels of the vertical counters of :func:`band_mismatch_counts` (counts up to 2^levels - 1)
 COUNTER_LEVELS = 8
 #: words of each plane per pass over a tile: 512 candidates x 2 planes x 64 words = 512 KB
@@ -126,6 +124,7 @@ def mismatch_bits(d, planes, r, o, c0, width):
         u += n
 
 
+@kernel(vectorised.pair_mismatches)
 @njit(cache=True, parallel=True, nogil=True)
 def pair_mismatches(planes, rows, others, out):
     """out[p, t] = :func:`mismatch_bits` of instances rows[p] and others[p] on every column t
@@ -206,6 +205,7 @@ def _flush(counters, totals):
                 totals[64 * w + b] += np.int64((word >> np.uint64(b)) & np.uint64(1)) << level
 
 
+@kernel(vectorised.band_mismatch_counts)
 @njit(cache=True, parallel=True, nogil=True)
 def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
     """out[q, g, u] = the number of band members j of group ``groups[j]`` = g (``member[q, j]``)
