@@ -108,6 +108,24 @@ def pack(values, columns, planes, ok):
     return None
 
 
+def cell_mismatch_counts(columns, masks, positions, bounds, cells, out):
+    """:func:`.packed.cell_mismatch_counts`: the columns' and the masks' bits unpacked
+    (``np.unpackbits``), compared with the queries' codes and summed over each group's bits
+    (integer counts). Up to ``MAX_WORK`` bits compared."""
+    a, m, bits = columns.shape[0], masks.shape[0], 64 * columns.shape[2]
+    if a * m * bits > _limit():
+        return NotImplemented
+    planes = np.unpackbits(columns.astype("<u8").view(np.uint8), axis=2, bitorder="little")
+    codes = planes[:, 0] | (planes[:, 1] << 1)                           # (a, bits)
+    member = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1,
+                           bitorder="little").astype(bool)               # (m, bits)
+    differ = (codes[:, None, :] != codes[:, positions][:, :, None]) & member   # (a, m, bits)
+    for g in range(bounds.size - 1):
+        counts = differ[:, :, 64 * bounds[g]:64 * bounds[g + 1]].sum(axis=2)  # (a, m)
+        np.add.at(out, (cells[None, :, g], np.arange(a)[:, None]), counts)
+    return None
+
+
 def _diffs(t, i, j, tables):
     """:func:`.diffs._diff` of the pairs (i, j) (instances I_i, I_j) on columns t (arrays
     broadcast together); ``tables``: a :class:`.diffs.DiffTables`."""
