@@ -144,6 +144,23 @@ def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
             counts = (part.astype(np.float32) @ members).reshape(-1, a, MAX_VALUES)
             same = np.take_along_axis(counts, own[lo:lo + step], axis=2)[:, :, 0]
             out[lo:lo + step, g] = part.sum(axis=1)[:, None] - same.astype(np.int64)
+
+
+def cell_mismatch_counts(columns, masks, positions, bounds, cells, out):
+    """:func:`.packed.cell_mismatch_counts`: the columns' and the masks' bits unpacked
+    (``np.unpackbits``), compared with the queries' codes and summed over each group's bits
+    (integer counts). Up to ``MAX_WORK`` bits compared."""
+    a, m, bits = columns.shape[0], masks.shape[0], 64 * columns.shape[2]
+    if a * m * bits > _limit():
+        return NotImplemented
+    planes = np.unpackbits(columns.astype("<u8").view(np.uint8), axis=2, bitorder="little")
+    codes = planes[:, 0] | (planes[:, 1] << 1)                           # (a, bits)
+    member = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1,
+                           bitorder="little").astype(bool)               # (m, bits)
+    differ = (codes[:, None, :] != codes[:, positions][:, :, None]) & member   # (a, m, bits)
+    for g in range(bounds.size - 1):
+        counts = differ[:, :, 64 * bounds[g]:64 * bounds[g + 1]].sum(axis=2)  # (a, m)
+        np.add.at(out, (cells[None, :, g], np.arange(a)[:, None]), counts)
     return None
 
 
