@@ -148,10 +148,8 @@ class NPDR(Estimator):
         self.iterations = iterations
         self.random_state = random_state
 
-    @classmethod
-    def significance_tests(cls):
-        """NPDR's own p-values (``"npdr"``, :meth:`test`) and permutations."""
-        return ("npdr", "permutation")
+    #: NPDR's own p-values (:meth:`test`) and permutations
+    significance_tests = ("npdr", "permutation")
 
     def context(self, data, callback=None):
         """The neighbour pairs (the expensive part): the neighbourhoods of the sampled
