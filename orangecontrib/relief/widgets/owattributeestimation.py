@@ -31,6 +31,7 @@ from orangecontrib.relief.estimators.significance import significance, supports_
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
+from orangecontrib.relief.widgets.names import NAME_CHARACTERS
 from orangecontrib.relief.widgets.numbers import format_p, format_scores
 
 __all__ = ["OWAttributeEstimation", "estimate"]
@@ -52,9 +53,6 @@ CASES = ("same value,\nsame class", "same value,\ndiff. class",
 SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"))
 #: the seed of the widget's permutations, so that its p-values repeat
 PERMUTATION_SEED = 0
-#: the table shows names up to about this many characters in full (longer ones are
-#: shortened in the middle, their tooltips in full)
-NAME_CHARACTERS = 40
 
 
 def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=None):
