@@ -56,7 +56,8 @@ setup(
     extras_require={
         # the docs build is a test; the Dask backend's tests run too; statsmodels fits NPDR's
         # regressions independently
-        "test": ["pytest", "sphinx", "numpydoc", "myst-parser", "dask[distributed,dataframe]",
+        "test": ["pytest", "pytest-xdist", "sphinx", "numpydoc", "myst-parser",
+                 "dask[distributed,dataframe]",
                  "bed-reader", "pyarrow", "statsmodels"],
         "doc": ["sphinx", "numpydoc", "myst-parser"],
         "bench": ["skrebate", "fast-select"],

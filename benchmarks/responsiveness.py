@@ -5,7 +5,7 @@
     ... --only "Relief Tree" --diagnose 0.1    # stacks of any stall over 100 ms, on stderr
 
 For every widget (Attribute Estimation with its default estimator for each target type, Locality
-Profile, Relief Tree, Oblivious Tree) three runs on the same table:
+Profile, Relief Tree, Oblivious Tree, Interacting Pairs) three runs on the same table:
 
 * stall: data are sent and the Qt event loop runs (``processEvents``) until the computation ends
   or ``--limit`` seconds pass, with a ``QTimer`` ticking every 5 ms; the longest gap between two
@@ -20,7 +20,9 @@ Profile, Relief Tree, Oblivious Tree) three runs on the same table:
 
 Data: ``orangecontrib.relief.datasets.parity`` (order 2, 10 random binary attributes) for the
 classification widgets, uniform [0, 1) attributes with y = x0 + 2 x1 + noise for regression, and
-for Oblivious Tree the parity table (it is meant for discrete data). The numba kernels are
+for Oblivious Tree and Interacting Pairs the parity table (they are meant for discrete data;
+Interacting Pairs tests all pairs of the 12 attributes with its defaults, and those of the
+6 best ranked by MultiSURF). The numba kernels are
 compiled on a small table first. Prints one table row per widget.
 """
 import argparse
@@ -39,6 +41,7 @@ from Orange.data import ContinuousVariable, Domain, Table  # noqa: E402
 
 from orangecontrib.relief.datasets import parity  # noqa: E402
 from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation  # noqa
+from orangecontrib.relief.widgets.owinteractingpairs import OWInteractingPairs  # noqa: E402
 from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile  # noqa: E402
 from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree  # noqa: E402
 from orangecontrib.relief.widgets.owrelieftree import OWReliefTree  # noqa: E402
@@ -176,6 +179,17 @@ def estimation(target):
     return make
 
 
+def ranked_pairs():
+    """Interacting Pairs testing the pairs of the 6 attributes MultiSURF ranks best (the
+    ranking repeated on each permutation)."""
+    def make():
+        widget = created(OWInteractingPairs)
+        widget.top = 6
+        return widget
+    make.label = "Interacting Pairs (6 best of MultiSURF)"
+    return make
+
+
 def named(cls, label):
     def make():
         return created(cls)
@@ -205,7 +219,9 @@ def main():
             (named(OWLocalityProfile, "Locality Profile (regression)"), regression),
             (named(OWReliefTree, "Relief Tree (classification)"), classification),
             (named(OWReliefTree, "Relief Tree (regression)"), regression),
-            (named(OWObliviousTree, "Oblivious Tree"), classification)]
+            (named(OWObliviousTree, "Oblivious Tree"), classification),
+            (named(OWInteractingPairs, "Interacting Pairs"), classification),
+            (ranked_pairs(), classification)]
 
     if args.only:
         runs = [(make, data) for make, data in runs if args.only in make.label]

@@ -70,6 +70,21 @@ def housing():
     return Table("housing")
 
 
+def parity2_covariates():
+    """:func:`parity2` with the meta attributes age (numeric), sex (categorical) and id (text),
+    for the covariates' chooser."""
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table
+    data = parity2()
+    rng = np.random.default_rng(0)
+    n = len(data)
+    metas = np.array([[a, s, f"p{i:03d}"] for i, (a, s) in enumerate(
+        zip(rng.normal(50, 10, n).round(), rng.integers(0, 2, n)))], dtype=object)
+    domain = Domain(data.domain.attributes, data.domain.class_var,
+                    [ContinuousVariable("age"), DiscreteVariable("sex", values=("f", "m")),
+                     StringVariable("id")])
+    return Table.from_numpy(domain, data.X, data.Y, metas=metas)
+
+
 def long_name(i):
     """A 60-character attribute name (as gene and probe names are), told apart by its end."""
     return f"expression_in_tissue_sample_of_patient_cohort_A_probe_{i:06d}"
@@ -112,6 +127,21 @@ def weak_2000():
     y = rng.integers(0, 2, 200).astype(float)
     attributes = [DiscreteVariable(f"a{i:04d}", values=("0", "1", "2")) for i in range(2000)]
     return Table.from_numpy(Domain(attributes, DiscreteVariable("y", values=("0", "1"))), X, y)
+
+
+def snp_study():
+    """300 individuals' genotypes (0, 1, 2; minor allele frequency 0.3) of 40 SNPs rs1 ... rs40
+    and a case-control phenotype set by rs5 and rs12 together: a case where exactly one of them
+    carries the minor allele (each alone is unrelated to it), 10 % of the phenotypes flipped."""
+    from Orange.data import DiscreteVariable, Domain, Table
+    rng = np.random.default_rng(0)
+    X = rng.binomial(2, 0.3, (300, 40)).astype(float)
+    y = ((X[:, 4] > 0) != (X[:, 11] > 0)).astype(float)
+    flip = rng.random(300) < 0.1
+    y[flip] = 1 - y[flip]
+    attributes = [DiscreteVariable(f"rs{i + 1}", values=("0", "1", "2")) for i in range(40)]
+    domain = Domain(attributes, DiscreteVariable("phenotype", values=("control", "case")))
+    return Table.from_numpy(domain, X, y)
 
 
 # --- states
@@ -172,6 +202,19 @@ def change_data_and_estimator(widget):
     widget.handleNewSignals()
 
 
+def npdr_compared(widget):
+    """NPDR compared with ReliefF."""
+    choose(widget, "NPDR")
+    compare(widget, "ReliefF")
+
+
+def adjust_for_age_and_sex(widget):
+    """Choose age and sex as covariates (as clicks in the list)."""
+    domain = widget.input_data.domain
+    widget.covariates = [domain["age"], domain["sex"]]
+    widget._on_covariates_changed()
+
+
 def pi_first(widget):
     choose(widget, "Unified Π")
     compare(widget, "ReliefF")
@@ -207,11 +250,32 @@ def cross_validation(widget):
     widget.controls.estimate.buttons[1].click()
 
 
+def ten_best(widget):
+    widget.controls.top.setValue(10)
+
+
+def select_best_pair(widget):
+    widget.view.selectRow(0)
+
+
+def choose_three(widget):
+    """Choose rs5, rs12 and rs20 in Interacting Pairs' list."""
+    selection = widget.attr_list.selectionModel()
+    for row in (4, 11, 19):
+        selection.select(widget.attr_model.index(row), selection.Select)
+
+
+def thirty_best(widget):
+    widget.controls.top.setValue(30)
+
+
 STATES = (
     State("attribute-estimation", "owattributeestimation.OWAttributeEstimation", parity2,
           after=best_two),
     State("attribute-estimation-compare", "owattributeestimation.OWAttributeEstimation",
           parity2, before=everything_open, after=best_two),
+    State("attribute-estimation-covariates", "owattributeestimation.OWAttributeEstimation",
+          parity2_covariates, before=npdr_compared, after=adjust_for_age_and_sex),
     State("attribute-estimation-pi", "owattributeestimation.OWAttributeEstimation", parity2,
           before=pi_first),
     State("attribute-estimation-turf", "owattributeestimation.OWAttributeEstimation", parity2,
@@ -236,6 +300,12 @@ STATES = (
           after=select_informative),
     State("locality-profile-500", "owlocalityprofile.OWLocalityProfile", many_long_names,
           before=lambda w: w.controls.k_max.setValue(30), after=select_first_two),
+    State("interacting-pairs", "owinteractingpairs.OWInteractingPairs", snp_study,
+          before=ten_best, after=select_best_pair),
+    State("interacting-pairs-chosen", "owinteractingpairs.OWInteractingPairs", snp_study,
+          after=choose_three),
+    State("interacting-pairs-2000", "owinteractingpairs.OWInteractingPairs", weak_2000,
+          before=thirty_best),
     State("oblivious-tree", "owoblivioustree.OWObliviousTree", parity2_300),
     State("oblivious-tree-cv", "owoblivioustree.OWObliviousTree", parity2_300,
           before=cross_validation),

@@ -1,3 +1,25 @@
+"""Settings for the whole suite.
+
+The suite runs with the kernels compiled by default (``ORANGE_RELIEF_KERNELS=compiled``, set
+here unless the environment sets it); ``ORANGE_RELIEF_KERNELS=numpy python -m pytest tests``
+runs it with the numpy equivalents of the kernels and passes as well
+(tests/estimators/test_matrix.py and tests/estimators/test_vectorised.py compare the two modes
+within one run whatever the variable says).
+
+Tests of the compiled path itself set their kernel mode themselves (``kernel_mode(...)`` or
+the environment of the process they start), so that they pass in either run:
+
+- tests/estimators/test_context_search.py::test_single_precision_on_large_data (the
+  single-precision search runs once its kernels are compiled; until then the numpy mode takes
+  the double-precision search);
+- tests/test_compilation.py::test_background_runs_of_a_widget_process_end_with_it and
+  ::test_background_runs_of_the_command_line_outlive_it_to_fill_the_cache (they start a
+  process in the default mode: the numpy mode starts no background run);
+- tests/test_cold_start.py (every test: a new process in the default mode with an empty
+  kernel cache);
+- tests/test_startup.py::test_compiling_ahead_leaves_nothing_to_compile (mode "auto": the
+  kernels compiled ahead are loaded, none compiled again).
+"""
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

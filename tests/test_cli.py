@@ -17,6 +17,7 @@ from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.encoding import as_covariates
 
 from bad_inputs import TASKS, bad_inputs, unreadable_files
+from table_files import write_table
 
 
 @pytest.fixture(scope="module")
@@ -468,12 +469,15 @@ def cluster():
 
 
 def local_and_dask_scores(args, cluster, capsys):
-    """The scores (attribute -> score) of ``args`` ranked in memory and with ``--dask``."""
+    """The scores (attribute -> score) of ``args`` ranked in memory and with ``--dask``; both
+    name the data by the file's name."""
     scores = []
     for extra in ([], ["--dask", cluster]):
         status, out, err = run(args + ["-q", "--format", "json"] + extra, capsys)
         assert status == 0, err
-        scores.append({r["attribute"]: r["score"] for r in json.loads(out)["ranking"]})
+        document = json.loads(out)
+        assert document["data"] == Path(args[1]).name
+        scores.append({r["attribute"]: r["score"] for r in document["ranking"]})
     return scores
 
 
@@ -488,20 +492,11 @@ def test_dask_ranking_of_plink_equals_one_machine(plink_file, cluster, estimator
 
 @pytest.mark.parametrize("kind", ["parquet", "csv"])
 def test_dask_ranking_of_a_table_equals_one_machine(kind, tmp_path, cluster, capsys):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
     rng = np.random.default_rng(5)
     a, b = rng.random(150), rng.random(150)
     columns = {"a": a, "b": b, "colour": rng.choice(["red", "blue"], 150),
                "label": np.where((a > 0.5) ^ (b > 0.5), "yes", "no")}
-    path = str(tmp_path / f"t.{kind}")
-    if kind == "parquet":
-        pq.write_table(pa.table(columns), path, row_group_size=40)
-    else:
-        with open(path, "w", newline="") as file:
-            writer = csv.writer(file)
-            writer.writerow(columns)
-            writer.writerows(zip(*columns.values()))
+    path = write_table(tmp_path, "t", columns, kind, row_group_size=40)
     want, got = local_and_dask_scores(["rank", path, "-c", "label", "-m", "40", "-s", "2"],
                                       cluster, capsys)
     assert got.keys() == want.keys() == {"a", "b", "colour"}

@@ -9,10 +9,10 @@ import dask.array as da
 import dask.dataframe as dd
 from distributed import Client, LocalCluster
 
-from orangecontrib.relief import dask as dask_backend
-from orangecontrib.relief.dask import estimate
+from orangecontrib.relief.dask import estimate, k_nearest
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbestK
+from orangecontrib.relief.estimators.neighbourhood.searches import search_notices
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import SURFstar, MultiSURF, MultiSURFstar
 
@@ -67,6 +67,31 @@ def test_dask_vs_single_machine_equal(client, estimator, regression):
     np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
 
 
+@pytest.mark.parametrize("estimator", [ReliefF(k=10, iterations=1500, random_state=0),
+                                       RReliefF(k=10, iterations=1500, random_state=0)],
+                         ids=["ReliefF", "RReliefF"])
+def test_large_task_arguments_go_by_scatter_not_in_the_graph(client, estimator):
+    """The sampled instances' neighbours sent to the partitions (the 10 nearest of 1,500
+    sampled instances: 0.5-0.7 MB) are scattered: no "large graph" warning even with distributed's threshold
+    lowered to 300 kB (it warns at 10 MB, which 20,000 sampled instances passed), and the same
+    estimates as on one machine."""
+    import warnings
+    import dask
+    X, y, target = table(n=3000)
+    regression = isinstance(estimator, RReliefF)
+    y = target if regression else y
+    n_classes = 0 if regression else 3
+    single = estimator(encode(X, y, discrete=DISCRETE, n_classes=n_classes))
+    with dask.config.set({"distributed.admin.large-graph-warning-threshold": "300kB"}), \
+            warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        ours = estimate(estimator, da.from_array(X, chunks=(750, -1)),
+                        da.from_array(y, chunks=(750,)), discrete=DISCRETE,
+                        n_classes=n_classes, client=client)
+    assert not [w for w in seen if "large graph" in str(w.message)]
+    np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
+
+
 @pytest.mark.parametrize("estimator, regression", [
     (ReliefF(k=10, iterations=60, random_state=3), False),
     (ReliefF(k=10, iterations=60, random_state=3, missing="C", numeric_diff="ramp"), False),
@@ -112,8 +137,8 @@ def test_ties_across_partitions(client):
 def test_blocks_of_rows_within_a_partition(client, monkeypatch):
     """Tiles of 8 rows, one tile per search block: each partition's candidates come from many
     blocks, merged with the others by (distance, row)."""
-    monkeypatch.setattr(dask_backend, "TILE_WIDTH", 8)
-    monkeypatch.setattr(dask_backend, "SEARCH_WORK", 1)
+    monkeypatch.setattr(k_nearest, "TILE_WIDTH", 8)
+    monkeypatch.setattr(k_nearest, "SEARCH_WORK", 1)
     rng = np.random.default_rng(8)
     X = rng.integers(0, 3, (300, 4)).astype(float)
     y = (X[:, 0] == X[:, 1]).astype(float)
@@ -129,18 +154,38 @@ def test_context_names_the_dask_search(client, monkeypatch):
     Dask search found it (``context.search``), and its neighbours are weighted as on one
     machine."""
     seen = []
-    weights = dask_backend.neighbour_weights
+    weights = k_nearest.neighbour_weights
 
     def spy(context, *args):
         seen.append(context.search)
         return weights(context, *args)
-    monkeypatch.setattr(dask_backend, "neighbour_weights", spy)
+    monkeypatch.setattr(k_nearest, "neighbour_weights", spy)
     X, y, _ = table()
     estimator = ReliefF(k=5, iterations=20, random_state=0)
     ours = distributed(X, y, estimator, client, 3)
     assert seen == ["dask"]
     single = estimator(encode(X, y, discrete=DISCRETE, n_classes=3))
     np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
+
+
+def test_search_notice_names_the_dask_search(client):
+    """A Dask estimate tells the callbacks of ``search_notices`` that the Dask search ran, as
+    the single-machine searches do (ReliefF and MultiSURF alike); the partitions' tasks, run
+    here in the client's process, may tell their own distance kernel after it. Data it refuses
+    give no notice."""
+    X, y, _ = table()
+    for estimator in (ReliefF(k=5, iterations=20, random_state=0),
+                      MultiSURF(iterations=20, random_state=0)):
+        seen = []
+        with search_notices(seen.append):
+            distributed(X, y, estimator, client, 3)
+        assert seen[0] == "dask" and seen.count("dask") == 1, seen
+        assert set(seen) <= {"dask", "double precision"}, seen
+    seen = []
+    with search_notices(seen.append), pytest.raises(ValueError):
+        estimate(ReliefF(k=5, iterations=20), np.full((10, 2), np.inf), np.zeros(10, int),
+                 client=client)
+    assert seen == []
 
 
 def test_hand_computed_square(client):

@@ -16,7 +16,8 @@ import pytest
 from distributed import Client, LocalCluster
 
 from orangecontrib.relief import dask as dask_backend
-from orangecontrib.relief.dask import estimate
+from orangecontrib.relief.dask import estimate, watch
+from orangecontrib.relief.dask.passes import Passes
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.relieff import ReliefF
 
@@ -63,12 +64,12 @@ def test_worker_killed_mid_run_is_retried(n_workers, monkeypatch):
     X, y = table()
     estimator = ReliefF(k=5, iterations=40, random_state=1)
     single = estimator(encode(X, y, n_classes=2))
-    sends, send = [], dask_backend._Run._send_queries
+    sends, send = [], Passes.send_sample
 
     def counted(run):
         sends.append(1)
         send(run)
-    monkeypatch.setattr(dask_backend._Run, "_send_queries", counted)
+    monkeypatch.setattr(Passes, "send_sample", counted)
     with cluster(n_workers=n_workers) as local, Client(local) as client:
         client.wait_for_workers(n_workers)
         victim = sorted(client.scheduler_info()["workers"])[0]
@@ -147,7 +148,7 @@ def test_paused_workers_end_with_an_error(monkeypatch):
     """Workers whose memory is nearly full (above Dask's pause fraction, 80 % of the limit)
     start no task: instead of waiting forever, the call ends with a RuntimeError saying why
     after ``STALL_LIMIT`` seconds."""
-    monkeypatch.setattr(dask_backend, "STALL_LIMIT", 3.0)
+    monkeypatch.setattr(watch, "STALL_LIMIT", 3.0)
     X, y = table()
     limit = 800 * 10 ** 6
     with cluster(memory_limit=limit, n_workers=1) as local, Client(local) as client:
@@ -171,7 +172,7 @@ def test_one_paused_worker_holding_the_tasks_ends_with_an_error(monkeypatch):
     that workers holding the tasks are paused, within a minute. Every task is assigned to a
     worker when submitted (no queuing on the scheduler) and the first partition's reading
     fills its worker's memory."""
-    monkeypatch.setattr(dask_backend, "STALL_LIMIT", 3.0)
+    monkeypatch.setattr(watch, "STALL_LIMIT", 3.0)
     X, y = table()
     limit = 800 * 10 ** 6
 
@@ -197,7 +198,7 @@ def test_cluster_failure_in_the_command_line_is_one_line_and_status_2(tmp_path, 
     """The cluster's failure (here its only worker paused, memory nearly full) through
     ``orange-relief rank --dask ADDRESS``: one line on stderr naming the cause, exit 2."""
     from orangecontrib.relief.cli import main
-    monkeypatch.setattr(dask_backend, "STALL_LIMIT", 3.0)
+    monkeypatch.setattr(watch, "STALL_LIMIT", 3.0)
     X, y = table()
     path = tmp_path / "t.csv"
     np.savetxt(path, np.column_stack([X, y]), delimiter=",", header="a,b,c,d,label",

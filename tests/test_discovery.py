@@ -12,6 +12,7 @@ WIDGETS = {
     "Attribute Estimation": "orangecontrib.relief.widgets.owattributeestimation."
                             "OWAttributeEstimation",
     "Locality Profile": "orangecontrib.relief.widgets.owlocalityprofile.OWLocalityProfile",
+    "Interacting Pairs": "orangecontrib.relief.widgets.owinteractingpairs.OWInteractingPairs",
     "Relief Tree": "orangecontrib.relief.widgets.owrelieftree.OWReliefTree",
 }
 

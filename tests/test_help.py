@@ -83,7 +83,7 @@ class TestShippedHelp(unittest.TestCase):
     def test_help_manager_maps_every_relief_widget_to_its_page(self):
         registry = relief_registry()
         widgets = registry.widgets("Relief")
-        self.assertEqual(len(widgets), 4)
+        self.assertEqual(len(widgets), 5)
         manager = HelpManager()
         manager.set_registry(registry)
         for desc in widgets:
@@ -94,16 +94,16 @@ class TestShippedHelp(unittest.TestCase):
             self.assertEqual(page.parent, HELP / "widgets")
             self.assertEqual(references(page).h1, desc.name)
 
-    def test_index_lists_exactly_the_four_widget_names_under_id_widgets(self):
+    def test_index_lists_exactly_the_five_widget_names_under_id_widgets(self):
         text = (HELP / "index.html").read_text(encoding="utf-8")
         section = re.search(r'<section id="widgets">(.*?)</section>', text, re.S).group(1)
         names = re.findall(r'<li><a href="[^"]+">([^<]+)</a></li>', section)
-        self.assertEqual(sorted(names), ["Attribute Estimation", "Locality Profile",
-                                         "Oblivious Tree", "Relief Tree"])
+        self.assertEqual(sorted(names), ["Attribute Estimation", "Interacting Pairs",
+                                         "Locality Profile", "Oblivious Tree", "Relief Tree"])
 
     def test_every_link_and_image_of_the_pages_exists(self):
         pages = sorted(HELP.rglob("*.html"))
-        self.assertEqual(len(pages), 15)   # index, four widgets, ten scripting pages
+        self.assertEqual(len(pages), 16)   # index, five widgets, ten scripting pages
         images = 0
         for page in pages:
             refs = references(page)
@@ -114,7 +114,7 @@ class TestShippedHelp(unittest.TestCase):
                     self.assertTrue((page.parent / path).is_file(), (page.name, target))
         # every screenshot of doc/widget_screenshots.py is shown in a page
         shots = sorted((ROOT / "doc" / "widgets" / "images").glob("*.png"))
-        self.assertEqual(len(shots), 17)
+        self.assertEqual(len(shots), 21)
         self.assertEqual(images, len(shots))
 
     def test_widget_help_path_is_the_shipped_index(self):

@@ -135,13 +135,13 @@ def test_unreadable_plink_files_are_refused(tmp_path, case, message):
 
 
 def test_plink_on_dask_equals_one_machine(bed, monkeypatch):
-    from orangecontrib.relief import dask as backend
     from orangecontrib.relief.dask import estimate
+    from orangecontrib.relief.dask.passes import Passes
     path, X, pheno = bed
     sent = []                       # the sampled instances travel as bit planes
-    model = backend._model
-    monkeypatch.setattr(backend, "_model", lambda x, y, queries, spec: (
-        sent.append(type(queries[0])), model(x, y, queries, spec))[1])
+    send = Passes.send_sample
+    monkeypatch.setattr(Passes, "send_sample", lambda passes: (
+        sent.append(type(passes.sample_rows[0])), send(passes)))
     X_dask, y, n_classes, names = plink_dask(path, partition_rows=25)
     assert X_dask.chunks[0] == (25, 25, 25, 14) and n_classes == 2 and X_dask.dtype == np.int8
     assert np.array_equal(X_dask.compute(scheduler="synchronous"), X[pheno != "-9"])

@@ -3,32 +3,17 @@ type whatever the file's format, in memory and by partitions; the instances read
 left out counted alike in both; PLINK's phenotype rules (1/2 case/control, 0 and -9 missing,
 PLINK's --1 for 0/1) with messages that say what was read; PLINK files read by partitions at
 their absolute path, and a clear error when a worker cannot see the file."""
-import csv
 import os
 
 import bed_reader
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from orangecontrib.relief.reading import (DataRead, Partitions, ReadError, ReadOptions,
                                           read_data)
 from orangecontrib.relief.readers import plink_dask
 
-
-def write_table(folder, name, columns, kind):
-    """``columns`` (name -> list of values, None = missing) as a CSV or a Parquet file."""
-    path = str(folder / f"{name}.{kind}")
-    if kind == "parquet":
-        pq.write_table(pa.table(columns), path, row_group_size=25)
-    else:
-        with open(path, "w", newline="") as file:
-            writer = csv.writer(file)
-            writer.writerow(columns)
-            writer.writerows([["" if v is None else v for v in row]
-                              for row in zip(*columns.values())])
-    return path
+from table_files import write_table
 
 
 def columns(labels, n=100, seed=0):

@@ -284,3 +284,83 @@ def test_scorers_give_p_and_q_values_of_the_table_attributes():
     np.testing.assert_array_equal(perm.pvalues, scoring.InfGain().significance(
         data, method="permutation", n_permutations=9, random_state=0).pvalues)
     assert set(np.round(perm.pvalues * 10)) <= set(range(1, 11))
+
+
+# --- covariates: the scorers name variables of the table, as the command line does
+def confounded_table(n=120, seed=0):
+    """Discrete attributes, a class and the metas age (numeric), sex (categorical) and id
+    (text); attribute 0 follows sex only, the class follows sex and attributes 1 and 2."""
+    rng = np.random.default_rng(seed)
+    sex = rng.integers(0, 2, n)
+    age = rng.normal(50, 10, n).round()
+    X = rng.integers(0, 3, (n, 6)).astype(float)
+    X[:, 0] = rng.binomial(2, np.where(sex == 1, 0.8, 0.2))
+    y = ((X[:, 1] > 0) != (X[:, 2] > 0)) ^ (rng.random(n) < np.where(sex == 1, 0.3, 0.1))
+    attrs = [DiscreteVariable(f"snp{i}", values=("0", "1", "2")) for i in range(6)]
+    metas = [ContinuousVariable("age"), DiscreteVariable("sex", values=("f", "m")),
+             StringVariable("id")]
+    domain = Domain(attrs, DiscreteVariable("case", values=("no", "yes")), metas)
+    M = np.array([[a, s, f"p{i}"] for i, (a, s) in enumerate(zip(age, sex))], dtype=object)
+    return Table.from_numpy(domain, X, y.astype(float), metas=M), X, y, age, sex
+
+
+def test_npdr_scorer_with_named_covariates_equals_the_engine_on_encoded_covariates():
+    from orangecontrib.relief.estimators.encoding import as_covariates
+    from orangecontrib.relief.estimators.npdr import NPDR as EngineNPDR
+    data, X, y, age, sex = confounded_table()
+    covariates = as_covariates(np.c_[age, sex], len(y), discrete=[False, True])
+    expected = EngineNPDR()(encode(X, y * 1.0, discrete=True, n_values=3, n_classes=2,
+                                   covariates=covariates))
+    scorer = scoring.NPDR(covariates=["age", "sex"])
+    np.testing.assert_allclose(scorer(data), expected, rtol=1e-10)
+    unadjusted = scoring.NPDR()(data)
+    assert not np.allclose(unadjusted, expected)
+    # a variable or a single name serve as well; order and pickling keep them
+    assert scoring.NPDR(covariates=data.domain["sex"]).covariates == ("sex",)
+    assert scoring.NPDR(covariates="sex").covariates == ("sex",)
+    assert repr(scorer) == "NPDR(covariates=('age', 'sex'))"
+    assert pickle.loads(pickle.dumps(scorer)).covariates == ("age", "sex")
+    assert scorer(data, "snp3") == pytest.approx(expected[3])
+
+
+def test_an_attribute_named_as_covariate_is_not_estimated_and_scores_stay_aligned():
+    from orangecontrib.relief.estimators.encoding import as_covariates
+    from orangecontrib.relief.estimators.npdr import NPDR as EngineNPDR
+    data, X, y, _, _ = confounded_table()
+    covariates = as_covariates(X[:, [0]], len(y), discrete=True)
+    expected = EngineNPDR()(encode(X[:, 1:], y * 1.0, discrete=True, n_values=3, n_classes=2,
+                                   covariates=covariates))
+    scores = scoring.NPDR(covariates=["snp0"])(data)
+    assert scores.shape == (6,) and np.isnan(scores[0])
+    np.testing.assert_allclose(scores[1:], expected, rtol=1e-10)
+    result = scoring.NPDR(covariates=["snp0"]).significance(data, "npdr", random_state=0)
+    assert np.isnan(result.pvalues[0]) and np.isnan(result.coefficients[0])
+    engine = EngineNPDR().test(encode(X[:, 1:], y * 1.0, discrete=True, n_values=3,
+                                      n_classes=2, covariates=covariates), random_state=0)
+    np.testing.assert_allclose(result.pvalues[1:], engine.pvalues)
+    np.testing.assert_allclose(result.bonferroni[1:], engine.bonferroni)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: scoring.ReliefF(covariates=["age"]), "does not adjust for covariates"),
+    (lambda: scoring.NPDR(covariates=["height"]), "no attribute or meta attribute 'height'"),
+    (lambda: scoring.NPDR(covariates=["id"]), "'id' is neither categorical nor numeric"),
+])
+def test_covariates_a_scorer_cannot_use_are_clear_errors(make, message):
+    data = confounded_table()[0]
+    with pytest.raises(ValueError, match=message):
+        make()(data)
+
+
+def test_covariates_with_missing_values_and_bad_names_are_clear_errors():
+    data = confounded_table()[0].copy()
+    with data.unlocked(data.metas):
+        data.metas[3, 0] = np.nan
+    with pytest.raises(ValueError, match="covariate 'age' has missing values"):
+        scoring.NPDR(covariates="age")(data)
+    with pytest.raises(ValueError, match="named by variables or their names"):
+        scoring.NPDR(covariates=[3])
+    with pytest.raises(ValueError, match="STIR"):
+        scoring.NPDR(covariates="sex").significance(data, "stir")
+    # no covariates: an empty list is none, for every scorer
+    assert scoring.ReliefF(covariates=[]).covariates is None

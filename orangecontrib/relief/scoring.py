@@ -12,6 +12,14 @@ arguments, usable in scripts and on the Rank widget's Scorer input.
   number of neighbours and the parameters that differ from their defaults ("RF k10" for
   ReliefF), apart from Rank's own ReliefF and RReliefF.
 
+``covariates`` (every scorer takes the keyword; the estimators that adjust for covariates,
+:attr:`.base.Estimator.adjusts_covariates`, use them, the others refuse them with a
+``ValueError``) names variables of the table, meta attributes or attributes, numeric or
+categorical, without missing values, to adjust for, as the command line's ``--covariates``:
+``NPDR(covariates=["age", "sex"])(data)`` (Le, Dawkins & McKinney 2020, §2.4). An attribute
+named as a covariate is not estimated: its score is NaN, so that the scores stay aligned with
+``data.domain.attributes`` (:func:`.orange_data.encode_with_covariates`).
+
 Instances with a missing class value are left out (:func:`.orange_data.encode_table`). Sparse
 tables are read without densifying by the estimators that support them (``supports_sparse_data``:
 the Relief family's nearest-neighbour estimators, :mod:`.estimators.neighbourhood.sparse`); the others refuse
@@ -21,6 +29,9 @@ scorer class is generated (:func:`scorer_class`) for an estimator of
 engine class it adapts, so the parameters, their defaults and their documentation exist once,
 in the engine's description.
 """
+import inspect
+from dataclasses import fields, replace
+
 import numpy as np
 from Orange.data import ContinuousVariable, DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
@@ -29,10 +40,10 @@ from .estimators import base
 from .estimators.catalogue import ESTIMATORS
 from .estimators.description import TARGETS, short_label
 from .estimators.significance import significance as estimate_significance
-from .orange_data import encode_table
+from .orange_data import encode_table, encode_with_covariates
 
 __all__ = ["EstimatorScorer", "CaseCountsScorer", "SCORERS", "scorer_class", "class_type",
-           "scorer_by_name"] + [engine.__name__ for engine in ESTIMATORS]
+           "scorer_by_name", "covariate_names"] + [engine.__name__ for engine in ESTIMATORS]
 
 
 class _Name:
@@ -53,6 +64,9 @@ class EstimatorScorer(Scorer):
     #: :func:`scorer_class`
     supports_sparse_data = False
     preprocessors = []
+    #: the names of the variables adjusted for (None: none); set by the ``covariates`` keyword
+    #: of every scorer's constructor (:func:`scorer_class`)
+    covariates = None
 
     __hash__ = object.__hash__   # Rank caches results by scorer: keep identity hashing
 
@@ -80,20 +94,48 @@ class EstimatorScorer(Scorer):
         engine = cls.engine()
         return engine.display_name or engine.name
 
+    def encode(self, data):
+        """``(EncodedData, rows_kept, estimated)`` of the table ``data`` for this scorer:
+        :func:`.orange_data.encode_table` (sparse attributes kept sparse), or with
+        :attr:`covariates` :func:`.orange_data.encode_with_covariates`; ``estimated`` the
+        indices, among ``data.domain.attributes``, of the attributes estimated (all but those
+        named as covariates)."""
+        if not self.covariates:
+            encoded, rows = encode_table(data, sparse=True)
+            return encoded, rows, np.arange(len(data.domain.attributes))
+        encoded, rows, attributes = encode_with_covariates(data, self.covariates)
+        kept = set(attributes)
+        return encoded, rows, np.array([i for i, var in enumerate(data.domain.attributes)
+                                        if var in kept], dtype=np.intp)
+
     def scores(self, data, callback=None):
-        """The estimates of ``data.domain.attributes`` (1-D)."""
-        encoded, _ = encode_table(data, sparse=True)
-        return np.asarray(self.engine().__call__(self, encoded, callback), dtype=float)
+        """The estimates of ``data.domain.attributes`` (1-D; NaN for an attribute named as a
+        covariate)."""
+        encoded, _, estimated = self.encode(data)
+        scores = np.asarray(self.engine().__call__(self, encoded, callback), dtype=float)
+        return _aligned(scores, estimated, len(data.domain.attributes))
 
     def significance(self, data, method="stir", n_permutations=100, random_state=None,
                      callback=None):
         """Estimates of ``data.domain.attributes`` with their p-values and Benjamini-Hochberg
         q-values: a :class:`~.estimators.significance.Significance`. ``method="stir"`` (the
         Relief estimators of a discrete class: STIR, calibrated by permutations) or ``"permutation"`` (any
-        scorer: ``n_permutations`` estimates with the class permuted by ``random_state``)."""
-        encoded, _ = encode_table(data, sparse=True)
-        return estimate_significance(self, encoded, method, n_permutations, random_state,
-                                     callback)
+        scorer: ``n_permutations`` estimates with the class permuted by ``random_state``);
+        with :attr:`covariates` also ``"npdr"`` (NPDR's own test) and permutations of an
+        estimator that adjusts for them (the permutations exchange the class over all
+        instances), while STIR refuses them. The per-attribute arrays are aligned with
+        ``data.domain.attributes`` (NaN for an attribute named as a covariate)."""
+        encoded, _, estimated = self.encode(data)
+        result = estimate_significance(self, encoded, method, n_permutations, random_state,
+                                       callback)
+        n = len(data.domain.attributes)
+        if estimated.size == n:
+            return result
+        return replace(result, **{
+            field.name: _aligned(getattr(result, field.name), estimated, n)
+            for field in fields(result)
+            if isinstance(getattr(result, field.name), np.ndarray)
+            and getattr(result, field.name).shape == (estimated.size,)})
 
     def score_data(self, data, feature=None, callback=None):
         scores = self.scores(data, callback)
@@ -105,6 +147,50 @@ class EstimatorScorer(Scorer):
         if feature is not None:
             return self.score_data(data, feature, callback)
         return self.scores(data, callback)
+
+
+def _aligned(values, estimated, n):
+    """``values`` of the attributes ``estimated`` (indices) spread over ``n`` attributes, NaN for
+    the others."""
+    if estimated.size == n:
+        return values
+    out = np.full(n, np.nan)
+    out[estimated] = values
+    return out
+
+
+def covariate_names(covariates):
+    """The names of ``covariates`` (a name, a variable, or a sequence of them) as a tuple; None
+    for None or none. ``ValueError`` for anything else."""
+    if covariates is None:
+        return None
+    if isinstance(covariates, (str, Variable)):
+        covariates = [covariates]
+    names = []
+    for cov in covariates:
+        if isinstance(cov, Variable):
+            cov = cov.name
+        if not isinstance(cov, str):
+            raise ValueError(f"covariates are named by variables or their names, got {cov!r}")
+        names.append(cov)
+    return tuple(names) or None
+
+
+def _constructor(engine):
+    """The scorer's ``__init__``: the engine's parameters and the keyword ``covariates``
+    (:func:`covariate_names`), with a signature that says so (Orange's repr reads it)."""
+    signature = inspect.signature(engine.__init__)
+    keyword = inspect.Parameter("covariates", inspect.Parameter.KEYWORD_ONLY, default=None)
+
+    def __init__(self, *args, covariates=None, **kwargs):
+        engine.__init__(self, *args, **kwargs)
+        self.covariates = covariate_names(covariates)
+    params = list(signature.parameters.values())
+    place = len(params) - (params and params[-1].kind == inspect.Parameter.VAR_KEYWORD)
+    __init__.__signature__ = signature.replace(
+        parameters=params[:place] + [keyword] + params[place:])
+    __init__.__doc__ = engine.__init__.__doc__
+    return __init__
 
 
 def class_type(tasks):
@@ -136,7 +222,7 @@ class CaseCountsScorer(EstimatorScorer):
     def case_counts(self, data, callback=None):
         """The count matrices {R_m} of every attribute of the table ``data``: a list of arrays
         (n_values, n_classes, 4), as the engine's ``case_counts``."""
-        encoded, _ = encode_table(data)
+        encoded, _, _ = self.encode(data)
         return self.engine().case_counts(self, encoded, callback)
 
 
@@ -145,6 +231,7 @@ def scorer_class(engine):
     adapter = CaseCountsScorer if engine.counts_cases else EstimatorScorer
     return type(engine.__name__, (adapter, engine), {
         "__module__": __name__, "__qualname__": engine.__name__, "__doc__": engine.__doc__,
+        "__init__": _constructor(engine),
         "supports_sparse_data": engine.sparse_input, "class_type": class_type(engine.tasks),
         "learner_adequacy_err_msg": "it estimates the attributes for a {} class only".format(
             " or ".join(TARGETS[task] for task in sorted(engine.tasks)))})

@@ -7,6 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from orangecontrib.relief import estimators
+from orangecontrib.relief.compilation import kernel_mode
 from orangecontrib.relief.estimators import (DiffModel, MultiSURF, ReliefF, RReliefF, SEARCHES,
                                              encode, nearest_neighbours)
 
@@ -28,8 +29,12 @@ def test_double_precision_on_small_data():
 
 
 def test_single_precision_on_large_data():
-    """m x N x a = 500 x 5,000 x 100 = 2.5e8 diff terms: the float32 search (from 2e8)."""
-    context = ReliefF(k=10, iterations=500, random_state=0).context(numeric(5000, 100))
+    """m x N x a = 500 x 5,000 x 100 = 2.5e8 diff terms: the float32 search (from 2e8). A test
+    of the compiled path: the kernels run compiled whatever ``ORANGE_RELIEF_KERNELS`` says (in
+    the numpy mode the double-precision search serves until the single-precision kernels are
+    compiled, the same neighbours)."""
+    with kernel_mode("compiled"):
+        context = ReliefF(k=10, iterations=500, random_state=0).context(numeric(5000, 100))
     assert context.search == "single precision"
 
 

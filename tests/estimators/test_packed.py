@@ -10,9 +10,11 @@ from orangecontrib.relief.estimators.neighbourhood import diffs
 from orangecontrib.relief.estimators.neighbourhood.diffs import DiffModel
 from dataclasses import replace
 
+from orangecontrib.relief.compilation import kernel_mode
 from orangecontrib.relief.estimators.neighbourhood.packed import (PackedColumns,
                                                                   BAND_WORDS, band_mismatch_counts,
-                                                                  pack_planes)
+                                                                  cell_mismatch_counts,
+                                                                  column_planes, pack_planes)
 from orangecontrib.relief.estimators.relieff import ReliefF, ReliefFbestK
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import SURF, MultiSURF, MultiSURFstar
@@ -97,6 +99,37 @@ def test_band_mismatch_counts_equal_counts_by_comparison(a, rows):
             others = (member[q] > 0) & (groups == g)
             assert others.sum() > 255
             np.testing.assert_array_equal(out[q, g], (X[others] != X[r]).sum(axis=0))
+
+
+@pytest.mark.parametrize("mode", ["compiled", "numpy"])
+def test_cell_mismatch_counts_equal_counts_by_comparison(mode):
+    # three groups of 70, 1 and 130 instances laid out each from a whole word; four values;
+    # cells shared by two groups and a query whose cells differ from another's
+    rng = np.random.default_rng(5)
+    n, a = 201, 70
+    X = rng.integers(0, 4, (n, a)).astype(float)
+    groups = rng.permutation(np.repeat([0, 1, 2], [70, 1, 130]))
+    bounds = np.array([0, 2, 3, 6])
+    positions = np.empty(n, np.intp)
+    for g in range(3):
+        members = np.flatnonzero(groups == g)
+        positions[members] = 64 * bounds[g] + rng.permutation(members.size)
+    columns = column_planes(pack_planes(X, np.arange(a)), np.arange(a), positions, 6)
+    rows = np.array([0, 7, 200, 7])
+    member = rng.random((rows.size, n)) < 0.6
+    masks = np.zeros((rows.size, 6), np.uint64)
+    for q, j in zip(*np.nonzero(member)):
+        masks[q, positions[j] // 64] |= np.uint64(1) << np.uint64(positions[j] % 64)
+    cells = np.array([[0, 1, 1], [2, 0, 1], [0, 0, 0], [1, 2, 0]], np.intp)
+    out = np.full((3, a), 5, np.int64)
+    with kernel_mode(mode):
+        cell_mismatch_counts(columns, masks, positions[rows], bounds, cells, out)
+    expected = np.full((3, a), 5, np.int64)
+    for q, r in enumerate(rows):
+        for g in range(3):
+            others = member[q] & (groups == g)
+            expected[cells[q, g]] += (X[others] != X[r]).sum(axis=0)
+    np.testing.assert_array_equal(out, expected)
 
 
 @pytest.mark.parametrize("change", ["missing", "five values", "numeric column"])

@@ -115,6 +115,26 @@ def test_stir_degenerate_attributes():
     assert 0 < result.pvalues[2] <= 1
 
 
+def test_significance_tests_are_declared_and_kept():
+    """Each catalogue estimator declares its tests as a class attribute; those declaring STIR
+    give the hit and miss pairs it tests, NPDR its own test, and every one takes
+    permutations."""
+    from orangecontrib.relief.estimators.catalogue import ESTIMATORS
+    stir_names = set()
+    for cls in ESTIMATORS:
+        assert isinstance(cls.significance_tests, tuple), cls.name
+        assert "permutation" in cls.significance_tests, cls.name
+        if "stir" in cls.significance_tests:
+            assert callable(cls.hit_miss_pairs), cls.name
+            stir_names.add(cls.name)
+        if "npdr" in cls.significance_tests:
+            assert callable(cls.test), cls.name
+    # the hits and misses of one neighbourhood (Le et al. 2019): ReliefF's k nearest and
+    # the near bands of SURF and MultiSURF, not the best over k, the weighted shares or the
+    # far bands' opposite sign
+    assert stir_names == {"Relief", "ReliefF", "SURF", "MultiSURF"}
+
+
 def test_stir_refuses_estimates_it_cannot_test():
     X, y, discrete = binary_table()
     with pytest.raises(ValueError, match="permutation"):

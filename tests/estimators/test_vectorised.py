@@ -20,7 +20,8 @@ from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
 from orangecontrib.relief.estimators.multiscale import MultiScaleRelief
 from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.rrelieff import RReliefF
-from orangecontrib.relief.estimators.surf import MultiSURFstar, SURF
+from orangecontrib.relief.estimators.npdr import NPDR
+from orangecontrib.relief.estimators.surf import MultiSURF, MultiSURFstar, SURF
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -320,14 +321,54 @@ def test_certified_search_on_snps_held_only_as_bit_planes(estimator, numpy_only)
     column): the numpy search (certified: bit planes) and sums decode the codes from the
     planes; MultiScaleRelief's columns read from them are int8 codes (their one-hot work
     counted without overflowing int8). Every kernel call takes its numpy equivalent."""
-    rng = np.random.default_rng(4)
-    X = rng.integers(0, 3, (300, 100)).astype(float)
-    X[150:160] = X[:10]
+    snps_both_ways(estimator, numpy_only, 300, 100, seed=4)
+
+
+def snps_both_ways(estimator, numpy, n, a, seed):
+    """Run ``estimator`` on n x a random SNP codes (a few rows repeated) as an array and held
+    only as bit planes, each both ways (:func:`both_ways`); check that the two agree and
+    return the names of the kernels called."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, (n, a)).astype(float)
+    X[n // 2:n // 2 + 10] = X[:10]
     y = (X[:, 0] != X[:, 1]).astype(float)
     data = encode(X, y, discrete=True, n_classes=2)
-    held = replace(data, X=packed.PackedColumns(packed.pack_planes(X, np.arange(100)), 100))
-    expected = both_ways(lambda: estimator(data), numpy_only)
-    assert np.array_equal(both_ways(lambda: estimator(held), numpy_only), expected)
+    held = replace(data, X=packed.PackedColumns(packed.pack_planes(X, np.arange(a)), a))
+    called = set()
+    with compilation.kernel_calls(lambda kernel, args: called.add(kernel.__name__)):
+        expected = both_ways(lambda: np.asarray(estimator(data), dtype=float), numpy)
+        assert np.array_equal(both_ways(lambda: np.asarray(estimator(held), dtype=float),
+                                        numpy), expected, equal_nan=True)
+    return called
+
+
+@pytest.mark.parametrize("estimator,counts", [(MultiSURF(), "band_mismatch_counts"),
+                                              (MultiSURFstar(), "band_mismatch_counts"),
+                                              (NPDR(), "cell_mismatch_counts")])
+def test_bands_on_snps_by_bit_planes(estimator, counts, numpy_only):
+    """The SURF family counts the band members that differ on each attribute from the bit
+    planes (70 columns of codes: packed; and held only as planes), NPDR the pairs that differ
+    in each cell of its grouped counts: every kernel call takes its numpy equivalent, which
+    gives the compiled numbers."""
+    assert counts in snps_both_ways(estimator, numpy_only, 120, 70, seed=5)
+
+
+def test_band_mismatch_counts_by_numpy_equal_a_count_by_hand():
+    """Three groups (one empty), members chosen at random, codes 0..3 over two words."""
+    rng = np.random.default_rng(6)
+    X = rng.integers(0, 4, (40, 100)).astype(float)
+    planes = packed.pack_planes(X, np.arange(100))
+    rows = np.array([3, 0, 39, 3])
+    member = rng.random((4, 40)) < 0.5
+    groups = np.where(np.arange(40) % 3 == 2, 3, np.arange(40) % 3)
+    out = np.full((4, 4, 100), -1, np.int64)
+    assert vectorised.band_mismatch_counts(planes, rows, member, groups, 4, out) is None
+    for q, r in enumerate(rows):
+        for g in range(4):
+            expected = sum((X[j] != X[r]).astype(int) for j in range(40)
+                           if member[q, j] and groups[j] == g)
+            assert np.array_equal(out[q, g], np.broadcast_to(expected, (100,)))
+    assert (out[:, 2] == 0).all()
 
 
 def test_certified_search_declines_what_it_does_not_reproduce():

@@ -202,12 +202,15 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         combo.activated.emit(combo.currentIndex())
         self.assertTrue(controls["t_equal"].isEnabled())
         self.assertTrue(controls["t_different"].isEnabled())
-        # Relief's threshold τ needs iterations m: not offered for Π
+        # Relief's threshold τ bounds means of m updates within [-1, 1]: offered for ReliefF
+        # and MultiSURF, not for Π, NPDR (z statistics) nor RReliefF (a ratio of sums)
         self.assertTrue(self.widget.alpha_spin.isEnabled())
-        self.choose("Unified Π")
-        self.assertFalse(self.widget.alpha_spin.isEnabled())
-        self.assertFalse(
-            self.widget.select_buttons.button(self.widget.SelectThreshold).isEnabled())
+        threshold = self.widget.select_buttons.button(self.widget.SelectThreshold)
+        for name, offered in (("Unified Π", False), ("NPDR", False), ("MultiSURF", True),
+                              ("RReliefF", False), ("ReliefF", True)):
+            self.choose(name)
+            self.assertEqual(self.widget.alpha_spin.isEnabled(), offered, name)
+            self.assertEqual(threshold.isEnabled(), offered, name)
         pi = self.widget.editors["Unified Π"].controls
         self.assertFalse(pi["random_state"].isEnabled())
         pi["sample"].setValue(30)
@@ -342,10 +345,12 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
     def test_creating_any_of_our_widgets_warns_about_nothing_of_ours(self):
         # no warning raised from our modules, none naming our widgets (such as orangewidget's
         # request to make a learner widget's apply gui.deferred)
+        from orangecontrib.relief.widgets.owinteractingpairs import OWInteractingPairs
         from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
         from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
         from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
-        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree):
+        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree,
+                    OWInteractingPairs):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 self.create_widget(cls)
@@ -723,10 +728,12 @@ class TestSavingAndCopying(EstimationWidgetTest):
         self.assertNotIn("2.0", cells)
 
     def test_messages_begin_with_a_capital_letter(self):
+        from orangecontrib.relief.widgets.owinteractingpairs import OWInteractingPairs
         from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
         from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
         from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
-        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree):
+        for cls in (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree,
+                    OWInteractingPairs):
             for group in ("Error", "Warning", "Information"):
                 for name, msg in vars(getattr(cls, group)).items():
                     text = getattr(msg, "formatted", None)
@@ -780,3 +787,187 @@ class TestNamesStayInView(EstimationWidgetTest):
         descending = w.sorting[1] == enum2int(Qt.DescendingOrder)
         self.assertEqual(rows, sorted(rows, reverse=descending))
         self.assertEqual(len(rows), len(self.parity.domain.attributes))
+
+
+class TestCovariates(EstimationWidgetTest):
+    """The covariates' chooser: NPDR adjusted as a direct call, the chooser disabled for
+    estimators that do not adjust, the messages and the stored choice."""
+    N_IRRELEVANT, N_INSTANCES = 4, 120
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        rng = np.random.default_rng(0)
+        n = len(cls.parity)
+        cls.age = rng.normal(50, 10, n).round()
+        cls.sex = rng.integers(0, 2, n)
+        from Orange.data import ContinuousVariable, DiscreteVariable, StringVariable
+        domain = cls.parity.domain
+        metas = [ContinuousVariable("age"), DiscreteVariable("sex", values=("f", "m")),
+                 StringVariable("id")]
+        M = np.array([[a, s, f"p{i}"] for i, (a, s) in enumerate(zip(cls.age, cls.sex))],
+                     dtype=object)
+        cls.data = Table.from_numpy(Domain(domain.attributes, domain.class_var, metas),
+                                    cls.parity.X, cls.parity.Y, metas=M)
+
+    def npdr_on_data(self, *covariates):
+        """NPDR chosen, the data with metas sent, ``covariates`` chosen."""
+        self.choose("NPDR")
+        self.send(self.data)
+        if covariates:
+            self.choose_covariates(*covariates)
+        return self.widget
+
+    def choose_covariates(self, *names):
+        w = self.widget
+        w.covariates = [w.input_data.domain[name] for name in names]
+        w._on_covariates_changed()
+        self.wait_until_finished(timeout=TIMEOUT)
+
+    def direct_npdr(self, columns, covariates, discrete):
+        """NPDR by the engine's public API on the parity attributes ``columns`` with the
+        given covariate values."""
+        from orangecontrib.relief.estimators import NPDR, encode
+        from orangecontrib.relief.estimators.encoding import as_covariates
+        X = self.parity.X[:, columns]
+        return NPDR()(encode(X, self.parity.Y, discrete=True,
+                             n_values=[2] * X.shape[1], n_classes=2,
+                             covariates=as_covariates(np.column_stack(covariates), len(X),
+                                                      discrete=discrete)))
+
+    def test_chosen_covariates_give_the_estimates_of_a_direct_npdr_call(self):
+        w = self.widget
+        self.choose("NPDR")
+        self.send(self.data)
+        self.assertTrue(w.covariate_view.isEnabled())
+        self.assertFalse(w.covariate_note.isVisibleTo(w))
+        unadjusted = self.get_output(w.Outputs.scores).X[:, 0]
+        self.choose_covariates("age", "sex")
+        self.assertFalse(w.Error.active)
+        expected = self.direct_npdr(slice(None), [self.age, self.sex], [False, True])
+        scores = self.get_output(w.Outputs.scores).X[:, 0]
+        np.testing.assert_allclose(scores, expected, rtol=1e-10)
+        self.assertFalse(np.allclose(scores, unadjusted))
+        self.assertEqual(self.get_output(w.Outputs.scorer).covariates, ("age", "sex"))
+        w.send_report()
+        self.assertIn("age, sex", w.report_html)
+
+    def test_an_attribute_chosen_as_covariate_is_not_estimated(self):
+        w = self.npdr_on_data("R1")
+        table = self.get_output(w.Outputs.scores)
+        names = [a.name for a in self.parity.domain.attributes]
+        self.assertEqual(list(table.metas[:, 0]), [n for n in names if n != "R1"])
+        r1 = names.index("R1")
+        expected = self.direct_npdr([i for i in range(len(names)) if i != r1],
+                                    [self.parity.X[:, r1]], True)
+        np.testing.assert_allclose(table.X[:, 0], expected, rtol=1e-10)
+        reduced = self.get_output(w.Outputs.reduced_data)
+        self.assertIn("R1", [m.name for m in reduced.domain.metas])
+        self.choose("ReliefF")               # not in use: every attribute estimated again
+        self.assertEqual(len(self.get_output(w.Outputs.scores)), len(names))
+
+    def test_an_estimator_that_does_not_adjust_disables_the_chooser(self):
+        w = self.npdr_on_data("sex")
+        self.choose("ReliefF")
+        self.assertFalse(w.covariate_view.isEnabled())
+        self.assertTrue(w.covariate_note.isVisibleTo(w))
+        self.assertIn("ReliefF does not adjust for covariates", w.covariate_note.text())
+        self.assertIn("NPDR", w.covariate_note.text())
+        self.assertIn("does not adjust", w.covariate_view.toolTip())
+        self.assertIsNone(self.get_output(w.Outputs.scorer).covariates)
+        expected = ReliefF()(encode_table(self.parity)[0])
+        np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0], expected)
+        self.assertFalse(w.Error.active)
+        self.choose("NPDR")                      # the choice is kept
+        self.assertEqual(w.covariates_in_use(), ("sex",))
+        self.assertIn("Bioinformatics 2020", w.covariate_tip)
+
+    def test_stir_and_estimators_that_do_not_adjust_are_said(self):
+        w = self.npdr_on_data("age")
+        w.significance_method = [m for _, m in SIGNIFICANCE].index("stir")
+        w._on_significance_changed()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertTrue(w.Warning.stir_covariates.is_shown())
+        self.assertIn("STIR does not adjust for covariates", w.Warning.stir_covariates.formatted)
+        w.compared = ["ReliefF"]
+        w.restart()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertFalse(w.Error.active)
+        self.assertIn("ReliefF", w.Information.unadjusted.formatted)
+        table = self.get_output(w.Outputs.scores)       # ReliefF's STIR, unadjusted
+        expected = stir(ReliefF(), encode_table(self.parity)[0], random_state=0)
+        np.testing.assert_allclose(table.X[:, 2], expected.pvalues)
+        # permutations of NPDR adjust: no STIR message
+        w.significance_method = [m for _, m in SIGNIFICANCE].index("permutation")
+        w.n_permutations = 9
+        w._on_significance_changed()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertFalse(w.Warning.stir_covariates.is_shown())
+        self.assertFalse(w.Error.active)
+
+    def test_missing_covariate_values_text_metas_and_only_covariates_are_messages(self):
+        w = self.widget
+        self.choose("NPDR")
+        data = self.data.copy()
+        with data.unlocked(data.metas):
+            data.metas[5, 0] = np.nan
+        self.send(data)
+        self.choose_covariates("age")
+        self.assertTrue(w.Error.unsuitable.is_shown())
+        self.assertIn("Covariate 'age' has missing values", w.Error.unsuitable.formatted)
+        self.assertIsNone(self.get_output(w.Outputs.scores))
+        model = w.covariate_model
+        row = [v.name for v in model].index("id")
+        self.assertFalse(model.flags(model.index(row)) & Qt.ItemIsSelectable)
+        self.assertIn("cannot be a covariate", model.data(model.index(row), Qt.ToolTipRole))
+        self.choose_covariates(*[a.name for a in self.parity.domain.attributes])
+        self.assertTrue(w.Error.only_covariates.is_shown())
+        self.choose_covariates("sex")
+        self.assertFalse(w.Error.active)
+
+    def test_a_change_of_covariates_cancels_the_running_estimation(self):
+        w = self.npdr_on_data()
+        w.covariates = [w.input_data.domain["age"]]
+        w._on_covariates_changed()               # started, not waited for
+        first = w.task
+        self.choose_covariates("sex")
+        self.assertTrue(first is None or first.is_interruption_requested())
+        expected = self.direct_npdr(slice(None), [self.sex], True)
+        np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0], expected,
+                                   rtol=1e-10)
+
+    def test_covariates_are_stored_with_the_domain(self):
+        w = self.npdr_on_data("sex")
+        settings = w.settingsHandler.pack_data(w)
+        widget = self.create_widget(OWAttributeEstimation, stored_settings=settings)
+        self.send_signal(widget.Inputs.data, self.data, widget=widget)
+        self.wait_until_finished(widget=widget, timeout=TIMEOUT)
+        self.assertEqual(widget.covariates_in_use(), ("sex",))
+        selected = widget.covariate_view.selectionModel().selectedRows()
+        self.assertEqual([widget.covariate_model[i.row()].name for i in selected], ["sex"])
+        # other data: none chosen
+        self.send_signal(widget.Inputs.data, self.parity, widget=widget)
+        self.wait_until_finished(widget=widget, timeout=TIMEOUT)
+        self.assertEqual(widget.covariates, [])
+
+    def test_settings_of_version_3_load_without_covariates(self):
+        # as the widget before covariates stored them (settingsHandler.pack_data)
+        from orangewidget.settings import Context
+        attributes = {a.name: 1 for a in self.parity.domain.attributes}
+        attributes[self.parity.domain.class_var.name] = 1
+        context = Context(
+            values={"n_selected": (5, -2), "selected_attrs": ([("I1", 101), ("R2", 101)], -3),
+                    "selection_method": (0, -2), "__version__": 3},
+            attributes=attributes, metas={"age": 2, "sex": 1, "id": 3})
+        old = {"estimator_name": "NPDR", "compared": [], "significance_method": 0,
+               "estimator_params": {"NPDR": {"neighbourhood": "multisurf", "k": None,
+                                             "iterations": None, "random_state": None}},
+               "sorting": (2, 1), "context_settings": [context], "__version__": 3}
+        w = self.create_widget(OWAttributeEstimation, stored_settings=old)
+        self.send_signal(w.Inputs.data, self.data, widget=w)
+        self.wait_until_finished(widget=w, timeout=TIMEOUT)
+        self.assertFalse(w.Error.active)
+        self.assertEqual(w.covariates, [])
+        self.assertEqual(w.selection_method, w.SelectManual)
+        self.assertEqual([a.name for a in self.get_output(w.Outputs.features, widget=w)],
+                         ["I1", "R2"])

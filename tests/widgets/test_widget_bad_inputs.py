@@ -12,13 +12,15 @@ from Orange.widgets.tests.base import WidgetTest
 
 from orangecontrib.relief import scoring
 from orangecontrib.relief.widgets.owattributeestimation import OWAttributeEstimation
+from orangecontrib.relief.widgets.owinteractingpairs import OWInteractingPairs
 from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile
 from orangecontrib.relief.widgets.owoblivioustree import OWObliviousTree
 from orangecontrib.relief.widgets.owrelieftree import OWReliefTree
 
 from bad_inputs import TASKS, bad_inputs, weighted_inputs
 
-WIDGETS = (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree)
+WIDGETS = (OWAttributeEstimation, OWLocalityProfile, OWReliefTree, OWObliviousTree,
+           OWInteractingPairs)
 TIMEOUT = 60000
 #: what an error message must not look like: a traceback or a bare exception
 TRACEBACK = re.compile(r"Traceback|\b\w+(Error|Exception)\b|File \"")
@@ -36,6 +38,8 @@ def _output(widget):
         return widget.Outputs.scores
     if isinstance(widget, OWLocalityProfile):
         return None
+    if isinstance(widget, OWInteractingPairs):
+        return widget.Outputs.pairs
     return widget.Outputs.model
 
 
@@ -72,6 +76,17 @@ def test_bad_input(harness, widget_class, task, case):
     output = _output(widget)
     answered = not errors
     refused = case.error is not None or (widget_class is OWObliviousTree and task == "regression")
+    if widget_class is OWInteractingPairs and not refused:
+        # the test of interaction takes categorical attributes and a categorical target only
+        numeric = [a.name for a in case.table.domain.attributes if a.is_continuous]
+        if task == "regression":
+            refused = True
+            assert any("categorical target" in message for message in errors), errors
+        elif numeric or case.table.has_weights():     # (it counts instances: no weights)
+            refused = True
+            assert any("weights" in message if not numeric
+                       else "discretize" in message and numeric[0] in message
+                       or "weights" in message for message in errors), errors
     if case.sparse and widget_class in (OWReliefTree, OWObliviousTree) and not refused:
         refused = True                                  # the trees need dense data
         assert any("sparse" in message for message in errors), errors

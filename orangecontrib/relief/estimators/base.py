@@ -106,6 +106,9 @@ class Estimator(Parameters, AttributeEstimator):
     counts_cases = False
     #: its context lists the attributes it removed, round by round (``removed``: TuRF)
     removes_attributes = False
+    #: Kira & Rendell's threshold τ = 1/√(α·m) applies to its estimates: each is the mean of
+    #: m updates within [-1, 1], one per sampled instance (Relief's, by Chebyshev's inequality)
+    relief_threshold = False
     #: it adjusts for covariates (:attr:`.encoding.EncodedData.covariates`); the others refuse
     #: data that carry them
     adjusts_covariates = False
@@ -155,19 +158,16 @@ class Estimator(Parameters, AttributeEstimator):
     #: multiplies them by c ** target_unit_power (0: they do not depend on the target's unit)
     target_unit_power = 0
 
-    @classmethod
-    def significance_tests(cls):
-        """The significance tests of :mod:`.significance` its estimates take: STIR when it
-        gives the hit and miss pairs of one neighbourhood (``hit_miss_pairs``), and
-        permutations (any estimator)."""
-        stir = callable(getattr(cls, "hit_miss_pairs", None))
-        return ("stir", "permutation") if stir else ("permutation",)
+    #: the significance tests of :mod:`.significance` its estimates take: "permutation" (any
+    #: estimator), "stir" (it gives the hit and miss pairs of one neighbourhood,
+    #: ``hit_miss_pairs``) and "npdr" (regression p-values of its own, ``test``)
+    significance_tests = ("permutation",)
 
     @classmethod
     def capabilities(cls):
         """Its capabilities in words, for listings."""
         flags = [(cls.samples_instances, "samples instances (random_state)"),
-                 ("stir" in cls.significance_tests(), "STIR"),
+                 ("stir" in cls.significance_tests, "STIR"),
                  (cls.profiles_k, "profile over k"), (cls.sparse_input, "sparse"),
                  (cls.packed_snps, "bit-packed SNPs"), (cls.dask_backend, "Dask"),
                  (cls.counts_cases, "case counts"), (cls.adjusts_covariates, "covariates")]

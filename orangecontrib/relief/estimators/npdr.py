@@ -44,11 +44,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .base import Estimator, check_data, progress_part, random_generator
+from .base import Estimator, check_data, parallel_launch, progress_part, random_generator
 from .description import Param
 from .neighbourhood.diffs import DiffModel, DiffOptions
 from .neighbourhood.neighbours import nearest_neighbours
-from .neighbourhood.packed import band_mismatch_counts
+from .neighbourhood.packed import cell_mismatch_counts, column_planes
 from .pair_regression import PairFits, linear_fits, logistic_fits
 from .parameters import ITERATIONS, RANDOM_STATE, equals
 from .significance import (STIR_CALIBRATION, Significance, benjamini_hochberg,
@@ -65,8 +65,9 @@ GROUP_LIMIT = 64
 DIFFS = DiffOptions(missing="B")
 #: bytes of the pair diffs of one block of attributes (times the few arrays beside them)
 PAIR_BLOCK_BYTES = 32 * 2 ** 20
-#: bytes of the grouped counts of one block of sampled instances
-COUNT_BLOCK_BYTES = 64 * 2 ** 20
+#: words (sampled instances x words of the instances' bits x attributes) the grouped counts
+#: read per block of attributes (a tenth of a second or so between progress reports)
+COUNT_BLOCK_WORDS = 2 * 10 ** 8
 
 NEIGHBOURHOOD = Param(
     "neighbourhood", "choice", "multisurf", "Neighbours",
@@ -147,10 +148,8 @@ class NPDR(Estimator):
         self.iterations = iterations
         self.random_state = random_state
 
-    @classmethod
-    def significance_tests(cls):
-        """NPDR's own p-values (``"npdr"``, :meth:`test`) and permutations."""
-        return ("npdr", "permutation")
+    #: NPDR's own p-values (:meth:`test`) and permutations
+    significance_tests = ("npdr", "permutation")
 
     def context(self, data, callback=None):
         """The neighbour pairs (the expensive part): the neighbourhoods of the sampled
@@ -345,22 +344,34 @@ def _grouped_fits(context, model, callback):
     cells, cell_of = np.unique(np.hstack([miss[:, None], cov]), axis=0, return_inverse=True)
     cell_of = cell_of.ravel().reshape(G, G)
     K, a = cells.shape[0], data.n_attributes
-    mismatches = np.zeros((K, a))
-    totals = np.zeros(K)
     m, n = context.member.shape
-    step = max(1, COUNT_BLOCK_BYTES // (8 * G * max(a, 1)))
-    blocks = [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
-    onehot_groups = np.eye(G)[groups]                      # (n, G)
-    for done, blk in enumerate(blocks):
-        rows = np.ascontiguousarray(context.instances[blk])
-        member = np.ascontiguousarray(context.member[blk])
-        out = np.zeros((rows.size, G, a), np.int64)
-        band_mismatch_counts(planes, rows, member, groups, G, out)
-        to_cell = np.eye(K)[cell_of[groups[rows]]]         # (b, G, K)
-        mismatches += np.einsum("bgk,bga->ka", to_cell, out.astype(float))
-        totals += np.einsum("bgk,bg->k", to_cell, member @ onehot_groups)
+    # the instances laid out group by group, each group padded to whole 64-bit words
+    sizes = np.bincount(groups, minlength=G)
+    bounds = np.concatenate([[0], np.cumsum((sizes + 63) // 64)]).astype(np.intp)
+    order = np.argsort(groups, kind="stable")
+    rank = np.empty(n, np.intp)
+    rank[order] = np.arange(n) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    positions = 64 * bounds[groups] + rank
+    n_words = int(bounds[-1])
+    bits = np.zeros((m, 64 * n_words), np.uint8)
+    bits[:, positions] = context.member
+    masks = np.packbits(bits, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+    query_cells = np.ascontiguousarray(cell_of[groups[context.instances]], dtype=np.intp)
+    query_positions = np.ascontiguousarray(positions[context.instances])
+    mismatches = np.zeros((K, a), np.int64)
+    step = max(1, COUNT_BLOCK_WORDS // max(m * n_words, 1))
+    blocks = [np.arange(lo, min(lo + step, a)) for lo in range(0, a, step)]
+    for done, cols in enumerate(blocks):
+        columns = column_planes(planes, cols, positions, n_words)
+        out = np.zeros((K, cols.size), np.int64)
+        with parallel_launch():
+            cell_mismatch_counts(columns, masks, query_positions, bounds, query_cells, out)
+        mismatches[:, cols] = out
         if callback is not None:
             callback((done + 1) / len(blocks))
+    in_groups = context.member.astype(np.int64) @ np.eye(G, dtype=np.int64)[groups]   # (m, G)
+    totals = np.bincount(query_cells.ravel(), weights=in_groups.ravel(), minlength=K)
+    mismatches = mismatches.astype(float)
     # rows of the grouped fit: (diff 0 or 1, covariate pattern), trials and misses per attribute
     patterns, pattern_of = np.unique(cells[:, 1:], axis=0, return_inverse=True)
     pattern_of = pattern_of.ravel()

@@ -87,6 +87,7 @@ class ReliefFamily(Estimator):
     groups = "per-class"
     sparse_input = True
     samples_instances = True
+    relief_threshold = True
     profiles_k = True
     packed_snps = True
     #: whether CORElearn leaves out neighbours at distance 0 in this estimator

@@ -55,6 +55,8 @@ class ReliefF(ReliefFamily):
     parameters = (K, ITERATIONS, RANDOM_STATE, WEIGHTING, SIGMA, MISSES, PRESET) \
         + DIFF_PARAMETERS
     dask_backend = True
+    #: STIR tests the hits against the misses of the k nearest (:meth:`hit_miss_pairs`)
+    significance_tests = ("stir", "permutation")
 
     def __init__(self, k=None, iterations=None, random_state=None, weighting=None, sigma=20.0,
                  misses="per-class", preset="papers", diff=None, **diff_keywords):
@@ -216,7 +218,7 @@ class ReliefFbestK(BestK, ReliefF):
         self.k_max = k_max
 
     #: STIR tests the hits and misses of one neighbourhood; the best over k is not one
-    hit_miss_pairs = None
+    significance_tests = ("permutation",)
 
 
 class ReliefFmerit(ReliefF):
@@ -233,7 +235,7 @@ class ReliefFmerit(ReliefF):
     paper = "CORElearn 1.57 (Robnik-Šikonja & Savicky), estimator ReliefFmerit"
     dask_backend = False
     #: STIR tests unweighted diffs; the shares are not
-    hit_miss_pairs = None
+    significance_tests = ("permutation",)
 
     def pair_factors(self, context):
         """1 / Σ_A diff(A, R_i, N_igj) for every neighbour (0 where the sum is 0); diffs left

@@ -40,6 +40,9 @@ class RReliefF(ReliefFamily):
     default_k = 70
     default_weighting = "exp-rank"
     groups = "all"
+    #: eq. 12 is a difference of two ratios of sums over the m instances, not a mean of
+    #: m bounded updates: Relief's threshold does not apply
+    relief_threshold = False
     #: CORElearn's RReliefF keeps neighbours at distance 0
     corelearn_skips_zero = False
 
@@ -52,17 +55,24 @@ class RReliefF(ReliefFamily):
 
     def profile(self, context, ks, columns=None, callback=None):
         nb = context.neighbours
-        found = nb >= 0
-        rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
-        tau = np.zeros(nb.shape)
-        tau[found] = target_diffs(context.data, rows[found], nb[found],
-                                  context.diff_model.options)
-        factors = np.stack([np.ones(nb.shape), tau])
+        factors = context.derived("target diffs", lambda: self.target_factors(context))
         coef = np.broadcast_to(self.update_weights(context)[None, :, None], (1,) + nb.shape[:2])
         sums, known, totals = weighted_diff_sums(
             context, ks, coef, factors=factors, columns=columns,
             weighting=self.weighting_, sigma=self.sigma, callback=callback)
         return self.combine(sums, known, totals)
+
+    @staticmethod
+    def target_factors(context):
+        """(2, m, G, K): ones, and diff(tau) of each instance and neighbour (0 for no
+        neighbour): the factor sets of :meth:`combine`."""
+        nb = context.neighbours
+        found = context.found
+        rows = np.broadcast_to(context.instances[:, None, None], nb.shape)
+        tau = np.zeros(nb.shape)
+        tau[found] = target_diffs(context.data, rows[found], nb[found],
+                                  context.diff_model.options)
+        return np.stack([np.ones(nb.shape), tau])
 
     @staticmethod
     def combine(sums, known, totals):

@@ -195,8 +195,8 @@ def stir_test(diff_model, pairs, callback=None):
 
 def supports_stir(estimator):
     """Whether :func:`stir` can test ``estimator``'s estimates (its capability, see
-    :meth:`.base.Estimator.significance_tests`: it gives ``hit_miss_pairs``)."""
-    return "stir" in estimator.significance_tests()
+    :attr:`.base.Estimator.significance_tests`: it gives ``hit_miss_pairs``)."""
+    return "stir" in estimator.significance_tests
 
 
 def _normal_scores(values, mean, sd, r):
@@ -370,7 +370,7 @@ def significance(estimator, data, method="stir", n_permutations=100, random_stat
     if method == "permutation":
         return permutation_test(estimator, data, n_permutations, random_state, callback)
     if method == "npdr":
-        if "npdr" not in estimator.significance_tests():
+        if "npdr" not in estimator.significance_tests:
             raise ValueError(f"{estimator.name} has no regression p-values of its own: use "
                              "NPDR, STIR or permutation p-values")
         return estimator.test(data, calibration, random_state, callback)

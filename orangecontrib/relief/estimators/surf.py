@@ -100,6 +100,8 @@ class SURF(ReliefFamily):
     sparse_input = False
     profiles_k = False
     dask_backend = True
+    #: STIR tests the hits against the misses of the near band (:meth:`hit_miss_pairs`)
+    significance_tests = ("stir", "permutation")
     #: the near and far thresholds are each instance's own (MultiSURF) or global (SURF)
     per_instance = False
     #: scores the far band with the opposite sign (the starred variants)
@@ -489,7 +491,7 @@ class SURFstar(SURF):
     paper = "Greene et al. 2010 (SURF*); Urbanowicz et al. 2018, J Biomed Inform 85, §4.2"
     far_band = True
     #: STIR tests the hits against the misses of one band; the far band's opposite sign is not
-    hit_miss_pairs = None
+    significance_tests = ("permutation",)
     #: not offered as a tree's split selector: candidate splits gain from the far band's
     #: opposite sign without separating the classes (a 1,000-valued attribute misleads it)
     split_selector = False
@@ -517,5 +519,5 @@ class MultiSURFstar(MultiSURF):
     short_name = "MSURF*"
     paper = "Granizo-Mackenzie & Moore 2013, EvoBIO (MultiSURF*)"
     far_band = True
-    hit_miss_pairs = None           # as SURF*
+    significance_tests = ("permutation",)   # as SURF*
     split_selector = False          # as SURF*

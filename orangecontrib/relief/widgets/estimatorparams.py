@@ -267,9 +267,10 @@ class ParameterStack(QStackedWidget):
         """The non-default keyword arguments of estimator ``name`` (see :func:`non_default`)."""
         return self.editors[name].arguments(self.classes[name])
 
-    def create(self, name):
-        """Estimator ``name`` constructed with its non-default parameters."""
-        return self.classes[name](**self.arguments(name))
+    def create(self, name, **keywords):
+        """Estimator ``name`` constructed with its non-default parameters (and ``keywords``,
+        such as a scorer's covariates)."""
+        return self.classes[name](**self.arguments(name), **keywords)
 
     def set_advanced_expanded(self, shown):
         if shown == self._expanded:

@@ -1,8 +1,8 @@
 """How the widgets write numbers in their tables: a column of estimates to the precision of its
-largest magnitude, p- and q-values to two significant digits."""
+largest magnitude, p- and q-values to two significant digits, test statistics to one decimal."""
 import numpy as np
 
-__all__ = ["format_scores", "format_p"]
+__all__ = ["format_scores", "format_p", "format_statistic"]
 
 
 def format_scores(values):
@@ -30,3 +30,11 @@ def format_p(value):
     if value is None or not np.isfinite(value):
         return "NA"
     return f"{value:.2g}"
+
+
+def format_statistic(value):
+    """A test statistic (such as a likelihood-ratio G², a chi-square) to one decimal: 274.3,
+    7.7, 0.0; "NA" if unknown."""
+    if value is None or not np.isfinite(value):
+        return "NA"
+    return f"{value:.1f}"

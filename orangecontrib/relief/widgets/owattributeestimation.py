@@ -1,7 +1,8 @@
 """Attribute Estimation: any estimator of the add-on (Relief family, Contextual Merit, Π,
 impurity measures) with its parameters, compared side by side with further estimators in a
 sortable score table with bars (as Orange's Rank) and a plot of the scores, the configured scorer
-for Rank's Scorer input, and the selected attributes as Reduced Data."""
+for Rank's Scorer input, and the selected attributes as Reduced Data. Variables of the data can be
+chosen as covariates, which the estimators that adjust for them (NPDR) take into account."""
 from functools import partial
 from types import SimpleNamespace
 
@@ -15,7 +16,7 @@ from AnyQt.QtWidgets import (
     QLabel, QListView, QRadioButton, QSizePolicy, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
 )
 
-from Orange.data import ContinuousVariable, Domain, StringVariable, Table
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table
 from Orange.preprocess.score import Scorer
 from Orange.widgets import gui
 from Orange.widgets.data.owrank import RankTableModel, TableView
@@ -28,7 +29,6 @@ from Orange.widgets.widget import AttributeList, Input, Msg, Output
 from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.significance import significance, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
-from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.numbers import format_p, format_scores
@@ -59,7 +59,8 @@ NAME_CHARACTERS = 40
 
 def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=None):
     """Estimates of ``data``'s attributes by ``scorer`` (a scorer of ``scoring.SCORERS``, which is
-    also an engine estimator): encode once and run the estimator with a progress callback that
+    also an engine estimator): encode once (with the scorer's covariates, which must be meta
+    attributes of ``data``) and run the estimator with a progress callback that
     raises :class:`~.background.Cancelled` when ``state`` requests interruption (its context and
     its estimate step alike); for the Π framework the context is kept, for its four-case count
     matrices, and for TuRF, for the attributes its rounds removed.
@@ -72,7 +73,7 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
     of per-attribute count arrays, or None), ``removed`` ({attribute index: TuRF round that
     removed it}, empty for other estimators), ``m`` (the iterations used) and ``n_ignored``
     (instances dropped for a missing class)."""
-    encoded, rows = encode_table(data, sparse=True)
+    encoded, rows, _ = scorer.encode(data)
     if callback is None:
         callback = progress_callback(state)
     pvalues = qvalues = None
@@ -294,6 +295,31 @@ class EstimatesModel(RankTableModel):
         return super().headerData(section, orientation, role)
 
 
+class CovariateModel(VariableListModel):
+    """The variables that may be chosen as covariates: numeric and categorical ones; the others
+    (text) are listed but cannot be chosen, their tooltip says why."""
+    def flags(self, index):
+        flags = super().flags(index)
+        if index.isValid() and not self._choosable(self[index.row()]):
+            flags &= ~(Qt.ItemIsEnabled | Qt.ItemIsSelectable)
+        return flags
+
+    def data(self, index, role=Qt.DisplayRole):
+        if role == Qt.ToolTipRole and index.isValid() \
+                and not self._choosable(self[index.row()]):
+            return (f"{self[index.row()].name} is neither numeric nor categorical: it cannot be "
+                    "a covariate.")
+        return super().data(index, role)
+
+    @staticmethod
+    def _choosable(var):
+        return isinstance(var, (ContinuousVariable, DiscreteVariable))
+
+
+#: the rows of the covariates' list in view (it scrolls beyond)
+COVARIATE_ROWS = 4
+
+
 class OWAttributeEstimation(BackgroundEstimationWidget):
     name = "Attribute Estimation"
     description = ("Estimate the quality of attributes with ReliefF, RReliefF, Contextual "
@@ -318,7 +344,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     graph_name = "plot.plotItem"
 
     settingsHandler = DomainContextHandler()
-    settings_version = 3
+    settings_version = 4
     #: the estimator for a categorical target and for a numeric one (its stem)
     estimator_name = Setting("ReliefF")
     regression_estimator_name = Setting("RReliefF")
@@ -334,6 +360,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     n_permutations = Setting(100)
     fdr = Setting(0.05)
     selected_attrs = ContextSetting([])
+    #: the variables chosen as covariates (used by the estimators that adjust for them)
+    covariates = ContextSetting([])
     auto_apply = Setting(True)
 
     class Warning(BackgroundEstimationWidget.Warning):
@@ -343,20 +371,33 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         fdr_nothing = Msg("No attribute of {} has q < {:g}.")
         no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
                       "target; choose permutations for {}.")
+        stir_covariates = Msg("STIR does not adjust for covariates; choose Permutations for "
+                              "p-values adjusted for them (of {}).")
+
+    class Error(BackgroundEstimationWidget.Error):
+        only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
+                              "estimate.")
 
     class Information(BackgroundEstimationWidget.Information):
-        no_threshold = Msg("Relief's threshold τ needs an estimator with iterations; "
-                           "the best ranked attributes are output instead.")
+        no_threshold = Msg("Relief's threshold τ applies to the estimates of ReliefF and "
+                           "the SURF family only; the best ranked attributes are output "
+                           "instead.")
         no_qvalues = Msg("Selecting by q-values needs a significance method (STIR or "
                          "permutations); "
                          "the best ranked attributes are output instead.")
         switched = Msg("{} does not suit a {} target: the data are estimated with {}, "
                        "the choice for such targets.")
         not_compared = Msg("Not compared, since they do not suit a {} target: {}.")
+        unadjusted = Msg("Not adjusted for the covariates, since they do not adjust for "
+                         "covariates: {}.")
 
     def __init__(self):
         super().__init__()
         self.scorer_classes = {cls.stem(): cls for cls in scoring.SCORERS}
+        #: the estimators that adjust for covariates (their description's capability)
+        self.adjusting = [name for name, cls in self.scorer_classes.items()
+                          if cls.adjusts_covariates]
+        self.input_data = None                # as received (self.data: the attributes estimated)
         self.target_type = "classification"   # of the data; without data, of the last choice
         self.chosen_name = None               # the estimator last chosen in the combo
         for attr, task in (("estimator_name", "classification"),
@@ -389,6 +430,30 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.params_stack.advanced_toggled.connect(self._on_advanced_toggled)
         self.editors = self.params_stack.editors
         box.layout().addWidget(self.params_stack)
+
+        box = gui.vBox(form, "Covariates")
+        self.covariate_model = CovariateModel(parent=self)
+        self.covariate_tip = (
+            "Variables to adjust for (such as sex, age or ancestry), which may change both the "
+            "target and some attributes: an attribute that only follows a covariate is then not "
+            "credited. The estimators that adjust for covariates ("
+            + ", ".join(self.adjusting) + ") regress, over the pairs of neighbours, the "
+            "pair's target difference on the attribute's difference with the covariates' "
+            "differences as further terms (NPDR: Le, Dawkins & McKinney, Bioinformatics 2020). "
+            "Meta attributes are listed first, then attributes; an attribute chosen as a "
+            "covariate is not estimated. Numeric or categorical variables without missing "
+            "values; click to choose or leave out.")
+        self.covariate_view = gui.listView(
+            box, self, "covariates", model=self.covariate_model,
+            selectionMode=QListView.MultiSelection, callback=self._on_covariates_changed,
+            toolTip=self.covariate_tip)
+        self.covariate_model[:] = [ContinuousVariable("x")]    # a row to measure
+        self.covariate_view.setFixedHeight(
+            COVARIATE_ROWS * self.covariate_view.sizeHintForRow(0)
+            + 2 * self.covariate_view.frameWidth())
+        self.covariate_model[:] = []
+        self.covariate_note = QLabel(wordWrap=True)
+        box.layout().addWidget(self.covariate_note)
 
         box = gui.vBox(form, "Compare with")
         self.compare_model = QStandardItemModel(self)
@@ -526,6 +591,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         return QSize(min(width, 1366), 700)
 
     @classmethod
+    def migrate_context(cls, context, version):
+        """Version 4 added the covariates, stored per domain (none before)."""
+        if version is None or version < 4:
+            context.values.setdefault("covariates", [])
+
+    @classmethod
     def migrate_settings(cls, settings, version):
         """Version 1 stored one estimator for both target types, possibly under an older name
         (a class name such as "Gini"); parameters an estimator no longer has are dropped when
@@ -567,8 +638,37 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
 
     def create_scorer(self, name=None):
         """The configured scorer (the object sent on the Scorer output), constructed with the
-        parameters that differ from their defaults, so its name shows just those."""
-        return self.params_stack.create(name or self.current_name)
+        parameters that differ from their defaults, so its name shows just those, and with the
+        covariates in use if it adjusts for them."""
+        name = name or self.current_name
+        names = self.covariates_in_use()
+        if names and self.scorer_classes[name].adjusts_covariates:
+            return self.params_stack.create(name, covariates=names)
+        return self.params_stack.create(name)
+
+    def covariates_in_use(self):
+        """The names of the chosen covariates, in the list's order, when the estimator adjusts
+        for them (else none)."""
+        if self.input_data is None \
+                or not self.scorer_classes[self.current_name].adjusts_covariates:
+            return ()
+        chosen = set(self.covariates)
+        return tuple(var.name for var in self.covariate_model if var in chosen)
+
+    def _update_covariates_enabled(self):
+        name = self.current_name
+        adjusts = self.scorer_classes[name].adjusts_covariates
+        self.covariate_view.setEnabled(adjusts)
+        note = "" if adjusts else (f"{name} does not adjust for covariates; "
+                                   f"{', '.join(self.adjusting)} does.")
+        self.covariate_note.setText(note)
+        self.covariate_note.setVisible(bool(note))
+        self.covariate_view.setToolTip(self.covariate_tip if adjusts
+                                       else f"{note}\n\n{self.covariate_tip}")
+
+    def _on_covariates_changed(self):
+        self.Outputs.scorer.send(self.create_scorer())
+        self.restart()
 
     def _show_estimator(self):
         name = self.current_name
@@ -582,17 +682,18 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             item.setToolTip("" if suits else f"{cls.stem()} does not suit a "
                                              f"{_TARGETS[self.target_type]} target.")
         self.params_stack.show_editor(name)
+        self._update_covariates_enabled()
         self.counts_box.setVisible(self.scorer_classes[name].counts_cases)
         self._update_threshold_enabled()
         self.Outputs.scorer.send(self.create_scorer())
 
     def _update_threshold_enabled(self):
-        relief = self._has_iterations(self._selection_run_name())   # τ needs iterations m
+        relief = self._has_relief_threshold(self._selection_run_name())
         self.select_buttons.button(self.SelectThreshold).setEnabled(relief)
         self.alpha_spin.setEnabled(relief)
 
-    def _has_iterations(self, name):
-        return "iterations" in self.editors[name].defaults
+    def _has_relief_threshold(self, name):
+        return self.scorer_classes[name].relief_threshold
 
     def _on_estimator_changed(self):
         name = self.estimator_combo.currentText()
@@ -632,17 +733,43 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def set_data(self, data):
         self.closeContext()
         self.selected_attrs = []
+        self.covariates = []
         self.accept_data(data)
+        self.input_data = self.data
         if self.data is not None:
             self.target_type = "regression" if self.data.domain.class_var.is_continuous \
                 else "classification"
-        self.counts_attr_model[:] = self.data.domain.attributes if self.data else []
+        domain = self.data.domain if self.data is not None else None
+        self.covariate_model[:] = domain.metas + domain.attributes if domain is not None else []
+        self.openContext(self.input_data)
         self._show_estimator()
-        self.openContext(self.data)
         self.select_buttons.button(self.selection_method).setChecked(True)
         self.restart(new_data=True)
 
+    def _estimated_data(self):
+        """The input data whose attributes are those estimated: the attributes chosen as
+        covariates (when in use) become meta attributes; None when no attribute is left."""
+        data, names = self.input_data, self.covariates_in_use()
+        if data is None or not names:
+            return data
+        domain = data.domain
+        moved = tuple(var for var in domain.attributes if var.name in names)
+        if not moved:
+            return data
+        if len(moved) == len(domain.attributes):
+            self.Error.only_covariates()
+            return None
+        return data.transform(Domain([var for var in domain.attributes if var not in moved],
+                                     domain.class_vars, domain.metas + moved))
+
     def restart(self, new_data=False):
+        self.Error.only_covariates.clear()
+        data = self._estimated_data()
+        if data is not self.data:
+            self.data = data
+        attributes = data.domain.attributes if data is not None else []
+        if list(self.counts_attr_model) != list(attributes):
+            self.counts_attr_model[:] = attributes
         super().restart(new_data)
         chosen = self.chosen_name
         if self.data is not None and chosen is not None \
@@ -659,6 +786,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                    for name in [self.current_name] + self.compared_names()]
         no_stir = [s.stem() for s in scorers if not supports_stir(s)]
         self.Warning.no_stir(", ".join(no_stir), shown=self._method() == "stir" and no_stir)
+        adjusted = bool(self.covariates_in_use())
+        unadjusted = [s.stem() for s in scorers if not s.adjusts_covariates]
+        self.Information.unadjusted(", ".join(unadjusted), shown=adjusted and bool(unadjusted))
+        self.Warning.stir_covariates(", ".join(self.adjusting),
+                                     shown=adjusted and self._method() == "stir")
         return (partial(estimate_all, method=self._method(),
                         n_permutations=self.n_permutations), scorers, self.data)
 
@@ -840,9 +972,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
 
     # --- selection
     def _threshold(self):
-        """τ of the estimator the table is sorted by, or None when it has no iterations (not
-        a Relief-family estimate)."""
-        if self.result is None or not self._has_iterations(self._selection_run().name):
+        """τ of the estimator the table is sorted by, or None when Relief's threshold does not
+        apply to its estimates (:attr:`.base.Estimator.relief_threshold`)."""
+        if self.result is None or not self._has_relief_threshold(self._selection_run().name):
             return None
         return relief_threshold(self.alpha, self._selection_run().m)
 
@@ -983,7 +1115,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.report_items("Estimator", [("Estimator", self.current_name)]
                           + [describe(name, value, self.scorer_classes[self.current_name])
                              for name, value in params.items()]
-                          + [("Compared with", ", ".join(self.compared_names()) or "none"),
+                          + [("Covariates", ", ".join(self.covariates_in_use()) or "none"),
+                             ("Compared with", ", ".join(self.compared_names()) or "none"),
                              ("Significance", SIGNIFICANCE[self.significance_method][0]
                               + (f" ({self.n_permutations} runs)"
                                  if method == "permutation" else ""))])

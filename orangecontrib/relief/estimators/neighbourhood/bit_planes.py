@@ -7,7 +7,10 @@ and for the numpy equivalents of the kernels (:mod:`.vectorised`).
 """
 import numpy as np
 
-__all__ = ["unpack"]
+__all__ = ["MAX_VALUES", "unpack"]
+
+#: the most values a packed attribute may have (two bits)
+MAX_VALUES = 4
 
 #: cells decoded at a time by :func:`unpack` (its temporary words take 16 bytes a cell)
 UNPACK_CELLS = 2 ** 22

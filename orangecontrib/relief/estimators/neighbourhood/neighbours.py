@@ -94,6 +94,18 @@ class NeighbourContext:
         places of the diff sums both read it)."""
         return self.neighbours >= 0
 
+    def derived(self, key, compute):
+        """``compute()``, kept read-only for later calls with the same ``key``: what an
+        estimator derives from the context alone (the neighbours' influences, the target's
+        diffs) is computed once however many blocks of columns it scores over the context (a
+        tree scores its candidate splits so)."""
+        memo = self.__dict__.setdefault("_derived", {})
+        if key not in memo:
+            value = compute()
+            value.setflags(write=False)
+            memo[key] = value
+        return memo[key]
+
     @cached_property
     def available(self):
         """(m, G) number of neighbours found in each group."""
@@ -700,6 +712,12 @@ def neighbour_weights(context, weighting="equal", sigma=20.0):
     neighbours have equal influence); ``1/d`` and ``1/d2`` use the distance, and where a group
     has neighbours at distance 0 those share all of its influence (the limit of 1/d as
     d -> 0)."""
+    return context.derived(("influences", weighting, float(sigma)),
+                           lambda: _influences(context, weighting, sigma))
+
+
+def _influences(context, weighting, sigma):
+    """:func:`neighbour_weights`, computed."""
     d = context.distances
     found = context.found
     if weighting == "equal":

@@ -13,7 +13,11 @@ planes (never a mismatch); :func:`tile_mismatches` gives the distances of a bloc
 instances to a tile of candidates (:meth:`.diffs.DiffModel.tiles`), word blocks of
 ``WORD_BLOCK`` at a time so that the tile's words stay in cache while every query reads them;
 :func:`band_mismatch_counts` counts, for each query, the members of each group of its band that
-differ on each attribute with vertical (bit-sliced) counters.
+differ on each attribute with vertical (bit-sliced) counters. :func:`column_planes` turns planes
+over (a column's bits over the instances, each group of instances padded to whole words) and
+:func:`cell_mismatch_counts` counts with them, for each query, attribute and group, the
+members of the query's neighbourhood in that group that differ from it: one popcount pass over
+the instances' words per query and attribute, however many groups.
 
 :class:`PackedColumns` is a whole table held only as its planes (a quarter of a byte a value):
 the form :func:`.readers.read_plink` hands genotypes over in, so that the estimators never hold
@@ -29,15 +33,16 @@ from numba.extending import intrinsic
 from ...compilation import kernel
 from ..base import parallel_launch
 from . import vectorised
-from .bit_planes import unpack
+from .bit_planes import MAX_VALUES, unpack
 
 __all__ = ["MAX_VALUES", "PackedColumns", "pack_planes", "unpack", "mismatch_bits",
-           "pair_mismatches", "tile_mismatches", "band_mismatch_counts"]
+           "pair_mismatches", "tile_mismatches", "band_mismatch_counts", "column_planes",
+           "cell_mismatch_counts"]
 
-#: the most values a packed attribute may have (two bits)
-MAX_VALUES = 4
 #: levels of the vertical counters of :func:`band_mismatch_counts` (counts up to 2^levels - 1)
 COUNTER_LEVELS = 8
+#: bytes of the bits of one block of columns turned over by :func:`column_planes`
+COLUMN_BLOCK_BYTES = 16 * 2 ** 20
 #: words of each plane per pass over a tile: 512 candidates x 2 planes x 64 words = 512 KB
 WORD_BLOCK = 64
 #: words of each plane one task of :func:`band_mismatch_counts` counts (8 KB a plane, 65,536
@@ -129,6 +134,7 @@ def mismatch_bits(d, planes, r, o, c0, width):
         u += n
 
 
+@kernel(vectorised.pair_mismatches)
 @njit(cache=True, parallel=True, nogil=True)
 def pair_mismatches(planes, rows, others, out):
     """out[p, t] = :func:`mismatch_bits` of instances rows[p] and others[p] on every column t
@@ -209,6 +215,7 @@ def _flush(counters, totals):
                 totals[64 * w + b] += np.int64((word >> np.uint64(b)) & np.uint64(1)) << level
 
 
+@kernel(vectorised.band_mismatch_counts)
 @njit(cache=True, parallel=True, nogil=True)
 def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
     """out[q, g, u] = the number of band members j of group ``groups[j]`` = g (``member[q, j]``)
@@ -250,3 +257,47 @@ def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
                 _flush(counters[g], totals[g])
             for u in range(u0, u1):
                 out[q, g, u] = totals[g, u - u0]
+
+
+def column_planes(planes, columns, positions, n_words):
+    """(len(columns), 2, n_words) uint64: the bit planes turned over, bit ``positions[j]`` of
+    plane p of column t set where bit p of instance j's code of column ``columns[t]`` is
+    (``planes`` as of :func:`pack_planes`, (n, 2, W)); the other bits 0. Built a block of
+    columns at a time (``COLUMN_BLOCK_BYTES``) with ``np.packbits``."""
+    columns = np.asarray(columns, np.intp)
+    n = planes.shape[0]
+    out = np.empty((columns.size, 2, n_words), np.uint64)
+    step = max(1, COLUMN_BLOCK_BYTES // (2 * 64 * n_words + 16 * n))
+    rows = np.arange(n)
+    for lo in range(0, columns.size, step):
+        codes = unpack(planes, rows, columns[lo:lo + step]).T          # (b, n)
+        bits = np.zeros((codes.shape[0], 2, 64 * n_words), np.uint8)
+        bits[:, 0, positions] = codes & 1
+        bits[:, 1, positions] = codes >> 1
+        out[lo:lo + step] = np.packbits(bits, axis=2, bitorder="little").view("<u8")
+    return out
+
+
+@kernel(vectorised.cell_mismatch_counts)
+@njit(cache=True, parallel=True, nogil=True)
+def cell_mismatch_counts(columns, masks, positions, bounds, cells, out):
+    """out[cells[q, g], t] += the number of instances of group g among the neighbourhood of
+    query q whose code of column t differs from the query's: ``columns`` (a, 2, N) of
+    :func:`column_planes`, group g at words ``bounds[g]:bounds[g + 1]``; ``masks[q]`` (N
+    words) the neighbourhood's bits at the same positions, ``positions[q]`` the query's own
+    bit. A column's mismatch word is ``(c0 ^ f0) | (c1 ^ f1)`` with f the query's bits spread
+    over the word; integer counts (exact in any order). Parallel over the columns."""
+    one = np.uint64(1)
+    for t in prange(columns.shape[0]):
+        c0, c1 = columns[t, 0], columns[t, 1]
+        for q in range(masks.shape[0]):
+            p = positions[q]
+            bit = np.uint64(p & 63)
+            f0 = np.uint64(0) - ((c0[p >> 6] >> bit) & one)
+            f1 = np.uint64(0) - ((c1[p >> 6] >> bit) & one)
+            mask = masks[q]
+            for g in range(bounds.size - 1):
+                s = np.uint64(0)
+                for v in range(bounds[g], bounds[g + 1]):
+                    s += popcount(((c0[v] ^ f0) | (c1[v] ^ f1)) & mask[v])
+                out[cells[q, g], t] += np.int64(s)

@@ -29,12 +29,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ...compilation import small_data_only
-from .bit_planes import unpack
+from .bit_planes import MAX_VALUES, unpack
 from .kinds import DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN, PACKED, UNUSABLE
 
 __all__ = ["MAX_WORK", "SMALL_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK", "pack",
            "fill_codes", "pair_diffs", "distances", "clear_untied", "nearest_search",
-           "fused_sums", "band_sums"]
+           "fused_sums", "band_sums", "pair_mismatches", "band_mismatch_counts"]
 
 #: the most diff terms (instances x instances x attributes of the data) a numpy equivalent
 #: takes on: a few tenths of a second, well under the compile it stands in for
@@ -105,6 +105,62 @@ def pack(values, columns, planes, ok):
     bits[:, 1, :columns.size] = code >> 1
     words = np.packbits(bits, axis=2, bitorder="little").view(np.dtype("<u8"))
     planes |= words.astype(np.uint64)
+    return None
+
+
+def pair_mismatches(planes, rows, others, out):
+    """:func:`.packed.pair_mismatches`: 1.0 where the codes decoded from the planes differ."""
+    columns = np.arange(out.shape[1])
+    if rows.size * max(columns.size, 1) > _limit():
+        return NotImplemented
+    out[...] = np.where(unpack(planes, rows, columns) != unpack(planes, others, columns),
+                        1.0, 0.0)
+    return None
+
+
+def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
+    """:func:`.packed.band_mismatch_counts`: the members of each group of a row's band that
+    differ from the row on an attribute are the group's members less those that share the
+    row's code, counted for every code at once by a matrix product of the band (rows x
+    members) with the members' one-hot codes. Every partial sum of that product is an
+    integer count below 2^24, exact in float32 in any order (as the kernel's counts are)."""
+    n, a, b = planes.shape[0], out.shape[2], rows.size
+    values = MAX_VALUES * a
+    if (b * n * values > _limit(ONE_HOT_WORK) or n * values > ONE_HOT_ENTRIES
+            or n >= 2 ** 24):
+        return NotImplemented
+    if not (a and b):
+        return None
+    codes = unpack(planes, np.arange(n), np.arange(a)).astype(np.intp)
+    one_hot = (codes[:, :, None] == np.arange(MAX_VALUES)).reshape(n, values)
+    own = codes[rows][:, :, None]                                   # (b, a, 1)
+    step = max(1, ONE_HOT_ENTRIES // values)
+    for g in range(n_groups):
+        of_g = np.flatnonzero(groups == g)
+        band = member[:, of_g] != 0
+        members = one_hot[of_g].astype(np.float32)
+        for lo in range(0, b, step):
+            part = band[lo:lo + step]
+            counts = (part.astype(np.float32) @ members).reshape(-1, a, MAX_VALUES)
+            same = np.take_along_axis(counts, own[lo:lo + step], axis=2)[:, :, 0]
+            out[lo:lo + step, g] = part.sum(axis=1)[:, None] - same.astype(np.int64)
+
+
+def cell_mismatch_counts(columns, masks, positions, bounds, cells, out):
+    """:func:`.packed.cell_mismatch_counts`: the columns' and the masks' bits unpacked
+    (``np.unpackbits``), compared with the queries' codes and summed over each group's bits
+    (integer counts). Up to ``MAX_WORK`` bits compared."""
+    a, m, bits = columns.shape[0], masks.shape[0], 64 * columns.shape[2]
+    if a * m * bits > _limit():
+        return NotImplemented
+    planes = np.unpackbits(columns.astype("<u8").view(np.uint8), axis=2, bitorder="little")
+    codes = planes[:, 0] | (planes[:, 1] << 1)                           # (a, bits)
+    member = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1,
+                           bitorder="little").astype(bool)               # (m, bits)
+    differ = (codes[:, None, :] != codes[:, positions][:, :, None]) & member   # (a, m, bits)
+    for g in range(bounds.size - 1):
+        counts = differ[:, :, 64 * bounds[g]:64 * bounds[g + 1]].sum(axis=2)  # (a, m)
+        np.add.at(out, (cells[None, :, g], np.arange(a)[:, None]), counts)
     return None
 
 

@@ -1,0 +1,685 @@
+"""Interacting Pairs: which pairs of discrete attributes (SNPs) act on the class together. The
+pairs of the attributes an estimator ranks best (or of the attributes chosen) are tested by
+:func:`.estimators.interactions.interacting_pairs` — BOOST's likelihood-ratio test of the
+interaction (Wan et al. 2010, eqs. 3-5), p-values from permutations of the class that repeat
+the ranking, Benjamini-Hochberg q-values — and shown as a sortable table, best first, and as a
+heatmap of -log10 p among the best attributes."""
+from types import SimpleNamespace
+
+import numpy as np
+from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QRectF, QSize, Qt
+from AnyQt.QtGui import QBrush, QColor, QLinearGradient, QPen
+from AnyQt.QtWidgets import (QAbstractItemView, QButtonGroup, QComboBox, QGraphicsRectItem,
+                             QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView, QGridLayout,
+                             QHeaderView, QLabel, QListView, QRadioButton, QSplitter, QStyle,
+                             QTableView)
+
+from Orange.data import ContinuousVariable, Domain, StringVariable, Table
+from Orange.widgets import gui
+from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
+from Orange.widgets.utils.itemmodels import AbstractSortTableModel, VariableListModel
+from Orange.widgets.utils.widgetpreview import WidgetPreview
+from Orange.widgets.widget import Input, Msg, Output
+
+from orangecontrib.relief import scoring
+from orangecontrib.relief.estimators.interactions import interacting_pairs
+from orangecontrib.relief.orange_data import encode_table
+from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
+from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
+from orangecontrib.relief.widgets.numbers import format_p, format_statistic
+
+__all__ = ["OWInteractingPairs", "pairs_task", "pairs_table"]
+
+#: the estimator that ranks the attributes unless another is chosen (as the engine's default)
+DEFAULT_ESTIMATOR = "MultiSURF"
+#: the most best-ranked attributes whose pairs can be tested (half a million pairs)
+MAX_TOP = 1000
+#: the heatmap shows the pairs of at most this many attributes (the best ranked)
+HEATMAP_SIZE = 25
+#: the heatmap shows names up to this many characters in full (tooltips in full)
+HEATMAP_CHARACTERS = 24
+#: the table's name columns show names up to about this many characters in full (longer ones
+#: are shortened in the middle, their tooltips in full)
+NAME_CHARACTERS = 30
+#: the table's columns: (header, tooltip)
+COLUMNS = (
+    ("Rank", "The pair's place, best (smallest p) first"),
+    ("First", "The first attribute of the pair"),
+    ("Second", "The second attribute of the pair"),
+    ("Statistic", "G², the likelihood-ratio statistic of the interaction: 2 Σ n log(n / m) "
+                  "over the class x first x second table of counts n, m the counts fitted by "
+                  "the model without the interaction (BOOST, Wan et al. 2010, eqs. 3-5)"),
+    ("df", "Degrees of freedom of G²: (classes - 1)(values of the first - 1)"
+           "(values of the second - 1)"),
+    ("p", "p-value under the null of a class independent of the attributes: G²'s chi-square "
+          "tail against the pooled tails of all pairs on the class permuted (p = (b + 1) / "
+          "(N + 1), Phipson & Smyth 2010)"),
+    ("q", "Benjamini-Hochberg q-value over the tested pairs"),
+)
+RANK, FIRST, SECOND, STATISTIC, DF, P, Q = range(len(COLUMNS))
+#: the columns sorted ascending on their first click (the others descending)
+ASCENDING = (RANK, FIRST, SECOND, P, Q)
+
+
+def _short(name, length):
+    """``name`` shortened in the middle to ``length`` characters (the tooltip shows it all)."""
+    if len(name) <= length:
+        return name
+    half = (length - 1) // 2
+    return f"{name[:half]}…{name[-half:]}"
+
+
+def classification_scorers():
+    """{name: scorer class} of the estimators that rank attributes for a categorical target."""
+    return {cls.stem(): cls for cls in scoring.SCORERS if "classification" in cls.tasks}
+
+
+def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state):
+    """:func:`.interacting_pairs` on ``data`` (an Orange table with a categorical class) in a
+    background task: the pairs of the ``top`` attributes ``estimator`` ranks best, or of the
+    ``chosen`` attribute indices (None: rank), with ``n_permutations`` (None: the engine's
+    default) permutations of the class drawn by ``random_state``; cancelled through ``state``.
+
+    Returns a namespace with ``pairs`` (:class:`.InteractingPairs`), ``table`` (them as an
+    Orange table, :func:`pairs_table`) and ``n_ignored`` (instances left out for a missing
+    class)."""
+    if chosen is not None and len(chosen) < 2:
+        raise ValueError("choose at least two attributes in the list, or test the best "
+                         "ranked ones")
+    encoded, rows = encode_table(data, sparse=True)
+    pairs = interacting_pairs(encoded, attributes=chosen, top=top, estimator=estimator,
+                              n_permutations=n_permutations, random_state=random_state,
+                              callback=progress_callback(state))
+    return SimpleNamespace(pairs=pairs, table=pairs_table(data, pairs),
+                           n_ignored=len(data) - len(rows))
+
+
+def pairs_table(data, pairs):
+    """``pairs`` (:class:`.InteractingPairs` of ``data``'s attributes) as a table, best first:
+    the two attributes' names (text columns "first" and "second"), the statistic, its degrees
+    of freedom, p and q."""
+    names = np.array([a.name for a in data.domain.attributes], dtype=object)
+    domain = Domain([ContinuousVariable(n) for n in ("statistic", "df", "p", "q")],
+                    metas=[StringVariable("first"), StringVariable("second")])
+    X = np.column_stack([pairs.statistics, pairs.df, pairs.pvalues, pairs.qvalues])
+    metas = np.column_stack([names[pairs.first], names[pairs.second]]) \
+        if len(pairs) else np.empty((0, 2), dtype=object)
+    table = Table.from_numpy(domain, X.reshape(len(pairs), 4), metas=metas)
+    table.name = "Interacting Pairs"
+    return table
+
+
+def _extremes(values, n):
+    """The indices of the ``n`` smallest and the ``n`` largest of ``values`` (the widest
+    texts are among them), without sorting them all."""
+    if len(values) <= 2 * n:
+        return np.arange(len(values))
+    return np.concatenate([np.argpartition(values, n)[:n], np.argpartition(values, -n)[-n:]])
+
+
+class PairsModel(AbstractSortTableModel):
+    """The tested pairs, one a row (best first until sorted), read from the result's arrays
+    (no item per cell: half a million pairs show and sort at once)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.pairs = None
+        self.names = []
+        self.name_order = np.zeros(0, dtype=int)
+
+    def set_pairs(self, pairs, names):
+        """Show ``pairs`` (:class:`.InteractingPairs`, or None) of the attributes ``names``."""
+        self.beginResetModel()
+        self.pairs, self.names = pairs, names
+        # each name's place in alphabetical order: the name columns sort by it (an integer per
+        # pair, not a string)
+        self.name_order = np.argsort(np.argsort([name.lower() for name in names],
+                                                kind="stable"), kind="stable")
+        self.endResetModel()
+        self.resetSorting()
+
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() or self.pairs is None else len(self.pairs)
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def text(self, row, column):
+        """The text of the cell of source ``row`` and ``column``."""
+        pairs = self.pairs
+        if column == RANK:
+            return str(row + 1)
+        if column == FIRST:
+            return self.names[pairs.first[row]]
+        if column == SECOND:
+            return self.names[pairs.second[row]]
+        if column == STATISTIC:
+            return format_statistic(pairs.statistics[row])
+        if column == DF:
+            return f"{pairs.df[row]:.0f}"
+        return format_p((pairs.pvalues if column == P else pairs.qvalues)[row])
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid() or self.pairs is None:
+            return None
+        row = int(self.mapToSourceRows(index.row()))
+        column = index.column()
+        if role == Qt.DisplayRole:
+            return self.text(row, column)
+        if role == Qt.ToolTipRole and column in (FIRST, SECOND):
+            return self.text(row, column)
+        if role == Qt.TextAlignmentRole and column not in (FIRST, SECOND):
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        return None
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Horizontal and 0 <= section < len(COLUMNS):
+            if role == Qt.DisplayRole:
+                return COLUMNS[section][0]
+            if role == Qt.ToolTipRole:
+                return COLUMNS[section][1]
+            if role == Qt.InitialSortOrderRole:
+                return Qt.AscendingOrder if section in ASCENDING else Qt.DescendingOrder
+        return super().headerData(section, orientation, role)
+
+    def sortColumnData(self, column):
+        pairs = self.pairs
+        if column == RANK:
+            return np.arange(len(pairs))
+        if column in (FIRST, SECOND):
+            return self.name_order[pairs.first if column == FIRST else pairs.second]
+        return {STATISTIC: pairs.statistics, DF: pairs.df, P: pairs.pvalues,
+                Q: pairs.qvalues}[column]
+
+
+class Heatmap(QGraphicsView):
+    """-log10 p of the pairs among the best attributes as a symmetric matrix of cells, white
+    (p = 1) to dark red, with the attributes' names left and above, a colour scale below and
+    the selected pairs outlined. The mouse over a cell names its pair; a click selects it
+    (``clicked(first, second, toggle)`` is called with the attribute indices, ``toggle`` when
+    Ctrl is held)."""
+    WHITE, RED, BLUE = QColor(255, 255, 255), QColor(165, 15, 21), QColor(38, 139, 210)
+
+    def __init__(self, clicked, parent=None):
+        self.scene_ = QGraphicsScene()
+        super().__init__(self.scene_, parent)
+        self.setBackgroundBrush(QBrush(Qt.white))
+        self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self.setMinimumWidth(200)
+        self.clicked = clicked
+        self.cells = {}         # (first, second) attribute indices -> cell item (both halves)
+        self.attributes = []    # the attribute indices shown, in order
+
+    def colour(self, fraction):
+        fraction = min(max(fraction, 0.0), 1.0)
+        return QColor(*(round(a + (b - a) * fraction) for a, b in
+                        zip(self.WHITE.getRgb()[:3], self.RED.getRgb()[:3])))
+
+    def show_pairs(self, names, attributes, pairs, total):
+        """Draw the cells of the pairs of ``attributes`` (indices, at most
+        :data:`HEATMAP_SIZE`), ``names`` the data's attribute names, ``pairs`` the result
+        (:class:`.InteractingPairs`), ``total`` the number of attributes tested."""
+        scene = self.scene_
+        scene.clear()
+        self.setMinimumWidth(200)
+        self.cells = {}
+        self.attributes = list(attributes)
+        if pairs is None or len(self.attributes) < 2:
+            return
+        metrics = self.fontMetrics()
+        cell = metrics.height() + 6
+        labels = [_short(names[a], HEATMAP_CHARACTERS) for a in self.attributes]
+        margin = max(metrics.horizontalAdvance(label) for label in labels) + 8
+        position = {a: i for i, a in enumerate(self.attributes)}
+        inside = np.zeros(max(self.attributes + [int(pairs.first.max(initial=0)),
+                                                 int(pairs.second.max(initial=0))]) + 1, bool)
+        inside[self.attributes] = True
+        shown = np.flatnonzero(inside[pairs.first] & inside[pairs.second])
+        scores = -np.log10(np.maximum(pairs.pvalues[shown], 1e-300))
+        top = max(float(scores.max(initial=0.0)), 1.0)
+        title = scene.addSimpleText(
+            "-log10 p of the pairs of the "
+            + (f"{len(self.attributes)} best ranked of {total} attributes"
+               if len(self.attributes) < total else f"{total} attributes"))
+        title.setPos(0, 0)
+        y0 = metrics.height() + 8 + margin
+        x0 = margin
+        for i, label in enumerate(labels):
+            left = QGraphicsSimpleTextItem(label)
+            left.setPos(x0 - 4 - metrics.horizontalAdvance(label),
+                        y0 + i * cell + (cell - metrics.height()) / 2)
+            left.setToolTip(names[self.attributes[i]])
+            scene.addItem(left)
+            above = QGraphicsSimpleTextItem(label)
+            above.setRotation(-90)
+            above.setPos(x0 + i * cell + (cell - metrics.height()) / 2, y0 - 4)
+            above.setToolTip(names[self.attributes[i]])
+            scene.addItem(above)
+        grey = QBrush(QColor(220, 220, 220))
+        for i in range(len(self.attributes)):
+            scene.addRect(QRectF(x0 + i * cell, y0 + i * cell, cell, cell),
+                          QPen(Qt.NoPen), grey)
+        for row, score in zip(shown, scores):
+            f, s = int(pairs.first[row]), int(pairs.second[row])
+            tip = (f"{names[f]} × {names[s]}\nstatistic {pairs.statistics[row]:.4g}, "
+                   f"p = {format_p(pairs.pvalues[row])}, q = {format_p(pairs.qvalues[row])}")
+            for a, b in ((f, s), (s, f)):
+                rect = QGraphicsRectItem(QRectF(x0 + position[b] * cell,
+                                                y0 + position[a] * cell, cell, cell))
+                rect.setBrush(QBrush(self.colour(score / top)))
+                rect.setPen(QPen(QColor(235, 235, 235), 1))
+                rect.setToolTip(tip)
+                rect.setData(0, (f, s))
+                scene.addItem(rect)
+                self.cells[(a, b)] = rect
+        # the colour scale
+        side = len(self.attributes) * cell
+        bar = QRectF(x0, y0 + side + cell, min(side, 240), cell * 0.8)
+        gradient = QLinearGradient(bar.topLeft(), bar.topRight())
+        gradient.setColorAt(0, self.WHITE)
+        gradient.setColorAt(1, self.RED)
+        scene.addRect(bar, QPen(QColor(150, 150, 150)), QBrush(gradient))
+        for value, x in ((0.0, bar.left()), (top, bar.right())):
+            text = scene.addSimpleText(f"{value:.3g}")
+            text.setPos(x - text.boundingRect().width() / 2, bar.bottom() + 2)
+        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-4, -4, 4, 4))
+        self.setMinimumWidth(int(min(scene.sceneRect().width(), 300)) + 2 * self.frameWidth()
+                             + self.verticalScrollBar().sizeHint().width())
+
+    def outline(self, selected):
+        """Outline the cells of the ``selected`` pairs (a set of (first, second) indices)."""
+        for (a, b), rect in self.cells.items():
+            chosen = (a, b) in selected or (b, a) in selected
+            rect.setPen(QPen(self.BLUE, 3) if chosen else QPen(QColor(235, 235, 235), 1))
+            rect.setZValue(1 if chosen else 0)
+
+    def mousePressEvent(self, event):
+        item = self.itemAt(event.pos())
+        pair = item.data(0) if isinstance(item, QGraphicsRectItem) else None
+        if event.button() == Qt.LeftButton and pair is not None:
+            self.clicked(*pair, bool(event.modifiers() & Qt.ControlModifier))
+        else:
+            super().mousePressEvent(event)
+
+    def sizeHint(self):
+        rect = self.scene_.sceneRect()
+        return QSize(int(min(rect.width(), 620)) + 2 * self.frameWidth() + 2, 400)
+
+
+class OWInteractingPairs(BackgroundEstimationWidget):
+    name = "Interacting Pairs"
+    description = ("Which pairs of discrete attributes (SNPs) act on the class together: the "
+                   "pairs of the best-ranked attributes tested for interaction, with p-values "
+                   "and q-values, as a table and a heatmap.")
+    icon = "icons/InteractingPairs.svg"
+    priority = 40
+    keywords = ["relief", "interaction", "epistasis", "pairs", "snp", "genetics", "boost",
+                "heatmap"]
+
+    class Inputs:
+        data = Input("Data", Table)
+
+    class Outputs:
+        selected_data = Output("Selected Data", Table, default=True)
+        pairs = Output("Interacting Pairs", Table)
+
+    #: Save Image and Copy Image to Clipboard take the heatmap, whole
+    graph_name = "heatmap_scene"
+
+    BestRanked, Chosen = range(2)
+
+    settingsHandler = DomainContextHandler()
+    settings_version = 1
+    attribute_choice = ContextSetting(BestRanked)
+    top = Setting(20)
+    #: the attributes whose pairs are tested when they are chosen
+    chosen_attrs = ContextSetting([])
+    estimator_name = Setting(DEFAULT_ESTIMATOR)
+    estimator_params = Setting({})
+    advanced_shown = Setting(False)
+    n_permutations = Setting(0)      # 0: as many as the engine chooses
+    random_state = Setting(0)
+    #: the selected pairs, their attributes one after the other: [a1, b1, a2, b2, ...]
+    selected_pairs = ContextSetting([])
+    auto_commit = Setting(True)
+
+    class Error(BackgroundEstimationWidget.Error):
+        numeric_target = Msg("Interacting pairs need a categorical target; {} is numeric "
+                             "(discretize it, or choose another target with Select Columns).")
+
+    class Information(BackgroundEstimationWidget.Information):
+        all_tested = Msg("The data have {} attributes, no more than the number to test: all "
+                         "their pairs are tested, without a ranking.")
+
+    def __init__(self):
+        super().__init__()
+        self.scorer_classes = classification_scorers()
+        if self.estimator_name not in self.scorer_classes:
+            self.estimator_name = DEFAULT_ESTIMATOR
+        self.heatmap_scene = None
+
+        scroll = gui.VerticalScrollArea(self.controlArea)
+        form = gui.vBox(None, margin=0)
+        scroll.setWidget(form)
+        self.controlArea.layout().addWidget(scroll)
+
+        box = gui.vBox(form, "Attributes")
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.choice_buttons = QButtonGroup(self)
+        best = QRadioButton("Best ranked:", toolTip=(
+            "Test the pairs of this many attributes, those the estimator below ranks best. "
+            "The ranking is repeated on every permutation of the class, so the p-values "
+            "hold for pairs chosen from the same data."))
+        chosen = QRadioButton("Chosen in the list", toolTip=(
+            "Test the pairs of the attributes selected in the list (no ranking)."))
+        for i, button in enumerate((best, chosen)):
+            self.choice_buttons.addButton(button, i)
+        self.choice_buttons.idClicked.connect(self._on_choice_changed)
+        grid.addWidget(best, 0, 0)
+        self.top_spin = gui.spin(None, self, "top", 2, MAX_TOP, addToLayout=False,
+                                 callback=lambda: self._on_choice_changed(self.BestRanked),
+                                 tooltip="The number of best-ranked attributes whose pairs "
+                                         "are tested (n attributes: n(n - 1)/2 pairs).")
+        grid.addWidget(self.top_spin, 0, 1)
+        grid.addWidget(chosen, 1, 0, 1, 2)
+        box.layout().addLayout(grid)
+        self.attr_model = VariableListModel(parent=self)
+        self.attr_list = QListView(
+            selectionMode=QListView.ExtendedSelection,
+            toolTip="The attributes whose pairs are tested when 'Chosen in the list' is on "
+                    "(Ctrl or Shift and click to choose several).")
+        self.attr_list.setModel(self.attr_model)
+        self.attr_list.setFixedHeight(7 * self.attr_list.sizeHintForRow(0)
+                                      if self.attr_list.sizeHintForRow(0) > 0 else 120)
+        self.attr_list.selectionModel().selectionChanged.connect(self._on_chosen_changed)
+        box.layout().addWidget(self.attr_list)
+
+        self.ranking_box = box = gui.vBox(form, "Ranking")
+        self.estimator_combo = QComboBox(
+            toolTip="The estimator that ranks the attributes (MultiSURF by default: it finds "
+                    "attributes that act in pairs, which myopic measures miss).")
+        self.estimator_combo.addItems(list(self.scorer_classes))
+        self.estimator_combo.setCurrentText(self.estimator_name)
+        self.estimator_combo.activated.connect(self._on_estimator_changed)
+        box.layout().addWidget(self.estimator_combo)
+        self.params_stack = ParameterStack(self.scorer_classes, self.estimator_params,
+                                           self.advanced_shown)
+        self.params_stack.changed.connect(self.restart)
+        self.params_stack.advanced_toggled.connect(
+            lambda shown: setattr(self, "advanced_shown", shown))
+        self.params_stack.show_editor(self.estimator_name)
+        # as wide as the shown editor: the stack's layout would make the widest editor its
+        # minimum size (a layout leaves a minimum size that is set alone), and the controls
+        # as wide as that before the window is laid out
+        self.params_stack.setMinimumSize(1, 1)
+        box.layout().addWidget(self.params_stack)
+
+        box = gui.vBox(form, "Significance")
+        gui.spin(box, self, "n_permutations", 0, 100000, label="Permutations:",
+                 specialValueText="automatic", callback=self.restart,
+                 tooltip="R, the permutations of the class whose statistics form the null "
+                         "pool; 'automatic': enough for 20,000 permuted statistics, at most "
+                         "100 when each repeats the ranking and 2,000 otherwise.")
+        gui.spin(box, self, "random_state", 0, 2 ** 31 - 1, label="Random seed:",
+                 callback=self.restart,
+                 tooltip="Seed of the permutations (and of the estimator's sampling): the "
+                         "same seed repeats a run exactly.")
+        gui.rubber(form)
+        gui.auto_send(self.buttonsArea, self, "auto_commit")
+
+        splitter = QSplitter(Qt.Horizontal, childrenCollapsible=False)
+        self.mainArea.layout().addWidget(splitter)
+        column = gui.vBox(None, margin=0)
+        splitter.addWidget(column)
+        self.summary = QLabel(wordWrap=True)
+        column.layout().addWidget(self.summary)
+        self.model = PairsModel(self)
+        self.view = QTableView(
+            selectionMode=QAbstractItemView.ExtendedSelection,
+            selectionBehavior=QAbstractItemView.SelectRows,
+            editTriggers=QAbstractItemView.NoEditTriggers, sortingEnabled=True,
+            horizontalScrollMode=QAbstractItemView.ScrollPerPixel,
+            textElideMode=Qt.ElideMiddle, wordWrap=False,
+            toolTip="Click a row to select the pair (Ctrl or Shift for several); click a "
+                    "header to sort.")
+        self.view.setModel(self.model)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        header = self.view.horizontalHeader()
+        header.setTextElideMode(Qt.ElideNone)
+        header.setSortIndicator(-1, Qt.AscendingOrder)
+        self.view.selectionModel().selectionChanged.connect(
+            lambda *_: self._on_table_selection())
+        column.layout().addWidget(self.view)
+        self.heatmap = Heatmap(self._on_cell_clicked)
+        self.heatmap_scene = self.heatmap.scene_
+        splitter.addWidget(self.heatmap)
+        # the table as wide as its columns, the heatmap takes the rest
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        self._set_choice_buttons()
+        self.resize(1300, 700)
+
+    def sizeHint(self):
+        return QSize(1300, 700)
+
+    # --- controls
+    def _set_choice_buttons(self):
+        self.choice_buttons.button(self.attribute_choice).setChecked(True)
+        self.ranking_box.setEnabled(self.attribute_choice == self.BestRanked)
+
+    def _on_choice_changed(self, choice):
+        self.attribute_choice = choice
+        self._set_choice_buttons()
+        self.restart()
+
+    def _on_estimator_changed(self):
+        self.estimator_name = self.estimator_combo.currentText()
+        self.params_stack.show_editor(self.estimator_name)
+        self.restart()
+
+    def _on_chosen_changed(self):
+        if self.data is None:
+            return
+        rows = sorted(index.row() for index in self.attr_list.selectionModel().selectedRows())
+        self.chosen_attrs = [self.attr_model[row] for row in rows]
+        if self.attribute_choice == self.Chosen:
+            self.restart()
+        else:
+            self._on_choice_changed(self.Chosen)
+
+    def _show_chosen(self):
+        selection = QItemSelection()
+        attrs = list(self.attr_model)
+        for attr in self.chosen_attrs:
+            if attr in attrs:
+                index = self.attr_model.index(attrs.index(attr))
+                selection.select(index, index)
+        selection_model = self.attr_list.selectionModel()
+        blocked = selection_model.blockSignals(True)
+        selection_model.select(selection, QItemSelectionModel.ClearAndSelect)
+        selection_model.blockSignals(blocked)
+        self.attr_list.viewport().update()
+
+    # --- data and computation
+    @Inputs.data
+    def set_data(self, data):
+        self.closeContext()
+        self.chosen_attrs = []
+        self.selected_pairs = []
+        self.attribute_choice = self.BestRanked
+        self.accept_data(data)
+        if self.data is not None and self.data.domain.class_var.is_continuous:
+            self.Error.numeric_target(self.data.domain.class_var.name)
+            self.data = None
+        self.attr_model[:] = self.data.domain.attributes if self.data is not None else []
+        self.openContext(self.data)
+        self._set_choice_buttons()
+        self._show_chosen()
+        self.restart(new_data=True)
+
+    def _chosen_indices(self):
+        attrs = self.data.domain.attributes
+        return [attrs.index(a) for a in self.chosen_attrs if a in attrs]
+
+    def restart(self, new_data=False):
+        super().restart(new_data)
+        if self.data is not None and self.attribute_choice == self.BestRanked:
+            n = len(self.data.domain.attributes)
+            self.Information.all_tested(n, shown=n <= self.top)
+
+    def background_task(self):
+        ranked = self.attribute_choice == self.BestRanked
+        estimator = self.params_stack.create(self.estimator_name) if ranked else None
+        return (pairs_task, self.data, self.top,
+                None if ranked else self._chosen_indices(), estimator,
+                self.n_permutations or None, self.random_state)
+
+    # --- table and heatmap
+    def show_result(self):
+        names = [a.name for a in self.data.domain.attributes] if self.data is not None else []
+        pairs = self.result.pairs if self.result is not None else None
+        self.model.set_pairs(pairs, names)
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
+        if pairs is None:
+            self.summary.setText("")
+            self.heatmap.show_pairs(names, [], None, 0)
+            return
+        tested = len(pairs.attributes)
+        how = (f"the {tested} attributes {self.estimator_name} ranks best"
+               if self.attribute_choice == self.BestRanked
+               and tested < len(self.data.domain.attributes) else f"{tested} attributes")
+        self.summary.setText(f"{len(pairs)} pairs of {how}; p-values from "
+                             f"{pairs.n_permutations} permutations of the class.")
+        self._fit_columns()
+        self.heatmap.show_pairs(names, pairs.attributes[:HEATMAP_SIZE], pairs, tested)
+        self._select_stored_pairs()
+
+    def _fit_columns(self):
+        """Every column as wide as its widest text and its header, measured on the texts (not
+        by asking the view about every row); a name longer than :data:`NAME_CHARACTERS` is
+        shortened in the middle."""
+        view, model = self.view, self.model
+        header = view.horizontalHeader()
+        metrics = view.fontMetrics()
+        margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None,
+                                               view) + 1) + 8
+        pairs = model.pairs
+        names = [model.names[i] for i in pairs.attributes]
+        name_width = min(max(metrics.horizontalAdvance(n) for n in names),
+                         metrics.averageCharWidth() * NAME_CHARACTERS)
+        rows = np.unique(np.concatenate(
+            [np.arange(min(len(pairs), 32))]
+            + [_extremes(values, 16) for values in (pairs.statistics, pairs.pvalues,
+                                                     pairs.qvalues)]))
+        for c in range(len(COLUMNS)):
+            if c in (FIRST, SECOND):
+                width = name_width
+            else:
+                texts = {model.text(int(r), c) for r in rows} | {str(len(pairs))}
+                width = max(metrics.horizontalAdvance(t) for t in texts)
+            view.setColumnWidth(c, max(width + margin, header.sectionSizeHint(c)))
+        if len(pairs):
+            view.verticalHeader().setDefaultSectionSize(view.sizeHintForRow(0))
+        width = sum(view.columnWidth(c) for c in range(len(COLUMNS))) \
+            + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
+        view.setMinimumWidth(min(width, 620))
+
+    # --- selection
+    def _select_rows(self, source_rows, toggle=False, quiet=False):
+        """Select the table's rows of ``source_rows`` (or with ``toggle`` add or remove them);
+        ``quiet``: without the signal (and the output it sends)."""
+        model = self.model
+        selection = QItemSelection()
+        last = len(COLUMNS) - 1
+        for row in model.mapFromSourceRows(list(source_rows)) if len(source_rows) else []:
+            selection.select(model.index(int(row), 0), model.index(int(row), last))
+        flags = QItemSelectionModel.Toggle if toggle else QItemSelectionModel.ClearAndSelect
+        selection_model = self.view.selectionModel()
+        blocked = selection_model.blockSignals(quiet)
+        selection_model.select(selection, flags)
+        selection_model.blockSignals(blocked)
+        self.view.viewport().update()
+        if len(source_rows):
+            self.view.scrollTo(model.index(int(model.mapFromSourceRows(source_rows[0])), 0))
+
+    def _select_stored_pairs(self):
+        pairs = self.model.pairs
+        attrs = self.data.domain.attributes
+        wanted = [sorted((attrs.index(a), attrs.index(b)))
+                  for a, b in zip(self.selected_pairs[::2], self.selected_pairs[1::2])
+                  if a in attrs and b in attrs]
+        rows = [int(r) for a, b in wanted
+                for r in np.flatnonzero((pairs.first == a) & (pairs.second == b))]
+        self._select_rows(sorted(rows), quiet=True)
+        self._keep_selection()          # (the base class sends the outputs)
+
+    def _on_cell_clicked(self, first, second, toggle=False):
+        """Select the pair of attributes ``first`` and ``second`` (indices), or with
+        ``toggle`` add it to the selection or remove it."""
+        pairs = self.model.pairs
+        a, b = min(first, second), max(first, second)
+        rows = np.flatnonzero((pairs.first == a) & (pairs.second == b))
+        self._select_rows(list(rows), toggle)
+
+    def selected_rows(self):
+        """The source rows (in the result's order) of the selected pairs."""
+        rows = [index.row() for index in self.view.selectionModel().selectedRows()]
+        return sorted(int(r) for r in self.model.mapToSourceRows(rows)) if rows else []
+
+    def _keep_selection(self):
+        """Store the selected pairs (for the settings and the output) and outline them."""
+        pairs = self.model.pairs
+        attrs = self.data.domain.attributes
+        rows = self.selected_rows()
+        self.selected_pairs = [attrs[i] for r in rows
+                               for i in (pairs.first[r], pairs.second[r])]
+        self.heatmap.outline({(int(pairs.first[r]), int(pairs.second[r])) for r in rows})
+
+    def _on_table_selection(self):
+        if self.model.pairs is not None:
+            self._keep_selection()
+            self.commit.deferred()
+
+    # --- output
+    @gui.deferred
+    def commit(self):
+        self.Outputs.pairs.send(self.pairs_table())
+        if self.result is None or not self.selected_pairs:
+            self.Outputs.selected_data.send(None)
+            return
+        attrs = self.data.domain.attributes
+        indices = sorted({attrs.index(a) for a in self.selected_pairs if a in attrs})
+        domain = Domain([attrs[i] for i in indices], self.data.domain.class_vars,
+                        self.data.domain.metas)
+        self.Outputs.selected_data.send(self.data.transform(domain))
+
+    def pairs_table(self):
+        """The Interacting Pairs output (:func:`pairs_table`, made by the background task)."""
+        return None if self.result is None else self.result.table
+
+    def send_report(self):
+        if self.attribute_choice == self.BestRanked:
+            params = self.params_stack.editors[self.estimator_name].values
+            cls = self.scorer_classes[self.estimator_name]
+            items = [("Attributes", f"the {self.top} best ranked"),
+                     ("Ranked by", self.estimator_name)] \
+                + [describe(name, value, cls) for name, value in params.items()]
+        else:
+            items = [("Attributes", ", ".join(a.name for a in self.chosen_attrs) or "none")]
+        items += [("Permutations", self.n_permutations or "automatic"),
+                  ("Random seed", self.random_state)]
+        self.report_items("Parameters", items)
+        if self.data is None:
+            return
+        self.report_data("Data", self.data)
+        if self.result is not None:
+            self.report_items("Result", [("Pairs", self.summary.text())])
+            self.report_table("Pairs", self.model)
+            self.report_plot("Heatmap", self.heatmap_scene)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from orangecontrib.relief.datasets import parity
+    WidgetPreview(OWInteractingPairs).run(parity())
