@@ -368,6 +368,33 @@ class TestOWInteractingPairs(WidgetTest):
         self.assertEqual(model.index(row, column).data(Qt.ToolTipRole), names[1])
         self.assertEqual(elided_in_table(view), [])
 
+    def test_columns_are_as_wide_as_the_widest_text_of_all_pairs(self):
+        # the widths are measured on a few rows; measured on every row they are the same
+        from types import SimpleNamespace
+        from orangecontrib.relief.estimators.significance import benjamini_hochberg
+        from orangecontrib.relief.widgets.owinteractingpairs import PairsModel, _widest_rows
+
+        class Pairs(SimpleNamespace):
+            def __len__(self):
+                return len(self.pvalues)
+
+        rng = np.random.default_rng(1)
+        n = 20000
+        p = np.sort(10.0 ** -rng.uniform(0, 9, n))          # best first, as the engine's
+        p[-5:] = np.nan                                      # untestable pairs last
+        pairs = Pairs(first=np.zeros(n, int), second=np.ones(n, int), pvalues=p,
+                      qvalues=benjamini_hochberg(p), statistics=rng.exponential(50, n),
+                      df=rng.integers(1, 30, n).astype(float))
+        model = PairsModel()
+        model.pairs, model.names = pairs, ["a", "b"]
+        metrics = self.widget.view.fontMetrics()
+        rows = _widest_rows(pairs)
+        self.assertLess(len(rows), 200)
+        for column in range(3, len(COLUMNS)):
+            every = max(metrics.horizontalAdvance(model.text(r, column)) for r in range(n))
+            measured = max(metrics.horizontalAdvance(model.text(int(r), column)) for r in rows)
+            self.assertEqual(measured, every, COLUMNS[column][0])
+
     def test_report(self):
         w = self.widget
         w.n_permutations = 10

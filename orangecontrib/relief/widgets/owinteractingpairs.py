@@ -106,12 +106,25 @@ def pairs_table(data, pairs):
     return table
 
 
-def _extremes(values, n):
-    """The indices of the ``n`` smallest and the ``n`` largest of ``values`` (the widest
-    texts are among them), without sorting them all."""
-    if len(values) <= 2 * n:
-        return np.arange(len(values))
-    return np.concatenate([np.argpartition(values, n)[:n], np.argpartition(values, -n)[-n:]])
+def _widest_rows(pairs, n=16):
+    """Rows of ``pairs`` (best first: p, and with it q, ascending) among which each column's
+    widest text is, found without a pass over all pairs but two: the first and last ``n``
+    (the smallest and largest p and q, "NA" last), those around every power of ten of p and
+    q (where "0.001" turns into "9.9e-04"), and those of the largest statistic and degrees of
+    freedom (one decimal, integers: the largest is the longest)."""
+    size = len(pairs)
+    if size <= 4 * n:
+        return np.arange(size)
+    rows = [np.arange(n), np.arange(size - n, size)]
+    powers = 10.0 ** -np.arange(0, 7)
+    for values in (pairs.pvalues, pairs.qvalues):
+        for at in np.searchsorted(values, powers):      # (NaN sort last)
+            rows.append(np.arange(max(at - 2, 0), min(at + 2, size)))
+    for values in (pairs.statistics, pairs.df):
+        finite = np.isfinite(values)
+        largest = np.max(values, where=finite, initial=-np.inf)
+        rows.append(np.flatnonzero(values == largest)[:1])
+    return np.unique(np.concatenate(rows).astype(int))
 
 
 class PairsModel(AbstractSortTableModel):
@@ -124,18 +137,24 @@ class PairsModel(AbstractSortTableModel):
         super().__init__(parent)
         self.pairs = None
         self.names = []
-        self.name_order = np.zeros(0, dtype=int)
+        self._name_order = None
 
     def set_pairs(self, pairs, names):
         """Show ``pairs`` (:class:`.InteractingPairs`, or None) of the attributes ``names``."""
         self.beginResetModel()
         self.pairs, self.names = pairs, names
-        # each name's place in alphabetical order: the name columns sort by it (an integer per
-        # pair, not a string)
-        self.name_order = np.argsort(np.argsort([name.lower() for name in names],
-                                                kind="stable"), kind="stable")
+        self._name_order = None
         self.endResetModel()
         self.resetSorting()
+
+    @property
+    def name_order(self):
+        """Each name's place in alphabetical order: the name columns sort by it (an integer
+        per pair, not a string); found at the first sort by a name."""
+        if self._name_order is None:
+            self._name_order = np.argsort(np.argsort([name.lower() for name in self.names],
+                                                     kind="stable"), kind="stable")
+        return self._name_order
 
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() or self.pairs is None else len(self.pairs)
@@ -198,6 +217,8 @@ class Heatmap(QGraphicsView):
     (``clicked(first, second, toggle)`` is called with the attribute indices, ``toggle`` when
     Ctrl is held)."""
     WHITE, RED, BLUE = QColor(255, 255, 255), QColor(165, 15, 21), QColor(38, 139, 210)
+    #: the outline of a cell, and of a selected one
+    PEN, SELECTED_PEN = QPen(QColor(235, 235, 235), 1), QPen(BLUE, 3)
 
     def __init__(self, clicked, parent=None):
         self.scene_ = QGraphicsScene()
@@ -207,12 +228,14 @@ class Heatmap(QGraphicsView):
         self.setMinimumWidth(200)
         self.clicked = clicked
         self.cells = {}         # (first, second) attribute indices -> cell item (both halves)
+        self.outlined = set()   # the keys of self.cells outlined as selected
         self.attributes = []    # the attribute indices shown, in order
 
-    def colour(self, fraction):
-        fraction = min(max(fraction, 0.0), 1.0)
-        return QColor(*(round(a + (b - a) * fraction) for a, b in
-                        zip(self.WHITE.getRgb()[:3], self.RED.getRgb()[:3])))
+    def colours(self, fractions):
+        """The cells' colours of ``fractions`` (0: white, 1: dark red; clipped to 0 ... 1)."""
+        white, red = (np.array(c.getRgb()[:3], dtype=float) for c in (self.WHITE, self.RED))
+        rgb = np.round(white + (red - white) * np.clip(fractions, 0.0, 1.0)[:, None])
+        return [QColor(*map(int, c)) for c in rgb]
 
     def show_pairs(self, names, attributes, pairs, total):
         """Draw the cells of the pairs of ``attributes`` (indices, at most
@@ -221,7 +244,7 @@ class Heatmap(QGraphicsView):
         scene = self.scene_
         scene.clear()
         self.setMinimumWidth(200)
-        self.cells = {}
+        self.cells, self.outlined = {}, set()
         self.attributes = list(attributes)
         if pairs is None or len(self.attributes) < 2:
             return
@@ -230,12 +253,10 @@ class Heatmap(QGraphicsView):
         labels = [shorten(names[a], HEATMAP_CHARACTERS) for a in self.attributes]
         margin = max(metrics.horizontalAdvance(label) for label in labels) + 8
         position = {a: i for i, a in enumerate(self.attributes)}
-        inside = np.zeros(max(self.attributes + [int(pairs.first.max(initial=0)),
-                                                 int(pairs.second.max(initial=0))]) + 1, bool)
-        inside[self.attributes] = True
-        shown = np.flatnonzero(inside[pairs.first] & inside[pairs.second])
+        shown = self._pairs_among(pairs, self.attributes)
         scores = -np.log10(np.maximum(pairs.pvalues[shown], 1e-300))
         top = max(float(scores.max(initial=0.0)), 1.0)
+        colours = self.colours(scores / top)
         title = scene.addSimpleText(
             "-log10 p of the pairs of the "
             + (f"{len(self.attributes)} best ranked of {total} attributes"
@@ -258,15 +279,19 @@ class Heatmap(QGraphicsView):
         for i in range(len(self.attributes)):
             scene.addRect(QRectF(x0 + i * cell, y0 + i * cell, cell, cell),
                           QPen(Qt.NoPen), grey)
-        for row, score in zip(shown, scores):
-            f, s = int(pairs.first[row]), int(pairs.second[row])
-            tip = (f"{names[f]} × {names[s]}\nstatistic {pairs.statistics[row]:.4g}, "
-                   f"p = {format_p(pairs.pvalues[row])}, q = {format_p(pairs.qvalues[row])}")
+        pen = self.PEN
+        firsts, seconds = pairs.first[shown].tolist(), pairs.second[shown].tolist()
+        for f, s, colour, statistic, p, q in zip(
+                firsts, seconds, colours, pairs.statistics[shown].tolist(),
+                pairs.pvalues[shown].tolist(), pairs.qvalues[shown].tolist()):
+            tip = (f"{names[f]} × {names[s]}\nstatistic {statistic:.4g}, "
+                   f"p = {format_p(p)}, q = {format_p(q)}")
+            brush = QBrush(colour)
             for a, b in ((f, s), (s, f)):
-                rect = QGraphicsRectItem(QRectF(x0 + position[b] * cell,
-                                                y0 + position[a] * cell, cell, cell))
-                rect.setBrush(QBrush(self.colour(score / top)))
-                rect.setPen(QPen(QColor(235, 235, 235), 1))
+                rect = QGraphicsRectItem(x0 + position[b] * cell, y0 + position[a] * cell,
+                                         cell, cell)
+                rect.setBrush(brush)
+                rect.setPen(pen)
                 rect.setToolTip(tip)
                 rect.setData(0, (f, s))
                 scene.addItem(rect)
@@ -286,12 +311,25 @@ class Heatmap(QGraphicsView):
                              + 2 * self.frameWidth()
                              + self.verticalScrollBar().sizeHint().width())
 
+    @staticmethod
+    def _pairs_among(pairs, attributes):
+        """The rows of ``pairs`` whose two attributes are both among ``attributes``."""
+        inside = np.zeros(max(list(attributes) + [int(pairs.first.max(initial=0)),
+                                                  int(pairs.second.max(initial=0))]) + 1, bool)
+        inside[list(attributes)] = True
+        return np.flatnonzero(inside[pairs.first] & inside[pairs.second])
+
     def outline(self, selected):
-        """Outline the cells of the ``selected`` pairs (a set of (first, second) indices)."""
-        for (a, b), rect in self.cells.items():
-            chosen = (a, b) in selected or (b, a) in selected
-            rect.setPen(QPen(self.BLUE, 3) if chosen else QPen(QColor(235, 235, 235), 1))
-            rect.setZValue(1 if chosen else 0)
+        """Outline the cells of the ``selected`` pairs (a set of (first, second) indices), and
+        no others (only the cells that change are touched)."""
+        chosen = {key for f, s in selected for key in ((f, s), (s, f)) if key in self.cells}
+        for key in self.outlined - chosen:
+            self.cells[key].setPen(self.PEN)
+            self.cells[key].setZValue(0)
+        for key in chosen - self.outlined:
+            self.cells[key].setPen(self.SELECTED_PEN)
+            self.cells[key].setZValue(1)
+        self.outlined = chosen
 
     def mousePressEvent(self, event):
         item = self.itemAt(event.pos())
@@ -357,6 +395,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         if self.estimator_name not in self.scorer_classes:
             self.estimator_name = DEFAULT_ESTIMATOR
         self.heatmap_scene = None
+        self._names_of, self._name_list = (), []     # the data's attributes and their names
 
         scroll = gui.VerticalScrollArea(self.controlArea)
         form = gui.vBox(None, margin=0)
@@ -547,7 +586,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
 
     # --- table and heatmap
     def show_result(self):
-        names = [a.name for a in self.data.domain.attributes] if self.data is not None else []
+        names = self._names()
         pairs = self.result.pairs if self.result is not None else None
         self.model.set_pairs(pairs, names)
         self.view.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
@@ -565,6 +604,13 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         self.heatmap.show_pairs(names, pairs.attributes[:HEATMAP_SIZE], pairs, tested)
         self._select_stored_pairs()
 
+    def _names(self):
+        """The data's attribute names (kept for the data: 10,000 names take 5 ms)."""
+        attributes = self.data.domain.attributes if self.data is not None else ()
+        if self._names_of is not attributes:
+            self._names_of, self._name_list = attributes, [a.name for a in attributes]
+        return self._name_list
+
     def _fit_columns(self):
         """Every column as wide as its widest text and its header, measured on the texts (not
         by asking the view about every row); a name longer than :data:`NAME_CHARACTERS` is
@@ -577,11 +623,10 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None,
                                                view) + 1) + 8
         pairs = model.pairs
-        names = [model.names[i] for i in pairs.attributes]
-        rows = np.unique(np.concatenate(
-            [np.arange(min(len(pairs), 32))]
-            + [_extremes(values, 16) for values in (pairs.statistics, pairs.pvalues,
-                                                     pairs.qvalues)]))
+        # the widest name is among the longest (not always the longest: "m" is wider than "i")
+        names = sorted({model.names[i][:NAME_CHARACTERS] for i in pairs.attributes},
+                       key=len)[-64:]
+        rows = _widest_rows(pairs)
         widths = {}
         for c in range(len(COLUMNS)):
             if c not in model.name_columns:
@@ -595,7 +640,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         average = metrics.averageCharWidth()
         # every name of up to NAME_CHARACTERS characters in full (measured, not counted in
         # average characters: names are wider than the average of the font's characters)
-        name_width = min(max(metrics.horizontalAdvance(n[:NAME_CHARACTERS]) for n in names),
+        name_width = min(max(metrics.horizontalAdvance(n) for n in names),
                          max(room, average * MIN_NAME_CHARACTERS))
         for c in model.name_columns:
             widths[c] = max(name_width + margin, header.sectionSizeHint(c))
@@ -623,12 +668,18 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         if len(source_rows):
             self.view.scrollTo(model.index(int(model.mapFromSourceRows(source_rows[0])), 0))
 
+    def _attribute_index(self, var):
+        """The index of ``var`` among the data's attributes, or None (looked up in the
+        domain's table: a search of 10,000 attributes compares variables for 50 ms)."""
+        domain = self.data.domain
+        index = domain.index(var) if var in domain else -1
+        return index if 0 <= index < len(domain.attributes) else None
+
     def _select_stored_pairs(self):
         pairs = self.model.pairs
-        attrs = self.data.domain.attributes
-        wanted = [sorted((attrs.index(a), attrs.index(b)))
-                  for a, b in zip(self.selected_pairs[::2], self.selected_pairs[1::2])
-                  if a in attrs and b in attrs]
+        stored = [(self._attribute_index(a), self._attribute_index(b))
+                  for a, b in zip(self.selected_pairs[::2], self.selected_pairs[1::2])]
+        wanted = [sorted(pair) for pair in stored if None not in pair]
         rows = [int(r) for a, b in wanted
                 for r in np.flatnonzero((pairs.first == a) & (pairs.second == b))]
         self._select_rows(sorted(rows), quiet=True)
@@ -669,7 +720,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             self.Outputs.selected_data.send(None)
             return
         attrs = self.data.domain.attributes
-        indices = sorted({attrs.index(a) for a in self.selected_pairs if a in attrs})
+        indices = sorted({self._attribute_index(a) for a in self.selected_pairs} - {None})
         domain = Domain([attrs[i] for i in indices], self.data.domain.class_vars,
                         self.data.domain.metas)
         self.Outputs.selected_data.send(self.data.transform(domain))
