@@ -469,12 +469,15 @@ def cluster():
 
 
 def local_and_dask_scores(args, cluster, capsys):
-    """The scores (attribute -> score) of ``args`` ranked in memory and with ``--dask``."""
+    """The scores (attribute -> score) of ``args`` ranked in memory and with ``--dask``; both
+    name the data by the file's name."""
     scores = []
     for extra in ([], ["--dask", cluster]):
         status, out, err = run(args + ["-q", "--format", "json"] + extra, capsys)
         assert status == 0, err
-        scores.append({r["attribute"]: r["score"] for r in json.loads(out)["ranking"]})
+        document = json.loads(out)
+        assert document["data"] == Path(args[1]).name
+        scores.append({r["attribute"]: r["score"] for r in document["ranking"]})
     return scores
 
 

@@ -94,22 +94,47 @@ def test_the_readme_first_command(cold):
     assert len(ranking(out)) == 13
 
 
-def test_the_python_examples_of_the_large_data_page(cold):
-    # the blocks of the page in order, in one namespace, as test_doc_examples runs them warm
-    page = ROOT / "doc" / "large-data.md"
-    assert len(BLOCK.findall(page.read_text(encoding="utf-8"))) >= 8
-    out = cold(*python(f"""
+def page_examples(page):
+    """The command that runs the ```python blocks of ``page`` in order, in one namespace (as
+    tests/test_doc_examples.py runs them warm), in the current folder."""
+    return python(f"""
         import re
         namespace = {{"__name__": "__main__"}}
         with open({str(page)!r}, encoding="utf-8") as file:
             blocks = re.findall({BLOCK.pattern!r}, file.read(), {BLOCK.flags})
         for number, block in enumerate(blocks, 1):
-            exec(compile(block, f"large-data.md, example {{number}}", "exec"), namespace)
-    """)).stdout
+            exec(compile(block, f"{page.name}, example {{number}}", "exec"), namespace)
+    """)
+
+
+def test_the_python_examples_of_the_large_data_page(cold):
+    page = ROOT / "doc" / "large-data.md"
+    assert len(BLOCK.findall(page.read_text(encoding="utf-8"))) >= 8
+    out = cold(*page_examples(page)).stdout
     # what the page's comments say the prints show
     for shown in ("True [0, 1]", "0 True", "0 0", "int8 (200, 500) 25600", "sid8", "sid4",
                   "[1 4]"):
         assert shown in out, (shown, out)
+
+
+def test_the_genetics_page(cold, tmp_path):
+    # its Python examples (a tiny study written with bed-reader, ranked, tested with
+    # covariates, its pairs, on Dask), then its shell commands on the same study written into
+    # this folder, each a new process with an empty cache
+    page = ROOT / "doc" / "genetics.md"
+    text = page.read_text(encoding="utf-8")
+    assert len(BLOCK.findall(text)) >= 5
+    cold(*page_examples(page))
+    first = BLOCK.findall(text)[0].replace("folder = tempfile.mkdtemp()", "folder = '.'")
+    cold(*python(first))
+    commands = re.search(r"^```text\n(.*?)^```", text, re.MULTILINE | re.DOTALL).group(1)
+    outs = [cold(SCRIPT, *line.split()[1:]).stdout for line in commands.splitlines()
+            if line.startswith("orange-relief ")]
+    assert len(outs) == 3
+    # the study's phenotype is the parity of rs3's and rs7's heterozygosity
+    assert sorted(ranking(outs[0])[:2]) == ["rs3", "rs7"]
+    assert outs[1].splitlines()[2].split()[1:3] == ["rs3", "rs7"]
+    assert outs[2].splitlines()[1].startswith("1,rs3,rs7,")
 
 
 @pytest.fixture

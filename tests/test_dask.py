@@ -67,6 +67,31 @@ def test_dask_vs_single_machine_equal(client, estimator, regression):
     np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
 
 
+@pytest.mark.parametrize("estimator", [ReliefF(k=10, iterations=1500, random_state=0),
+                                       RReliefF(k=10, iterations=1500, random_state=0)],
+                         ids=["ReliefF", "RReliefF"])
+def test_large_task_arguments_go_by_scatter_not_in_the_graph(client, estimator):
+    """The sampled instances' neighbours sent to the partitions (the 10 nearest of 1,500
+    sampled instances: 0.5-0.7 MB) are scattered: no "large graph" warning even with distributed's threshold
+    lowered to 300 kB (it warns at 10 MB, which 20,000 sampled instances passed), and the same
+    estimates as on one machine."""
+    import warnings
+    import dask
+    X, y, target = table(n=3000)
+    regression = isinstance(estimator, RReliefF)
+    y = target if regression else y
+    n_classes = 0 if regression else 3
+    single = estimator(encode(X, y, discrete=DISCRETE, n_classes=n_classes))
+    with dask.config.set({"distributed.admin.large-graph-warning-threshold": "300kB"}), \
+            warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        ours = estimate(estimator, da.from_array(X, chunks=(750, -1)),
+                        da.from_array(y, chunks=(750,)), discrete=DISCRETE,
+                        n_classes=n_classes, client=client)
+    assert not [w for w in seen if "large graph" in str(w.message)]
+    np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
+
+
 @pytest.mark.parametrize("estimator, regression", [
     (ReliefF(k=10, iterations=60, random_state=3), False),
     (ReliefF(k=10, iterations=60, random_state=3, missing="C", numeric_diff="ramp"), False),

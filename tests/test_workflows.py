@@ -8,6 +8,8 @@ import sys
 import time
 import unittest
 
+import numpy as np
+
 from AnyQt.QtCore import QEvent
 from AnyQt.QtWidgets import QApplication
 from orangecanvas import config as canvas_config
@@ -84,11 +86,11 @@ class TestShippedWorkflows(unittest.TestCase):
     def test_every_workflow_is_registered_as_a_tutorial_and_has_its_data(self):
         names = sorted(os.path.basename(p) for p in glob.glob(workflow_path("*.ows")))
         self.assertEqual(names, ["attribute-estimation-parity.ows",
-                                 "locality-profile-parity.ows", "oblivious-tree-parity.ows",
-                                 "relief-tree-parity.ows"])
+                                 "interacting-pairs-snps.ows", "locality-profile-parity.ows",
+                                 "oblivious-tree-parity.ows", "relief-tree-parity.ows"])
         tutorials = [ep.value for ep in self.config.examples_entry_points()]
         self.assertIn("orangecontrib.relief.workflows", tutorials)
-        for data in ("parity2.tab", "parity3.tab"):
+        for data in ("parity2.tab", "parity3.tab", "snp-study.tab"):
             self.assertTrue(os.path.isfile(workflow_path(data)))
 
     def test_rank_shows_relieff_ranking_parity_attributes_first_where_gini_does_not(self):
@@ -129,6 +131,30 @@ class TestShippedWorkflows(unittest.TestCase):
         # its note promises the informative attributes selected: the saved selection
         selected = values[("Locality Profile", "Selected Data", "Selected")]
         self.assertEqual({a.name for a in selected.domain.attributes}, {"I1", "I2"})
+
+    def test_interacting_pairs_finds_the_pair_the_ranking_puts_first(self):
+        values, errors = self.run_workflow("interacting-pairs-snps.ows")
+        self.assertEqual(errors, {})
+        # as the notes say: MultiSURF's two best are rs5 and rs12 ...
+        best = values[("Attribute Estimation", "Reduced Data", "Best two")]
+        self.assertEqual({a.name for a in best.domain.attributes}, {"rs5", "rs12"})
+        # ... the pairs of the ten best are tested, rs5 x rs12 first with q far below 0.05,
+        # every other pair with q above 0.05
+        pairs = values[("Interacting Pairs", "Interacting Pairs", "Pairs")]
+        self.assertEqual(len(pairs), 45)
+        first, second = pairs.get_column("first"), pairs.get_column("second")
+        q = pairs.get_column("q")
+        self.assertEqual({first[0], second[0]}, {"rs5", "rs12"})
+        self.assertLess(q[0], 1e-6)
+        self.assertTrue(np.all(q[1:] > 0.05), q[1:5])
+        # ... the saved selection, that pair, goes to Mosaic Display, where the cases fill the
+        # cells with exactly one of the two genotypes 0
+        selected = values[("Interacting Pairs", "Selected Data", "Mosaic Display")]
+        self.assertEqual([a.name for a in selected.domain.attributes], ["rs5", "rs12"])
+        one_zero = (selected.X[:, 0] == 0) != (selected.X[:, 1] == 0)
+        case = selected.Y == selected.domain.class_var.values.index("case")
+        self.assertGreater(case[one_zero].mean(), 0.8)
+        self.assertLess(case[~one_zero].mean(), 0.2)
 
     def test_every_workflow_has_notes_and_is_listed_in_the_help_index(self):
         from xml.etree import ElementTree

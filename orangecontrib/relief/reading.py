@@ -249,7 +249,10 @@ def _table(path, kind, options):
             data, _, attributes = encode_with_covariates(table, names)
         except ValueError as error:
             raise ReadError(f"covariates of {path!r}: {error}") from None
-    return DataRead(data, kind, table.name or path, tuple(a.name for a in attributes),
+    # a file by its name (as the PLINK and partitioned readers do); a data set Orange ships
+    # by Orange's name for it
+    shown = os.path.basename(path) if os.path.isfile(path) else table.name or path
+    return DataRead(data, kind, shown, tuple(a.name for a in attributes),
                     table.domain.class_var.name, target_kind(table.domain), len(table),
                     {MISSING_CLASS: int(np.isnan(y).sum())}, names)
 

@@ -220,3 +220,27 @@ def test_cancel():
             raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         NPDR().test(data, callback=cancel)
+
+
+def test_cancel_between_newton_steps_of_a_block(monkeypatch):
+    # with a numeric covariate the pairs' regressions are fitted a block of attributes at a
+    # time (here one attribute a block); a block of a million pairs takes seconds, so each of
+    # its Newton steps reports the progress so far: more reports than blocks, the fraction
+    # never decreasing, and a cancel raised within the first block ends the call
+    from orangecontrib.relief.estimators import npdr
+    data, _ = _data("snp", "numeric")
+    context = NPDR().context(data)
+    monkeypatch.setattr(npdr, "PAIR_BLOCK_BYTES", 8 * context.rows.size)
+    seen = []
+    NPDR().estimate(context, callback=seen.append)
+    assert len(seen) > 2 * data.n_attributes
+    assert seen == sorted(seen) and seen[-1] == 1.0
+
+    def cancel(fraction):
+        seen.append(fraction)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+    seen.clear()
+    with pytest.raises(KeyboardInterrupt):
+        NPDR().estimate(context, callback=cancel)
+    assert seen == [0.0, 0.0]

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from orangecontrib.relief.compilation import kernel_mode
 from orangecontrib.relief.estimators.neighbourhood.packed import (PackedColumns,
-                                                                  band_mismatch_counts,
+                                                                  BAND_WORDS, band_mismatch_counts,
                                                                   cell_mismatch_counts,
                                                                   column_planes, pack_planes)
 from orangecontrib.relief.estimators.relieff import ReliefF, ReliefFbestK
@@ -81,12 +81,14 @@ def test_packed_bit_and_plain_estimates_are_equal_with_instance_weights(monkeypa
 
 @pytest.mark.parametrize("a, rows", [(100, [0, 5, 699]),
                                      # several blocks of words and of queries
-                                     (64 * 64 + 70, [3, 0, 5, 699, 1, 2, 9, 11, 650, 10])])
+                                     (64 * 64 + 70, [3, 0, 5, 699, 1, 2, 9, 11, 650, 10]),
+                                     # a query's words split into pieces (BAND_WORDS)
+                                     (64 * (BAND_WORDS + 2) + 70, [3, 650])])
 def test_band_mismatch_counts_equal_counts_by_comparison(a, rows):
     # more than 255 members of a group: the vertical counters are read out on the way
     rng = np.random.default_rng(3)
     n = 700
-    X = rng.integers(0, 3, (n, a)).astype(float)
+    X = rng.integers(0, 3, (n, a)).astype(np.uint8)
     groups = rng.integers(0, 2, n).astype(np.intp)
     rows = np.array(rows)
     member = (rng.random((rows.size, n)) < 0.9).astype(np.int8)

@@ -13,7 +13,8 @@ import pytest
 import scipy.sparse as sp
 
 from orangecontrib.relief.estimators import encode
-from orangecontrib.relief.estimators.neighbourhood.packed import PackedColumns, pack_planes
+from orangecontrib.relief.estimators.neighbourhood.packed import (BAND_WORDS, PackedColumns,
+                                                                  pack_planes)
 from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import MultiSURF
@@ -65,6 +66,8 @@ CASES = {
     # bit planes: the popcount search, the mismatch bits of the diff sums, the band counts
     "ReliefF bit planes": lambda: (ReliefF(k=10), packed(300, 700)),
     "MultiSURF bit planes": lambda: (MultiSURF(), packed(300, 700)),
+    # a query's band counts split into pieces of words among the threads
+    "MultiSURF bit planes, many words": lambda: (MultiSURF(), packed(60, 64 * BAND_WORDS + 100)),
     "MultiSURF numeric": lambda: (MultiSURF(), encode(*numeric(400, 80), n_classes=2)),
     "ReliefF discrete codes": lambda: (ReliefF(k=10),
                                        encode(*snps(400, 300), discrete=True, n_classes=2)),

@@ -20,6 +20,10 @@ PROGRESS = (0.05, 0.85, 1.0)
 SEARCH = "dask"
 #: how many times a pass is rerun after the workers holding the sampled instances died
 RESENDS = 2
+#: when the tasks' array arguments add up to more than this (bytes), they go to the workers by
+#: ``scatter``, not in the task graph, which passes through the scheduler (distributed warns of
+#: graphs over 10 MB: the neighbours of 20,000 sampled instances made one of 19 MB)
+SCATTER_BYTES = 1 << 18
 
 
 def dask_modules():
@@ -62,7 +66,8 @@ class Passes:
         holding the sampled instances all die (Dask reruns lost tasks, but not scattered
         data), the instances are sent again and the pass rerun, up to ``RESENDS`` times."""
         for resend in range(RESENDS + 1):
-            tasks = [self.delayed(function, pure=False)(x, yb, *args(i))
+            arguments = self._scattered([args(i) for i in range(len(self.blocks))])
+            tasks = [self.delayed(function, pure=False)(x, yb, *arguments[i])
                      for i, (x, yb) in enumerate(zip(self.blocks, self.y_blocks))]
             try:
                 return self._wait(self.client.compute(tasks), lo, hi)
@@ -70,6 +75,19 @@ class Passes:
                 if resend == RESENDS or self.sample_rows is None:
                     raise
                 self.send_sample()
+
+    def _scattered(self, arguments):
+        """``arguments`` (a tuple for each partition), their arrays replaced by the futures of
+        copies scattered to the workers when they add up to more than ``SCATTER_BYTES``."""
+        large = [(i, j) for i, each in enumerate(arguments) for j, value in enumerate(each)
+                 if isinstance(value, np.ndarray)]
+        if sum(arguments[i][j].nbytes for i, j in large) <= SCATTER_BYTES:
+            return arguments
+        futures = self.client.scatter([arguments[i][j] for i, j in large], hash=False)
+        arguments = [list(each) for each in arguments]
+        for (i, j), future in zip(large, futures):
+            arguments[i][j] = future
+        return arguments
 
     def send_sample(self):
         """Scatter the sampled instances' rows and targets (:attr:`sample_rows`) to every

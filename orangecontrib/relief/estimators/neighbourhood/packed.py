@@ -45,6 +45,9 @@ COUNTER_LEVELS = 8
 COLUMN_BLOCK_BYTES = 16 * 2 ** 20
 #: words of each plane per pass over a tile: 512 candidates x 2 planes x 64 words = 512 KB
 WORD_BLOCK = 64
+#: words of each plane one task of :func:`band_mismatch_counts` counts (8 KB a plane, 65,536
+#: attributes): a query's row of more words is split among the threads
+BAND_WORDS = 1024
 
 
 @intrinsic
@@ -219,20 +222,26 @@ def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
     whose value of attribute u differs from instance rows[q]'s. Each mismatch word is added to
     ``COUNTER_LEVELS`` vertical counters (bit u of level l holds bit l of the count of
     attribute u: a carry-save adder over 64 attributes at a time, without branches, so the
-    loop over the words vectorises), which are read out before they could overflow. Parallel over the queries."""
+    loop over the words vectorises), which are read out before they could overflow. Parallel
+    over the queries and, within a query, over pieces of ``BAND_WORDS`` words (so that even
+    one query on many attributes keeps every thread busy); the counts are exact integers,
+    whatever the split."""
     W = planes.shape[2]
-    for q in prange(rows.size):
-        x0, x1 = planes[rows[q], 0], planes[rows[q], 1]
-        counters = np.zeros((n_groups, COUNTER_LEVELS, W), np.uint64)
-        totals = np.zeros((n_groups, 64 * W), np.int64)
+    pieces = max(1, (W + BAND_WORDS - 1) // BAND_WORDS)
+    for task in prange(rows.size * pieces):
+        q, w0 = task // pieces, (task % pieces) * BAND_WORDS
+        w1 = min(W, w0 + BAND_WORDS)
+        x0, x1 = planes[rows[q], 0, w0:w1], planes[rows[q], 1, w0:w1]
+        counters = np.zeros((n_groups, COUNTER_LEVELS, w1 - w0), np.uint64)
+        totals = np.zeros((n_groups, 64 * (w1 - w0)), np.int64)
         pending = np.zeros(n_groups, np.int64)
         for j in range(planes.shape[0]):
             if not member[q, j]:
                 continue
             g = groups[j]
-            z0, z1 = planes[j, 0], planes[j, 1]
+            z0, z1 = planes[j, 0, w0:w1], planes[j, 1, w0:w1]
             c = counters[g]
-            for w in range(W):
+            for w in range(w1 - w0):
                 carry = (x0[w] ^ z0[w]) | (x1[w] ^ z1[w])
                 for level in range(COUNTER_LEVELS):
                     held = c[level, w]
@@ -242,11 +251,12 @@ def band_mismatch_counts(planes, rows, member, groups, n_groups, out):
             if pending[g] == (1 << COUNTER_LEVELS) - 1:
                 _flush(c, totals[g])
                 pending[g] = 0
+        u0, u1 = 64 * w0, min(out.shape[2], 64 * w1)
         for g in range(n_groups):
             if pending[g]:
                 _flush(counters[g], totals[g])
-            for u in range(out.shape[2]):
-                out[q, g, u] = totals[g, u]
+            for u in range(u0, u1):
+                out[q, g, u] = totals[g, u - u0]
 
 
 def column_planes(planes, columns, positions, n_words):
