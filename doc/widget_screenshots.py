@@ -144,6 +144,14 @@ def snp_study():
     return Table.from_numpy(domain, X, y)
 
 
+def snp_study_long_names():
+    """:func:`snp_study` with 60-character names."""
+    from Orange.data import Domain, Table
+    data = snp_study()
+    attributes = [a.renamed(long_name(i)) for i, a in enumerate(data.domain.attributes)]
+    return Table.from_numpy(Domain(attributes, data.domain.class_var), data.X, data.Y)
+
+
 # --- states
 def choose(widget, name):
     """Choose estimator ``name`` in Attribute Estimation's combo."""
@@ -306,6 +314,8 @@ STATES = (
           after=choose_three),
     State("interacting-pairs-2000", "owinteractingpairs.OWInteractingPairs", weak_2000,
           before=thirty_best),
+    State("interacting-pairs-long-names", "owinteractingpairs.OWInteractingPairs",
+          snp_study_long_names, before=ten_best, after=select_best_pair),
     State("oblivious-tree", "owoblivioustree.OWObliviousTree", parity2_300),
     State("oblivious-tree-cv", "owoblivioustree.OWObliviousTree", parity2_300,
           before=cross_validation),

@@ -114,7 +114,7 @@ class TestShippedHelp(unittest.TestCase):
                     self.assertTrue((page.parent / path).is_file(), (page.name, target))
         # every screenshot of doc/widget_screenshots.py is shown in a page
         shots = sorted((ROOT / "doc" / "widgets" / "images").glob("*.png"))
-        self.assertEqual(len(shots), 21)
+        self.assertEqual(len(shots), 22)
         self.assertEqual(images, len(shots))
 
     def test_widget_help_path_is_the_shipped_index(self):

@@ -417,6 +417,75 @@ class TestSignificance(EstimationWidgetTest):
         self.assertEqual(len(self.get_output(self.widget.Outputs.reduced_data).domain.attributes),
                          self.widget.n_selected)
 
+    def test_npdr_regression_test_equals_the_engine_and_selects_by_q(self):
+        from orangecontrib.relief.estimators.npdr import NPDR
+        table = self.run_with("npdr", "NPDR")
+        w = self.widget
+        self.assertEqual(w.controls.significance_method.currentText(), "Regression (NPDR)")
+        self.assertIn("regression", w.controls.significance_method.toolTip())
+        self.assertEqual([v.name for v in table.domain.attributes], ["NPDR", "p", "q"])
+        # NPDR's own test at the widget's seed (0) with its default 30 calibrating permutations
+        expected = NPDR().test(encode_table(self.parity)[0], random_state=0)
+        self.assertEqual(expected.n_permutations, 30)
+        np.testing.assert_allclose(table.X[:, 0], expected.statistics)
+        np.testing.assert_allclose(table.X[:, 1], expected.pvalues)
+        np.testing.assert_allclose(table.X[:, 2], expected.qvalues)
+        self.assertFalse(w.permutations_spin.isEnabled())
+        self.assertFalse(w.Warning.no_npdr.is_shown())
+        w.fdr = 0.05
+        w.set_selection_method(w.SelectFDR)
+        chosen = {a.name for a in self.get_output(w.Outputs.reduced_data).domain.attributes}
+        self.assertEqual(chosen, {name for name, q in zip(table.metas[:, 0], table.X[:, 2])
+                                  if q < 0.05})
+        self.assertTrue({"I1", "I2"} <= chosen)
+        w.send_report()
+        self.assertIn("Regression (NPDR)", w.report_html)
+
+    def test_regression_test_for_other_estimators_warns_as_stir_does(self):
+        # alone: no p-values, a warning naming the estimator, q < falls back to the best
+        table = self.run_with("npdr", "ReliefF")
+        w = self.widget
+        self.assertEqual([v.name for v in table.domain.attributes], ["ReliefF"])
+        np.testing.assert_allclose(table.X[:, 0], ReliefF()(encode_table(self.parity)[0]))
+        self.assertTrue(w.Warning.no_npdr.is_shown())
+        self.assertTrue(w.Warning.no_npdr.formatted.endswith("permutations for ReliefF."))
+        self.assertFalse(w.Warning.no_stir.is_shown())
+        w.set_selection_method(w.SelectFDR)
+        self.assertTrue(w.Information.no_qvalues.is_shown())
+        self.assertIn("NPDR's regression", w.Information.no_qvalues.formatted)
+        # NPDR compared with ReliefF and Gini: the p- and q-values are NPDR's only
+        self.compare_with("ReliefF", scoring.Gini.stem())
+        self.choose("NPDR")
+        table = self.get_output(w.Outputs.scores)
+        self.assertEqual([v.name for v in table.domain.attributes],
+                         ["NPDR", "p", "q", "ReliefF", scoring.Gini.stem()])
+        self.assertIn(f"for ReliefF, {scoring.Gini.stem()}.", w.Warning.no_npdr.formatted)
+        # back to none: no warning
+        w.significance_method = 0
+        w._on_significance_changed()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertFalse(w.Warning.no_npdr.is_shown())
+
+    def compare_with(self, *names):
+        model = self.widget.compare_model
+        for row in range(model.rowCount()):
+            if model.item(row).text() in names:
+                model.item(row).setCheckState(Qt.Checked)
+
+    def test_stored_significance_choices_keep_their_meaning(self):
+        # settings store the index: the choices of older versions keep theirs
+        self.assertEqual([m for _, m in SIGNIFICANCE[:3]], [None, "stir", "permutation"])
+        old = {"estimator_name": "ReliefF", "compared": [], "significance_method": 2,
+               "n_permutations": 19, "__version__": 4}
+        w = self.create_widget(OWAttributeEstimation, stored_settings=old)
+        self.assertEqual(w.controls.significance_method.currentText(), "Permutations")
+        self.send_signal(w.Inputs.data, self.parity, widget=w)
+        self.wait_until_finished(widget=w, timeout=TIMEOUT)
+        table = self.get_output(w.Outputs.scores, widget=w)
+        self.assertEqual([v.name for v in table.domain.attributes], ["ReliefF", "p", "q"])
+        b = table.X[:, 1] * 20 - 1                  # p = (b + 1) / 20
+        np.testing.assert_allclose(b, np.round(b), atol=1e-9)
+
     def test_without_significance_no_p_columns(self):
         table = self.run_with(None)
         self.assertEqual(len(table.domain.attributes), 1)
@@ -897,6 +966,7 @@ class TestCovariates(EstimationWidgetTest):
         table = self.get_output(w.Outputs.scores)       # ReliefF's STIR, unadjusted
         expected = stir(ReliefF(), encode_table(self.parity)[0], random_state=0)
         np.testing.assert_allclose(table.X[:, 2], expected.pvalues)
+        self.assertIn("Regression (NPDR)", w.Warning.stir_covariates.formatted)
         # permutations of NPDR adjust: no STIR message
         w.significance_method = [m for _, m in SIGNIFICANCE].index("permutation")
         w.n_permutations = 9
@@ -904,6 +974,26 @@ class TestCovariates(EstimationWidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Warning.stir_covariates.is_shown())
         self.assertFalse(w.Error.active)
+
+    def test_regression_test_with_covariates_equals_the_engine(self):
+        from orangecontrib.relief.estimators import NPDR, encode
+        from orangecontrib.relief.estimators.encoding import as_covariates
+        w = self.npdr_on_data("sex")
+        w.significance_method = [m for _, m in SIGNIFICANCE].index("npdr")
+        w._on_significance_changed()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertFalse(w.Error.active)
+        self.assertFalse(w.Warning.active)
+        table = self.get_output(w.Outputs.scores)
+        X = self.parity.X
+        data = encode(X, self.parity.Y, discrete=True, n_values=[2] * X.shape[1], n_classes=2,
+                      covariates=as_covariates(self.sex, len(X), discrete=True))
+        expected = NPDR().test(data, random_state=0)     # within the groups of equal sex
+        np.testing.assert_allclose(table.X[:, 0], expected.statistics, rtol=1e-10)
+        np.testing.assert_allclose(table.X[:, 1], expected.pvalues)
+        np.testing.assert_allclose(table.X[:, 2], expected.qvalues)
+        unadjusted = NPDR().test(encode_table(self.parity)[0], random_state=0)
+        self.assertFalse(np.allclose(table.X[:, 0], unadjusted.statistics))
 
     def test_missing_covariate_values_text_metas_and_only_covariates_are_messages(self):
         w = self.widget

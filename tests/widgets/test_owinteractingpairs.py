@@ -340,6 +340,34 @@ class TestOWInteractingPairs(WidgetTest):
         self.run_on(self.data, widget=widget)
         self.assertFalse(widget.Error.active)
 
+    def test_names_of_40_characters_show_in_full_longer_ones_shortened_with_full_tooltips(self):
+        w = self.widget
+        w.show()
+        w.n_permutations = 10
+        data = self.data
+        # names of 40 and 60 characters (of average width, as text is)
+        names = ["expression_in_tissue_sample_of_probe_001",
+                 "expression_in_tissue_sample_of_patient_cohort_A_probe_000002"] \
+            + [a.name for a in data.domain.attributes[2:]]
+        self.assertEqual([len(n) for n in names[:2]], [40, 60])
+        renamed = Domain([a.renamed(n) for a, n in zip(data.domain.attributes, names)],
+                         data.domain.class_var, data.domain.metas)
+        self.run_on(Table.from_numpy(renamed, data.X, data.Y, metas=data.metas))
+        view, model = w.view, w.model
+        metrics = view.fontMetrics()
+        for column in (1, 2):
+            width = view.columnWidth(column)
+            # a 40-character name fits its column (with the cell's margins)
+            self.assertGreaterEqual(width, metrics.horizontalAdvance(names[0]) + 8)
+            # a 60-character name does not: shortened in the middle, whole in the tooltip
+            self.assertLess(width, metrics.horizontalAdvance(names[1]))
+        self.assertEqual(view.textElideMode(), Qt.ElideMiddle)
+        row = next(r for r in range(model.rowCount())
+                   if names[1] in (model.index(r, 1).data(), model.index(r, 2).data()))
+        column = 1 if model.index(row, 1).data() == names[1] else 2
+        self.assertEqual(model.index(row, column).data(Qt.ToolTipRole), names[1])
+        self.assertEqual(elided_in_table(view), [])
+
     def test_report(self):
         w = self.widget
         w.n_permutations = 10

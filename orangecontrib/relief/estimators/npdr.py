@@ -37,8 +37,10 @@ The fits of all attributes share every regressor but one and are computed togeth
 ``GROUP_LIMIT``: no covariates, or discrete ones such as sex and site), the pairs reduce
 exactly to counts: for each attribute, the numbers of pairs and of misses among them in each
 cell of (diff 0 or 1, covariate diffs), counted by popcount on the SNPs' bit planes without a
-list of pairs; the logistic fit of those grouped counts is the fit of the pairs. Otherwise the
-pairs' diffs are formed for a block of attributes at a time.
+list of pairs; the logistic fit of those grouped counts is the fit of the pairs. Otherwise (a
+numeric covariate, numeric attributes) the pairs' diffs are formed for a block of attributes at
+a time and every fit runs over all the pairs: about 1.2 million for 2,000 instances in
+MultiSURF's neighbourhoods, a second or so per attribute.
 """
 from dataclasses import dataclass, replace
 
@@ -52,7 +54,8 @@ from .neighbourhood.packed import cell_mismatch_counts, column_planes
 from .pair_regression import PairFits, linear_fits, logistic_fits
 from .parameters import ITERATIONS, RANDOM_STATE, equals
 from .significance import (STIR_CALIBRATION, Significance, benjamini_hochberg,
-                           calibrated_pvalues, check_calibration)
+                           calibrated_pvalues, check_calibration, permutation_strata,
+                           permuted_targets)
 from .surf import NEAR, MultiSURF
 
 __all__ = ["NPDR", "NPDRContext", "NPDRSignificance", "default_k", "GROUP_LIMIT"]
@@ -219,10 +222,11 @@ class NPDR(Estimator):
         are too small, the more so with unequal classes; by default the statistics are
         referred to their null distribution from ``calibration`` permutations of the target
         drawn by ``random_state``, as STIR's (:func:`.significance.calibrated_pvalues`). The
-        permutations keep the neighbourhoods (they do not depend on the target) and, when
-        every covariate is discrete, permute within the groups of equal covariates (so the
-        target keeps its dependence on them); with a numeric covariate they permute over all
-        instances. An attribute whose diff does not vary among the pairs beyond the
+        permutations keep the neighbourhoods (they do not depend on the target) and permute
+        within strata of instances alike in their covariates
+        (:func:`.significance.permutation_strata`: the groups of equal discrete covariates;
+        with a numeric one, runs of instances of similar predicted targets), so that the
+        target keeps its dependence on them. An attribute whose diff does not vary among the pairs beyond the
         covariates' gets the statistic 0 and p = 1; one without a known value (or whose
         likelihood has no finite maximum) NaN. ``callback(fraction)`` reports progress."""
         check_calibration(calibration)
@@ -232,13 +236,11 @@ class NPDR(Estimator):
         statistics = np.where(fits.degenerate, 0.0, fits.statistics)
         if calibration:
             rng = random_generator(random_state)
-            strata = _strata(data)
+            strata = permutation_strata(data)
             null = np.empty((calibration, statistics.size))
             for r in range(calibration):
-                order = np.arange(data.n_instances)
-                for members in strata:
-                    order[members] = members[rng.permutation(members.size)]
-                permuted = replace(context, data=replace(data, y=data.y[order]))
+                permuted = replace(context, data=replace(
+                    data, y=permuted_targets(data, strata, rng)))
                 null[r] = self.estimate(permuted, callback=progress_part(
                     callback, (r + 1) / runs, (r + 2) / runs))
             p = calibrated_pvalues(statistics, null)
@@ -260,17 +262,6 @@ class NPDR(Estimator):
     def __call__(self, data, callback=None):
         context = self.context(data, progress_part(callback, 0.0, 0.5))
         return self.estimate(context, callback=progress_part(callback, 0.5, 1.0))
-
-
-def _strata(data):
-    """The groups of instances whose target a permutation exchanges: those of equal
-    covariates when every covariate is discrete, else all instances."""
-    covs = data.covariates
-    if covs is None or not covs.discrete.all():
-        return [np.arange(data.n_instances)]
-    _, group = np.unique(covs.values, axis=0, return_inverse=True)
-    group = group.ravel()
-    return [np.flatnonzero(group == g) for g in range(group.max() + 1)]
 
 
 def _shared_columns(data, rows, others):
@@ -306,7 +297,10 @@ def _pair_fits(context, columns, Z, outcome, logistic, callback):
         D = DiffModel(plain.columns(cols), DIFFS).pair_diffs(context.rows, context.others)
         unknown = np.isnan(D).any(axis=0)          # an attribute without a known value
         D[:, unknown] = 0.0
-        fit = logistic_fits(Z, D, outcome, np.ones(P), start) if logistic \
+        # a block of many pairs (a million with a numeric covariate) takes seconds: its Newton
+        # steps report the progress so far, so that a cancel takes effect between them
+        tick = None if callback is None else lambda done=done: callback(done / len(blocks))
+        fit = logistic_fits(Z, D, outcome, np.ones(P), start, tick) if logistic \
             else linear_fits(Z, D, outcome)
         b[cols], se[cols], stat[cols], df = (fit.coefficients, fit.standard_errors,
                                              fit.statistics, fit.df)

@@ -102,11 +102,13 @@ def shared_logistic_fit(Z, successes, counts):
     return theta
 
 
-def logistic_fits(Z, D, successes, counts, start=None):
+def logistic_fits(Z, D, successes, counts, start=None, tick=None):
     """Logistic fits of ``successes`` out of ``counts`` trials per row on ``Z`` (P, q) and
     each column of ``D`` (P, B) (module docstring). ``successes`` and ``counts`` are (P,) for
     every model or (P, B) per model; ``start`` (q,) the shared columns' starting coefficients
-    (default: :func:`shared_logistic_fit`)."""
+    (default: :func:`shared_logistic_fit`); ``tick()``, if given, is called before every
+    Newton step (an exception raised from it ends the fits: a cancel between steps of a long
+    block of pairs)."""
     P, q = Z.shape
     B = D.shape[1]
     successes = np.broadcast_to(successes.reshape(P, -1), (P, B))
@@ -118,6 +120,8 @@ def logistic_fits(Z, D, successes, counts, start=None):
     active = np.ones(B, bool)
     info = np.empty((B, q + 1, q + 1))
     for _ in range(MAX_ITERATIONS):
+        if tick is not None:
+            tick()
         eta = Z @ theta[:, :q].T + D * theta[:, q]
         mu = _expit(eta)
         w = counts * mu * (1 - mu)

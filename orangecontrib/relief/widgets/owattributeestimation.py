@@ -31,6 +31,7 @@ from orangecontrib.relief.estimators.significance import significance, supports_
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
+from orangecontrib.relief.widgets.names import NAME_CHARACTERS
 from orangecontrib.relief.widgets.numbers import format_p, format_scores
 
 __all__ = ["OWAttributeEstimation", "estimate"]
@@ -48,13 +49,12 @@ CASES = ("same value,\nsame class", "same value,\ndiff. class",
          "diff. value,\nsame class", "diff. value,\ndiff. class")
 
 
-#: the significance choices: (label, method of :func:`.significance.significance`)
-SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"))
+#: the significance choices: (label, method of :func:`.significance.significance`); stored by
+#: index, so a new choice goes last
+SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"),
+                ("Regression (NPDR)", "npdr"))
 #: the seed of the widget's permutations, so that its p-values repeat
 PERMUTATION_SEED = 0
-#: the table shows names up to about this many characters in full (longer ones are
-#: shortened in the middle, their tooltips in full)
-NAME_CHARACTERS = 40
 
 
 def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=None):
@@ -64,8 +64,9 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
     raises :class:`~.background.Cancelled` when ``state`` requests interruption (its context and
     its estimate step alike); for the Π framework the context is kept, for its four-case count
     matrices, and for TuRF, for the attributes its rounds removed.
-    With ``method`` ("stir" or "permutation", :func:`.significance.significance`) also the
-    p-values and q-values (STIR only for an estimator that supports it). ``callback`` replaces
+    With ``method`` ("stir", "permutation" or "npdr", :func:`.significance.significance`) also
+    the p-values and q-values (STIR and NPDR's regression test only for an estimator that
+    offers it, :attr:`.base.Estimator.significance_tests`). ``callback`` replaces
     the one made from ``state`` (a part of a longer task's progress).
 
     Returns a namespace with ``name`` (the scorer's stem), ``scores`` (1-D, aligned with
@@ -77,7 +78,7 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
     if callback is None:
         callback = progress_callback(state)
     pvalues = qvalues = None
-    if method == "stir" and not supports_stir(scorer):
+    if method is not None and method not in scorer.significance_tests:
         method = None
     context = None
     if scorer.counts_cases or scorer.removes_attributes:
@@ -371,8 +372,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         fdr_nothing = Msg("No attribute of {} has q < {:g}.")
         no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
                       "target; choose permutations for {}.")
-        stir_covariates = Msg("STIR does not adjust for covariates; choose Permutations for "
-                              "p-values adjusted for them (of {}).")
+        no_npdr = Msg("The regression test is NPDR's own; choose permutations for {}.")
+        stir_covariates = Msg("STIR does not adjust for covariates; choose Regression (NPDR) "
+                              "or Permutations for p-values adjusted for them (of {}).")
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -382,8 +384,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         no_threshold = Msg("Relief's threshold τ applies to the estimates of ReliefF and "
                            "the SURF family only; the best ranked attributes are output "
                            "instead.")
-        no_qvalues = Msg("Selecting by q-values needs a significance method (STIR or "
-                         "permutations); "
+        no_qvalues = Msg("Selecting by q-values needs a significance method (STIR, "
+                         "permutations or NPDR's regression); "
                          "the best ranked attributes are output instead.")
         switched = Msg("{} does not suit a {} target: the data are estimated with {}, "
                        "the choice for such targets.")
@@ -483,8 +485,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                      tooltip="p-values and Benjamini-Hochberg q-values of the estimates: STIR "
                              "(Le et al.'s test of hit against miss diffs, calibrated by 30 "
                              "permutations of the class; Relief, ReliefF, SURF and MultiSURF; "
-                             "approximate, fast) or the estimates of the data with the class "
-                             "permuted (any estimator; exact, slower)")
+                             "approximate, fast), the estimates of the data with the class "
+                             "permuted (any estimator; exact, slower) or NPDR's regression "
+                             "test (NPDR only: the t statistic of the attribute's coefficient "
+                             "in the regression over neighbour pairs, adjusted for the "
+                             "covariates, calibrated by 30 permutations of the class; Le, "
+                             "Dawkins & McKinney 2020)")
         self.permutations_spin = gui.spin(
             box, self, "n_permutations", 9, 100000, step=10, label="Runs:",
             callback=self._on_significance_changed,
@@ -786,6 +792,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                    for name in [self.current_name] + self.compared_names()]
         no_stir = [s.stem() for s in scorers if not supports_stir(s)]
         self.Warning.no_stir(", ".join(no_stir), shown=self._method() == "stir" and no_stir)
+        no_npdr = [s.stem() for s in scorers if "npdr" not in s.significance_tests]
+        self.Warning.no_npdr(", ".join(no_npdr), shown=self._method() == "npdr" and no_npdr)
         adjusted = bool(self.covariates_in_use())
         unadjusted = [s.stem() for s in scorers if not s.adjusts_covariates]
         self.Information.unadjusted(", ".join(unadjusted), shown=adjusted and bool(unadjusted))

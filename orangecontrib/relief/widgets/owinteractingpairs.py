@@ -26,6 +26,7 @@ from orangecontrib.relief.estimators.interactions import interacting_pairs
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
+from orangecontrib.relief.widgets.names import NAME_CHARACTERS, shorten
 from orangecontrib.relief.widgets.numbers import format_p, format_statistic
 
 __all__ = ["OWInteractingPairs", "pairs_task", "pairs_table"]
@@ -38,9 +39,13 @@ MAX_TOP = 1000
 HEATMAP_SIZE = 25
 #: the heatmap shows names up to this many characters in full (tooltips in full)
 HEATMAP_CHARACTERS = 24
-#: the table's name columns show names up to about this many characters in full (longer ones
-#: are shortened in the middle, their tooltips in full)
-NAME_CHARACTERS = 30
+#: the heatmap's pane is at least this wide (it scrolls), so that the table can show its columns
+HEATMAP_MIN_WIDTH = 160
+#: the widget opens at most this wide (it fits a 1366-pixel screen)
+MAX_WIDTH = 1360
+#: a table too narrow for its columns shortens the names in the middle, to no fewer than this
+#: many characters (then it scrolls)
+MIN_NAME_CHARACTERS = 16
 #: the table's columns: (header, tooltip)
 COLUMNS = (
     ("Rank", "The pair's place, best (smallest p) first"),
@@ -59,14 +64,6 @@ COLUMNS = (
 RANK, FIRST, SECOND, STATISTIC, DF, P, Q = range(len(COLUMNS))
 #: the columns sorted ascending on their first click (the others descending)
 ASCENDING = (RANK, FIRST, SECOND, P, Q)
-
-
-def _short(name, length):
-    """``name`` shortened in the middle to ``length`` characters (the tooltip shows it all)."""
-    if len(name) <= length:
-        return name
-    half = (length - 1) // 2
-    return f"{name[:half]}…{name[-half:]}"
 
 
 def classification_scorers():
@@ -120,6 +117,8 @@ def _extremes(values, n):
 class PairsModel(AbstractSortTableModel):
     """The tested pairs, one a row (best first until sorted), read from the result's arrays
     (no item per cell: half a million pairs show and sort at once)."""
+    #: the columns of the attributes' names (shortened in the middle if long, tooltips in full)
+    name_columns = (FIRST, SECOND)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -166,9 +165,9 @@ class PairsModel(AbstractSortTableModel):
         column = index.column()
         if role == Qt.DisplayRole:
             return self.text(row, column)
-        if role == Qt.ToolTipRole and column in (FIRST, SECOND):
+        if role == Qt.ToolTipRole and column in self.name_columns:
             return self.text(row, column)
-        if role == Qt.TextAlignmentRole and column not in (FIRST, SECOND):
+        if role == Qt.TextAlignmentRole and column not in self.name_columns:
             return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
@@ -186,7 +185,7 @@ class PairsModel(AbstractSortTableModel):
         pairs = self.pairs
         if column == RANK:
             return np.arange(len(pairs))
-        if column in (FIRST, SECOND):
+        if column in self.name_columns:
             return self.name_order[pairs.first if column == FIRST else pairs.second]
         return {STATISTIC: pairs.statistics, DF: pairs.df, P: pairs.pvalues,
                 Q: pairs.qvalues}[column]
@@ -228,7 +227,7 @@ class Heatmap(QGraphicsView):
             return
         metrics = self.fontMetrics()
         cell = metrics.height() + 6
-        labels = [_short(names[a], HEATMAP_CHARACTERS) for a in self.attributes]
+        labels = [shorten(names[a], HEATMAP_CHARACTERS) for a in self.attributes]
         margin = max(metrics.horizontalAdvance(label) for label in labels) + 8
         position = {a: i for i, a in enumerate(self.attributes)}
         inside = np.zeros(max(self.attributes + [int(pairs.first.max(initial=0)),
@@ -283,7 +282,8 @@ class Heatmap(QGraphicsView):
             text = scene.addSimpleText(f"{value:.3g}")
             text.setPos(x - text.boundingRect().width() / 2, bar.bottom() + 2)
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-4, -4, 4, 4))
-        self.setMinimumWidth(int(min(scene.sceneRect().width(), 300)) + 2 * self.frameWidth()
+        self.setMinimumWidth(int(min(scene.sceneRect().width(), HEATMAP_MIN_WIDTH))
+                             + 2 * self.frameWidth()
                              + self.verticalScrollBar().sizeHint().width())
 
     def outline(self, selected):
@@ -428,7 +428,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         gui.rubber(form)
         gui.auto_send(self.buttonsArea, self, "auto_commit")
 
-        splitter = QSplitter(Qt.Horizontal, childrenCollapsible=False)
+        self.splitter = splitter = QSplitter(Qt.Horizontal, childrenCollapsible=False)
         self.mainArea.layout().addWidget(splitter)
         column = gui.vBox(None, margin=0)
         splitter.addWidget(column)
@@ -462,7 +462,16 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         self.resize(1300, 700)
 
     def sizeHint(self):
-        return QSize(1300, 700)
+        # as wide as the table's columns need beside the heatmap's narrowest pane
+        needed = self._outside_splitter() + self.view.minimumWidth() \
+            + self.splitter.handleWidth() + HEATMAP_MIN_WIDTH + 20
+        return QSize(min(max(1300, needed), MAX_WIDTH), 700)
+
+    def _outside_splitter(self):
+        """The widget's width beside the table and heatmap (the controls and margins)."""
+        if self.isVisible():
+            return self.width() - self.splitter.width()
+        return self.controlArea.sizeHint().width() + 30
 
     # --- controls
     def _set_choice_buttons(self):
@@ -559,7 +568,9 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     def _fit_columns(self):
         """Every column as wide as its widest text and its header, measured on the texts (not
         by asking the view about every row); a name longer than :data:`NAME_CHARACTERS` is
-        shortened in the middle."""
+        shortened in the middle, and shorter still (to :data:`MIN_NAME_CHARACTERS` at least)
+        where the widget at its widest (:data:`MAX_WIDTH`) would not show every column beside
+        the heatmap. The table's pane is then as wide as its columns."""
         view, model = self.view, self.model
         header = view.horizontalHeader()
         metrics = view.fontMetrics()
@@ -567,24 +578,32 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                                                view) + 1) + 8
         pairs = model.pairs
         names = [model.names[i] for i in pairs.attributes]
-        name_width = min(max(metrics.horizontalAdvance(n) for n in names),
-                         metrics.averageCharWidth() * NAME_CHARACTERS)
         rows = np.unique(np.concatenate(
             [np.arange(min(len(pairs), 32))]
             + [_extremes(values, 16) for values in (pairs.statistics, pairs.pvalues,
                                                      pairs.qvalues)]))
+        widths = {}
         for c in range(len(COLUMNS)):
-            if c in (FIRST, SECOND):
-                width = name_width
-            else:
+            if c not in model.name_columns:
                 texts = {model.text(int(r), c) for r in rows} | {str(len(pairs))}
-                width = max(metrics.horizontalAdvance(t) for t in texts)
-            view.setColumnWidth(c, max(width + margin, header.sectionSizeHint(c)))
+                widths[c] = max(max(metrics.horizontalAdvance(t) for t in texts) + margin,
+                                header.sectionSizeHint(c))
+        frame = 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
+        room = (MAX_WIDTH - self._outside_splitter() - self.splitter.handleWidth()
+                - HEATMAP_MIN_WIDTH - 20 - frame - sum(widths.values())) \
+            // len(model.name_columns) - margin
+        average = metrics.averageCharWidth()
+        # every name of up to NAME_CHARACTERS characters in full (measured, not counted in
+        # average characters: names are wider than the average of the font's characters)
+        name_width = min(max(metrics.horizontalAdvance(n[:NAME_CHARACTERS]) for n in names),
+                         max(room, average * MIN_NAME_CHARACTERS))
+        for c in model.name_columns:
+            widths[c] = max(name_width + margin, header.sectionSizeHint(c))
+        for c, width in widths.items():
+            view.setColumnWidth(c, width)
         if len(pairs):
             view.verticalHeader().setDefaultSectionSize(view.sizeHintForRow(0))
-        width = sum(view.columnWidth(c) for c in range(len(COLUMNS))) \
-            + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
-        view.setMinimumWidth(min(width, 620))
+        view.setMinimumWidth(sum(widths.values()) + frame)
 
     # --- selection
     def _select_rows(self, source_rows, toggle=False, quiet=False):

@@ -26,6 +26,7 @@ from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.numbers import format_scores
+from orangecontrib.relief.widgets.names import shorten
 
 __all__ = ["OWLocalityProfile", "locality_profile", "correlation"]
 
@@ -50,15 +51,6 @@ REFERENCE_SOURCES = {"myopic ReliefF": "eq. 5", "accuracy": "eq. 16", "MSE": "eq
 #: what a settings box is titled by the target type of the data (None: no data)
 ESTIMATORS = {"classification": "ReliefF", "regression": "RReliefF",
               None: "ReliefF / RReliefF"}
-
-
-def _short(name, length=LEGEND_CHARACTERS):
-    """``name`` for the legend: a long one shortened in the middle (the list beside the plots
-    shows it in full)."""
-    if len(name) <= length:
-        return name
-    half = (length - 1) // 2
-    return f"{name[:half]}…{name[-half:]}"
 
 
 #: the colours of the curves drawn each in its own (at most :data:`SELECTED_SHOWN`), in the
@@ -390,7 +382,8 @@ class OWLocalityProfile(BackgroundEstimationWidget):
             self.rest = self._many_curves(rest, pg.mkPen(QColor(90, 90, 90), width=2), z=2)
         self.profile_legend.clear()
         for i in shown:
-            self.profile_legend.addItem(self.curves[int(i)], _short(attrs[i].name))
+            self.profile_legend.addItem(self.curves[int(i)],
+                                        shorten(attrs[i].name, LEGEND_CHARACTERS))
         if rest:
             self.profile_legend.addItem(self.rest, f"+ {len(rest)} more selected")
 
