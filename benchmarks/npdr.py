@@ -6,16 +6,22 @@ Sections (``--sections``, comma-separated):
 * ``null``: SNP data (MAF uniform in 0.1..0.5) with a class unrelated to them, classes 50/50 and
   30/70; NPDR's calibrated p-values (30 permutations) and the regressions' own ones: KS test of
   uniformity, the share below 0.05, the share of data sets with any discovery at q < 0.05;
-* ``confounding``: a binary covariate (sex) sets the risk of the class (logit +-1.5) and the
-  allele frequency of 10 null SNPs (0.1 vs 0.6); SNPs 0 and 1 interact (XOR of carrying the
-  minor allele, logit +-2); 100 SNPs, n = 400. Per replicate, NPDR without and with the
-  covariate: the number of the 10 confounded SNPs at q < 0.05, the false discovery proportion
-  over all null SNPs, whether both interacting SNPs are found;
+* ``confounding``: a binary covariate (sex) sets the risk of the class and the allele
+  frequency of 10 null SNPs (0.1 vs 0.6); SNPs 0 and 1 interact (XOR of carrying the minor
+  allele); sex logit +-1.5, XOR logit +-2, 100 SNPs, n = 400 and n = 800 (``CONFOUNDING``).
+  Per replicate, NPDR without and with the covariate: the number of the 10 confounded SNPs at
+  q < 0.05, the false discovery proportion over all null SNPs, whether both interacting SNPs
+  are found, and the larger of their two calibrated p-values (its median over replicates);
 * ``power``: 100 SNPs, n = 200, classes 50/50 (the half of highest liability), 5 planted
   attributes: two interacting pairs (0-1, 2-3: the XOR of carrying the minor allele, liability
-  +2 each) and a main effect (SNP 4, additive, +1 an allele), logistic noise; NPDR (calibrated) against STIR calibrated on MultiSURF and on
-  ReliefF k = 10, over the data sets: the share of planted SNPs found at q < 0.05 (mean and 95 %
-  interval over data sets) and the false discovery proportion;
+  +2 each) and a main effect (SNP 4, additive, +1 an allele), logistic noise. NPDR calibrated
+  (its default; the allele-sharing diff; k-nearest neighbourhoods with the R package's k and
+  with k = 10; 100 permutations) against STIR calibrated on MultiSURF and on ReliefF k = 10,
+  and a bound: the likelihood-ratio tests of a logistic regression that knows the true model
+  (each planted SNP's own terms; null SNPs' p-values uniform, as a valid test's). Over the data
+  sets: the share of planted SNPs found at q < 0.05 (mean and 95 % interval), the false
+  discovery proportion, the paired difference from STIR MultiSURF; and the correlation of
+  NPDR's and STIR's uncalibrated statistics over the SNPs of each data set;
 * ``speed``: NPDR with MultiSURF neighbourhoods and two covariates on 2,000 x 100,000 SNPs read
   from a ``.bed`` file (written once into ``--workdir`` by bed-reader): discrete covariates
   (sex and a 3-level site: the grouped popcount path), in a child process for its peak memory,
@@ -39,7 +45,7 @@ from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.encoding import as_covariates
 from orangecontrib.relief.estimators.npdr import NPDR
 from orangecontrib.relief.estimators.relieff import ReliefF
-from orangecontrib.relief.estimators.significance import stir
+from orangecontrib.relief.estimators.significance import benjamini_hochberg, stir
 from orangecontrib.relief.estimators.surf import MultiSURF
 
 
@@ -76,38 +82,48 @@ def null_section(reps):
                   f"{np.mean(any_fd):.1%} |", flush=True)
 
 
-def confounded(rng, n=400, a=100):
+#: the confounding section's simulations: (instances, logit of sex, logit of the XOR)
+CONFOUNDING = ((400, 1.5, 2.0), (800, 1.5, 2.0))
+
+
+def confounded(rng, n=400, a=100, sex_logit=1.5, xor_logit=2.0):
     sex = rng.integers(0, 2, n)
     X = snps(rng, n, a)
     X[:, 2:12] = rng.binomial(2, np.where(sex == 1, 0.6, 0.1)[:, None], (n, 10))
     xor = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(float)
-    logit = 1.5 * (2 * sex - 1) + 4.0 * (xor - 0.5)
+    logit = sex_logit * (2 * sex - 1) + 2 * xor_logit * (xor - 0.5)
     y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(float)
     return X, y, sex
 
 
 def confounding_section(reps):
-    rows = {False: [], True: []}
-    for rep in range(reps):
-        rng = np.random.default_rng(1000 + rep)
-        X, y, sex = confounded(rng)
-        null = np.ones(X.shape[1], bool)
-        null[:2] = False
+    print("| simulation | NPDR | replicates | confounded SNPs found (of 10): mean, min-max | "
+          "replicates with >= 6 of them | FDP over null SNPs, mean [95 % interval] | "
+          "pair found | the pair's larger p, median |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n, sex_logit, xor_logit in CONFOUNDING:
+        label = f"n = {n}, sex ±{sex_logit:g}, XOR ±{xor_logit:g}"
+        rows = {False: [], True: []}
+        for rep in range(reps):
+            rng = np.random.default_rng(1000 + rep)
+            X, y, sex = confounded(rng, n, sex_logit=sex_logit, xor_logit=xor_logit)
+            null = np.ones(X.shape[1], bool)
+            null[:2] = False
+            for adjust in (False, True):
+                covs = as_covariates(sex, len(y), discrete=True, names=["sex"]) if adjust \
+                    else None
+                result = NPDR().test(encode(X, y, discrete=True, n_classes=2, covariates=covs),
+                                     random_state=rep)
+                found = result.qvalues < 0.05
+                rows[adjust].append((found[2:12].sum(),
+                                     (found & null).sum() / max(found.sum(), 1),
+                                     found[0] and found[1], result.pvalues[:2].max()))
         for adjust in (False, True):
-            covs = as_covariates(sex, len(y), discrete=True, names=["sex"]) if adjust else None
-            result = NPDR().test(encode(X, y, discrete=True, n_classes=2, covariates=covs),
-                                 random_state=rep)
-            found = result.qvalues < 0.05
-            rows[adjust].append((found[2:12].sum(), (found & null).sum() / max(found.sum(), 1),
-                                 found[0] and found[1]))
-    print("| NPDR | replicates | confounded SNPs found (of 10): mean, min-max | replicates "
-          "with >= 6 of them | FDP over null SNPs, mean [95 % interval] | pair found |")
-    print("|---|---|---|---|---|---|")
-    for adjust in (False, True):
-        found, fdp, pair = (np.array(c, float) for c in zip(*rows[adjust]))
-        print(f"| {'with sex as covariate' if adjust else 'unadjusted'} | {reps} | "
-              f"{found.mean():.1f}, {found.min():.0f}-{found.max():.0f} | "
-              f"{np.mean(found >= 6):.0%} | {interval(fdp)} | {pair.mean():.0%} |", flush=True)
+            found, fdp, pair, p = (np.array(c, float) for c in zip(*rows[adjust]))
+            print(f"| {label} | {'with sex as covariate' if adjust else 'unadjusted'} | "
+                  f"{reps} | {found.mean():.1f}, {found.min():.0f}-{found.max():.0f} | "
+                  f"{np.mean(found >= 6):.0%} | {interval(fdp)} | {pair.mean():.0%} | "
+                  f"{np.median(p):.2g} |", flush=True)
 
 
 def planted(rng, n=200, a=100):
@@ -119,32 +135,84 @@ def planted(rng, n=200, a=100):
     return X, y
 
 
+def oracle_pvalues(X, y, rng):
+    """The bound of the power section: p-values of a test that knows the true model. Each
+    planted SNP by the likelihood-ratio test, in the logistic regression of the class on the
+    planted model's terms (carrying the minor allele of SNPs 0-3, the two XORs' products, the
+    allele count of SNP 4), of that SNP's terms (its carrying and its product: 2 df; SNP 4's
+    count: 1 df); a valid test of a null SNP gives a uniform p-value, drawn by ``rng``."""
+    import statsmodels.api as sm
+    carry = (X[:, :4] > 0).astype(float)
+    terms = {"c0": carry[:, 0], "c1": carry[:, 1], "c01": carry[:, 0] * carry[:, 1],
+             "c2": carry[:, 2], "c3": carry[:, 3], "c23": carry[:, 2] * carry[:, 3],
+             "x4": X[:, 4]}
+    own = {0: ("c0", "c01"), 1: ("c1", "c01"), 2: ("c2", "c23"), 3: ("c3", "c23"), 4: ("x4",)}
+
+    def loglik(names):
+        design = np.column_stack([np.ones(len(y))] + [terms[t] for t in names])
+        return sm.Logit(y, design).fit(disp=0).llf
+
+    full = loglik(terms)
+    p = rng.random(X.shape[1])
+    for snp, drop in own.items():
+        p[snp] = stats.chi2.sf(2 * (full - loglik([t for t in terms if t not in drop])),
+                               len(drop))
+    return p
+
+
 def power_section(reps):
+    snp_data = lambda X, y: encode(X, y, discrete=True, n_classes=2)
+    # SNPs as allele counts: the diff |x - x'| / 2 and Manhattan distances, the R package
+    # npdr's "allele-sharing" diff and "allele-sharing-manhattan" metric (the pair-by-pair
+    # path: slower)
+    counts = lambda X, y: encode(X, y, discrete=False, n_classes=2)
     methods = {
-        "NPDR (MultiSURF, calibrated)": lambda d, s: NPDR().test(d, random_state=s),
-        "STIR MultiSURF, calibrated": lambda d, s: stir(MultiSURF(), d, random_state=s),
-        "STIR ReliefF k=10, calibrated": lambda d, s: stir(ReliefF(k=10), d, random_state=s),
+        "NPDR (MultiSURF, calibrated)": lambda X, y, s: NPDR().test(snp_data(X, y),
+                                                                     random_state=s),
+        "NPDR, allele-sharing diff": lambda X, y, s: NPDR().test(counts(X, y), random_state=s),
+        "NPDR, k nearest (k = 0.154 (n - 1) = 30)": lambda X, y, s: NPDR("k-nearest").test(
+            snp_data(X, y), random_state=s),
+        "NPDR, k = 10 nearest": lambda X, y, s: NPDR("k-nearest", k=10).test(
+            snp_data(X, y), random_state=s),
+        "NPDR, 100 permutations": lambda X, y, s: NPDR().test(snp_data(X, y), calibration=100,
+                                                               random_state=s),
+        "STIR MultiSURF, calibrated": lambda X, y, s: stir(MultiSURF(), snp_data(X, y),
+                                                           random_state=s),
+        "STIR ReliefF k=10, calibrated": lambda X, y, s: stir(ReliefF(k=10), snp_data(X, y),
+                                                              random_state=s),
+        "oracle: LRT of the true model (bound)": lambda X, y, s: oracle_pvalues(
+            X, y, np.random.default_rng(s)),
     }
     found = {name: [] for name in methods}
     fdp = {name: [] for name in methods}
     seconds = {name: 0.0 for name in methods}
+    correlation = []
     for rep in range(reps):
         X, y = planted(np.random.default_rng(2000 + rep))
-        data = encode(X, y, discrete=True, n_classes=2)
         for name, method in methods.items():
             start = time.perf_counter()
-            chosen = method(data, rep).qvalues < 0.05
+            result = method(X, y, rep)
             seconds[name] += time.perf_counter() - start
+            q = benjamini_hochberg(result) if isinstance(result, np.ndarray) else result.qvalues
+            chosen = q < 0.05
             found[name].append(chosen[:5].mean())
             fdp[name].append(chosen[5:].sum() / max(chosen.sum(), 1))
+        data = snp_data(X, y)
+        correlation.append(np.corrcoef(NPDR().test(data, calibration=0).statistics,
+                                       stir(MultiSURF(), data, calibration=0).statistics)[0, 1])
     print("| method | data sets | planted found at q < .05, mean [95 % interval] | "
-          "FDP, mean [95 % interval] | s/data set |")
-    print("|---|---|---|---|---|")
+          "FDP, mean [95 % interval] | minus STIR MultiSURF, per data set [95 % interval] | "
+          "s/data set |")
+    print("|---|---|---|---|---|---|")
+    stir_found = np.array(found["STIR MultiSURF, calibrated"])
     for name in methods:
         print(f"| {name} | {reps} | {interval(found[name])} | {interval(fdp[name])} | "
+              f"{interval(np.array(found[name]) - stir_found)} | "
               f"{seconds[name] / reps:.2f} |", flush=True)
-    diff = np.array(found[list(methods)[0]]) - np.array(found[list(methods)[1]])
-    print(f"\nNPDR minus STIR MultiSURF, planted found: {interval(diff)}")
+    correlation = np.array(correlation)
+    print(f"\nNPDR's and STIR MultiSURF's uncalibrated statistics over the 100 SNPs, Pearson "
+          f"correlation per data set: mean {correlation.mean():.3f}, "
+          f"min {correlation.min():.3f}")
 
 
 def speed_child(path):

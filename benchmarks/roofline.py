@@ -244,12 +244,17 @@ class Peaks:
 
 
 # -------------------------------------------------------------------------------- the kernels
-def _snp_data(n, a):
-    from orangecontrib.relief.estimators import encode
+def snp_data(n, a):
+    """SNPs held only as bit planes, as a ``.bed`` file is read
+    (:meth:`orangecontrib.relief.readers.PlinkFile.genotypes`): the estimators read the planes,
+    with no decoded copy to pack again."""
+    from orangecontrib.relief.estimators.encoding import EncodedData
     from orangecontrib.relief.estimators.neighbourhood.packed import PackedColumns, pack_planes
     X, y = make_snp(n, a)
     planes = pack_planes(X, np.arange(a))
-    return encode(PackedColumns(planes, a), y, discrete=True, n_values=3, n_classes=2)
+    return EncodedData(X=PackedColumns(planes, a), y=y, discrete=np.ones(a, bool),
+                       n_values=np.full(a, 3, np.intp), n_classes=2, minimum=np.zeros(a),
+                       span=np.ones(a), names=tuple(f"rs{i}" for i in range(a)), y_span=1.0)
 
 
 def _sparse_data(n, a, density):
@@ -269,7 +274,7 @@ class Kernels:
     def __init__(self, numeric_sizes, snp, sparse):
         from orangecontrib.relief.estimators import encode
         self.numeric = [(n, a, encode(*make_data(n, a), n_classes=2)) for n, a in numeric_sizes]
-        self.snp = (snp, _snp_data(*snp))
+        self.snp = (snp, snp_data(*snp))
         self.sparse = (sparse, _sparse_data(*sparse))
         self.band_words = 0
         self.band_seconds = 0.0

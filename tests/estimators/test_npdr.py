@@ -244,3 +244,22 @@ def test_cancel_between_newton_steps_of_a_block(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         NPDR().estimate(context, callback=cancel)
     assert seen == [0.0, 0.0]
+
+
+def test_adjustment_for_a_numeric_confounder():
+    # age sets both the class and the allele frequency of SNPs 0-2, which have no effect of
+    # their own: unadjusted they are discoveries; adjusted, with the permutations in strata of
+    # similar age (a permutation over all instances would remove age's effect from the null
+    # and leave them discoveries), they are not
+    rng = np.random.default_rng(5)
+    n = 240
+    age = rng.normal(size=n)
+    X = _snps(rng, n, 12)
+    X[:, :3] = rng.binomial(2, np.clip(1 / (1 + np.exp(-2 * age)), 0.05, 0.95)[:, None],
+                            (n, 3))
+    y = (rng.random(n) < 1 / (1 + np.exp(-2 * age))).astype(float)
+    plain = NPDR().test(encode(X, y, discrete=True, n_classes=2), random_state=0)
+    adjusted = NPDR().test(encode(X, y, discrete=True, n_classes=2,
+                                  covariates=as_covariates(age, n)), random_state=0)
+    assert (plain.qvalues[:3] < 0.05).all()
+    assert (adjusted.pvalues[:3] > 0.05).all()

@@ -452,3 +452,47 @@ def test_stir_progress_and_cancel():
             raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         stir(ReliefF(), data, calibration=10, random_state=0, callback=cancel)
+
+
+def test_permutation_strata_keep_the_covariates_effect():
+    """The strata of the permutations: all instances without covariates; the groups of equal
+    discrete covariates; with a numeric covariate, runs of 10 instances of consecutive
+    covariate values (the target's prediction is linear in it) within each discrete group."""
+    from orangecontrib.relief.estimators.encoding import as_covariates
+    from orangecontrib.relief.estimators.significance import (
+        STRATUM_SIZE, permutation_strata, permuted_targets)
+    rng = np.random.default_rng(3)
+    n = 60
+    X = rng.random((n, 3))
+    age = rng.normal(size=n)
+    sex = rng.integers(0, 2, n)
+    y = (rng.random(n) < 1 / (1 + np.exp(-2 * age))).astype(float)
+
+    def strata(covariates):
+        data = encode(X, y, n_classes=2, covariates=covariates)
+        return data, [set(s.tolist()) for s in permutation_strata(data)]
+
+    _, plain = strata(None)
+    assert plain == [set(range(n))]
+    _, by_sex = strata(as_covariates(sex, n, discrete=True))
+    assert sorted(by_sex, key=min) == sorted([{i for i in range(n) if sex[i] == v}
+                                              for v in (0, 1)], key=min)
+    _, by_age = strata(as_covariates(age, n))
+    ranked = np.argsort(age)
+    assert STRATUM_SIZE == 10
+    assert sorted(by_age, key=min) == sorted([set(ranked[i:i + 10].tolist())
+                                              for i in range(0, n, 10)], key=min)
+    data, both = strata(as_covariates(np.c_[age, sex], n, discrete=[False, True]))
+    want = []
+    for v in (0, 1):
+        members = [i for i in ranked if sex[i] == v]          # by age within the sex
+        runs = [members[i:i + 10] for i in range(0, len(members), 10)]
+        if len(runs) > 1 and len(runs[-1]) < 10:               # the last run takes the rest
+            runs[-2:] = [runs[-2] + runs[-1]]
+        want += [set(r) for r in runs]
+    assert sorted(both, key=min) == sorted(want, key=min)
+    permuted = permuted_targets(data, permutation_strata(data), np.random.default_rng(0))
+    assert not np.array_equal(permuted, y)
+    for stratum in both:
+        index = sorted(stratum)
+        assert sorted(permuted[index]) == sorted(y[index])

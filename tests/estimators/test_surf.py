@@ -324,3 +324,29 @@ def test_permuted_targets_share_the_bands(cls):
     assert cls().target_contexts(encode(X, rng.integers(0, 2, 60), n_classes=2)) is None
     assert cls(missing="C").target_contexts(encode(X, rng.integers(0, 2, 60),
                                                    n_classes=2)) is not None
+
+
+@pytest.mark.parametrize("mode", ["numpy", "compiled"])
+def test_weigh_bands_equals_the_sum_written_out(mode):
+    # several pieces of WEIGH_COLUMNS columns, scattered into a wider array; the expected sums
+    # added one product at a time in plain Python, in the kernel's order (rows, then groups)
+    from orangecontrib.relief.compilation import kernel_mode
+    rng = np.random.default_rng(5)
+    b, S, F, G = 3, 2, 2, 2
+    a = 2 * surf_module.WEIGH_COLUMNS + 5
+    coef = rng.random((b, S, G))
+    out = rng.random((b, F, G, a))
+    cols = rng.permutation(a + 7)[:a]
+    sums = np.full((S, F, a + 7), -1.0)
+    with kernel_mode(mode):
+        surf_module._weigh_bands(coef, out, cols, sums)
+    for s in range(S):
+        for f in range(F):
+            for t in (0, 1, surf_module.WEIGH_COLUMNS, a - 1):
+                expected = 0.0
+                for q in range(b):
+                    for g in range(G):
+                        expected += coef[q, s, g] * out[q, f, g, t]
+                assert sums[s, f, cols[t]] == expected
+    untouched = np.setdiff1d(np.arange(a + 7), cols)
+    assert (sums[:, :, untouched] == -1.0).all()

@@ -54,7 +54,8 @@ from .neighbourhood.packed import cell_mismatch_counts, column_planes
 from .pair_regression import PairFits, linear_fits, logistic_fits
 from .parameters import ITERATIONS, RANDOM_STATE, equals
 from .significance import (STIR_CALIBRATION, Significance, benjamini_hochberg,
-                           calibrated_pvalues, check_calibration)
+                           calibrated_pvalues, check_calibration, permutation_strata,
+                           permuted_targets)
 from .surf import NEAR, MultiSURF
 
 __all__ = ["NPDR", "NPDRContext", "NPDRSignificance", "default_k", "GROUP_LIMIT"]
@@ -221,10 +222,11 @@ class NPDR(Estimator):
         are too small, the more so with unequal classes; by default the statistics are
         referred to their null distribution from ``calibration`` permutations of the target
         drawn by ``random_state``, as STIR's (:func:`.significance.calibrated_pvalues`). The
-        permutations keep the neighbourhoods (they do not depend on the target) and, when
-        every covariate is discrete, permute within the groups of equal covariates (so the
-        target keeps its dependence on them); with a numeric covariate they permute over all
-        instances. An attribute whose diff does not vary among the pairs beyond the
+        permutations keep the neighbourhoods (they do not depend on the target) and permute
+        within strata of instances alike in their covariates
+        (:func:`.significance.permutation_strata`: the groups of equal discrete covariates;
+        with a numeric one, runs of instances of similar predicted targets), so that the
+        target keeps its dependence on them. An attribute whose diff does not vary among the pairs beyond the
         covariates' gets the statistic 0 and p = 1; one without a known value (or whose
         likelihood has no finite maximum) NaN. ``callback(fraction)`` reports progress."""
         check_calibration(calibration)
@@ -234,13 +236,11 @@ class NPDR(Estimator):
         statistics = np.where(fits.degenerate, 0.0, fits.statistics)
         if calibration:
             rng = random_generator(random_state)
-            strata = _strata(data)
+            strata = permutation_strata(data)
             null = np.empty((calibration, statistics.size))
             for r in range(calibration):
-                order = np.arange(data.n_instances)
-                for members in strata:
-                    order[members] = members[rng.permutation(members.size)]
-                permuted = replace(context, data=replace(data, y=data.y[order]))
+                permuted = replace(context, data=replace(
+                    data, y=permuted_targets(data, strata, rng)))
                 null[r] = self.estimate(permuted, callback=progress_part(
                     callback, (r + 1) / runs, (r + 2) / runs))
             p = calibrated_pvalues(statistics, null)
@@ -262,17 +262,6 @@ class NPDR(Estimator):
     def __call__(self, data, callback=None):
         context = self.context(data, progress_part(callback, 0.0, 0.5))
         return self.estimate(context, callback=progress_part(callback, 0.5, 1.0))
-
-
-def _strata(data):
-    """The groups of instances whose target a permutation exchanges: those of equal
-    covariates when every covariate is discrete, else all instances."""
-    covs = data.covariates
-    if covs is None or not covs.discrete.all():
-        return [np.arange(data.n_instances)]
-    _, group = np.unique(covs.values, axis=0, return_inverse=True)
-    group = group.ravel()
-    return [np.flatnonzero(group == g) for g in range(group.max() + 1)]
 
 
 def _shared_columns(data, rows, others):

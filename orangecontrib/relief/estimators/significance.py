@@ -52,6 +52,12 @@ finite) is left out of the pool and gets the permutation p-value (b + 1)/(R + 1)
 **Permutation p-values** (any estimator, any target): the estimates of R copies of the data with
 the target randomly permuted; p = (b + 1) / (R + 1), b being the number of permuted estimates at
 least as large as the observed one (Phipson & Smyth, "Permutation p-values should never be zero").
+Data with covariates (which only estimators that adjust for them take, NPDR) are permuted within
+strata of instances alike in their covariates (:func:`permutation_strata`), so that the permuted
+target keeps its dependence on the covariates: the null hypothesis is that an attribute tells
+nothing of the target beyond the covariates, and a permutation over all instances would break
+the covariates' own effect and count an attribute that merely follows a covariate as a
+discovery.
 An estimator with ``target_contexts(data, callback)`` (ReliefF, Relief, RReliefF) gives the
 contexts of the permuted targets from one neighbour search.
 
@@ -69,11 +75,15 @@ from .description import Param
 
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
            "calibrated_pvalues", "check_calibration", "supports_stir", "permutation_test",
-           "target_estimates", "seeded", "significance", "METHODS", "STIR_CALIBRATION"]
+           "target_estimates", "seeded", "significance", "permutation_strata",
+           "permuted_targets", "METHODS", "STIR_CALIBRATION", "STRATUM_SIZE"]
 
 METHODS = ("stir", "permutation", "npdr")
 #: permutations that calibrate STIR's statistic by default (module docstring)
 STIR_CALIBRATION = 30
+#: instances of a stratum of the permutations when a covariate is numeric
+#: (:func:`permutation_strata`)
+STRATUM_SIZE = 10
 #: the calibration's normal tail takes over beyond the pool's this many largest scores (1:
 #: beyond them all, where the pool cannot count)
 TAIL_DRAWS = 1
@@ -335,10 +345,50 @@ N_PERMUTATIONS = Param("n_permutations", "int", 100, "Permutations", low=1,
                        tooltip="Estimates with the target permuted at random.")
 
 
+def permutation_strata(data):
+    """The strata of instances whose targets a permutation exchanges (module docstring): all
+    instances for data without covariates; with discrete covariates only, the groups of equal
+    covariates; with a numeric one, within each group of equal discrete covariates, runs of
+    ``STRATUM_SIZE`` instances (the last run of a group takes the rest) in the order of the
+    target's least-squares prediction from the covariates, a balancing score (Rosenbaum & Rubin,
+    "The central role of the propensity score", Biometrika 70, 1983): instances alike in it are
+    alike in how the covariates move the target."""
+    covs = data.covariates
+    n = data.n_instances
+    if covs is None:
+        return [np.arange(n)]
+    discrete = np.asarray(covs.discrete, bool)
+    group = np.zeros(n, np.intp)
+    if discrete.any():
+        group = np.unique(covs.values[:, discrete], axis=0, return_inverse=True)[1].ravel()
+    groups = int(group.max()) + 1
+    if discrete.all():
+        return [np.flatnonzero(group == g) for g in range(groups)]
+    design = np.hstack([np.ones((n, 1)), covs.values[:, ~discrete],
+                        np.eye(groups)[group][:, 1:]])
+    prediction = design @ np.linalg.lstsq(design, data.y, rcond=None)[0]
+    order = np.lexsort((np.arange(n), prediction, group))
+    strata = []
+    for g in range(groups):
+        members = order[group[order] == g]
+        strata += np.split(members, np.arange(STRATUM_SIZE, members.size - STRATUM_SIZE + 1,
+                                              STRATUM_SIZE))
+    return strata
+
+
+def permuted_targets(data, strata, rng):
+    """``data``'s target permuted by ``rng`` within each of ``strata``
+    (:func:`permutation_strata`)."""
+    order = np.arange(data.n_instances)
+    for members in strata:
+        order[members] = members[rng.permutation(members.size)]
+    return data.y[order]
+
+
 def permutation_test(estimator, data, n_permutations=100, random_state=None, callback=None):
     """Permutation p-values (module docstring) of any ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`): R = ``n_permutations`` estimates with the target permuted
-    by ``random_state`` (None, an int or a numpy Generator). ``callback(fraction)`` reports
+    (within :func:`permutation_strata`) by ``random_state`` (None, an int or a numpy Generator). ``callback(fraction)`` reports
     progress after each part of each run; raising from it cancels."""
     N_PERMUTATIONS.check(n_permutations)
     rng = random_generator(random_state)
@@ -348,8 +398,9 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
     observed = estimate(data, progress_part(callback, 0.0, 1 / runs))
     reached = np.zeros(observed.shape, dtype=np.intp)
     lowest = observed - TIE_RTOL * np.abs(observed)
+    strata = permutation_strata(data)
     for r in range(1, runs):
-        permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
+        permuted = replace(data, y=permuted_targets(data, strata, rng))
         scores = estimate(permuted, progress_part(callback, r / runs, (r + 1) / runs))
         # a NaN permuted estimate counts as reaching the observed one (conservative)
         reached += ~(np.asarray(scores, dtype=float) < lowest)

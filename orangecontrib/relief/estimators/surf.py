@@ -63,6 +63,8 @@ __all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext", "ban
 NONE, NEAR, FAR = 0, 1, 2
 #: distance cells (rows x instances x attributes) per block: a block takes well under a second
 BLOCK_WORK = 100_000_000
+#: columns of one task of :func:`_weigh_bands`
+WEIGH_COLUMNS = 2048
 
 
 @dataclass(eq=False)
@@ -416,18 +418,21 @@ class _BandUpdate:
                 :, self.groups == g].sum(axis=1) for g in range(G)], axis=1)
             totals[:, f] = np.einsum("bsg,bg->s", coef, total)
         known_plain = totals[:, 0]          # factor 0 is 1 or the members' instance weights
+        coef = np.ascontiguousarray(coef, dtype=np.float64)
         for cols, is_discrete in ((self.discrete, True), (self.numeric, False)):
             if not cols.size:
                 continue
-            out = np.zeros((b, F, G, cols.size))
             rows = np.ascontiguousarray(rows, dtype=np.intp)
+            counted = is_discrete and self.planes.shape[2] and ones
+            # (the counts are written whole; the sums are added to)
+            out = (np.empty if counted else np.zeros)((b, F, G, cols.size))
             with parallel_launch():
-                if is_discrete and self.planes.shape[2] and ones:
+                if counted:
                     band_mismatch_counts(self.planes, rows, member, self.groups, G, out[:, 0])
                 else:
                     _band_sums(self._values(is_discrete), rows, member, self.groups, weights,
                                ones, is_discrete, *self.ramp, out)
-            sums[:, :, cols] = np.einsum("bsg,bfga->sfa", coef, out)
+                _weigh_bands(coef, out, cols, sums)
             known[:, cols] = known_plain[:, None]
         if self.other.size:
             q, j = np.nonzero(member)
@@ -474,6 +479,33 @@ def _band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_eq
                 else:
                     for t in range(a):
                         acc[t] += w * _g(x[t], z[t], False, False, t_equal, inv_w, False)
+
+
+@kernel(vectorised.weigh_bands)
+@njit(cache=True, nogil=True, parallel=True)
+def _weigh_bands(coef, out, cols, sums):
+    """sums[s, f, cols[t]] = the sum over the rows q and the groups g, in that order, of
+    coef[q, s, g] * out[q, f, g, t]: the band sums of :class:`_BandUpdate` weighted by each
+    row's coefficients of its members' groups. Parallel over pieces of ``WEIGH_COLUMNS``
+    columns; each column's sum is added in the same order whatever the split, so the result
+    does not depend on the number of threads."""
+    b, S, G = coef.shape
+    F, a = out.shape[1], out.shape[3]
+    for piece in prange((a + WEIGH_COLUMNS - 1) // WEIGH_COLUMNS):
+        t0 = piece * WEIGH_COLUMNS
+        t1 = min(a, t0 + WEIGH_COLUMNS)
+        acc = np.zeros(t1 - t0)
+        for s in range(S):
+            for f in range(F):
+                acc[:] = 0.0
+                for q in range(b):
+                    for g in range(G):
+                        c = coef[q, s, g]
+                        row = out[q, f, g]
+                        for t in range(t0, t1):
+                            acc[t - t0] += c * row[t]
+                for t in range(t0, t1):
+                    sums[s, f, cols[t]] = acc[t - t0]
 
 
 class SURFstar(SURF):

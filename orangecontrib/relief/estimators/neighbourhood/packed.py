@@ -146,16 +146,25 @@ def pair_mismatches(planes, rows, others, out):
 @kernel(vectorised.pack)
 @njit(cache=True, parallel=True, nogil=True)
 def _pack(values, columns, planes, ok):
+    """planes[i, p, w] |= bit p of the codes of row i's values of columns[64 w:64 w + 64], a
+    word at a time (built in a register, stored once); ok[i] = False where a value is not a
+    code 0..3 (its bits left 0). Parallel over the rows."""
+    n_columns = columns.size
     for i in prange(values.shape[0]):
-        for u in range(columns.size):
-            x = values[i, columns[u]]
-            if not (x == 0.0 or x == 1.0 or x == 2.0 or x == 3.0):
-                ok[i] = False
-                continue
-            v = np.uint64(int(x))
-            bit = np.uint64(u % 64)
-            planes[i, 0, u // 64] |= (v & np.uint64(1)) << bit
-            planes[i, 1, u // 64] |= (v >> np.uint64(1)) << bit
+        for w in range(planes.shape[2]):
+            p0 = np.uint64(0)
+            p1 = np.uint64(0)
+            for b in range(min(64, n_columns - 64 * w)):
+                x = values[i, columns[64 * w + b]]
+                if not (x == 0.0 or x == 1.0 or x == 2.0 or x == 3.0):
+                    ok[i] = False
+                    continue
+                v = np.uint64(int(x))
+                bit = np.uint64(b)
+                p0 |= (v & np.uint64(1)) << bit
+                p1 |= (v >> np.uint64(1)) << bit
+            planes[i, 0, w] |= p0
+            planes[i, 1, w] |= p1
 
 
 @njit(cache=True, nogil=True)

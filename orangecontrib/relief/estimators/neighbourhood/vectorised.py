@@ -34,7 +34,7 @@ from .kinds import DISCRETE, DISCRETE_PLAIN, NUMERIC_PLAIN, PACKED, UNUSABLE
 
 __all__ = ["MAX_WORK", "SMALL_WORK", "SUMS_WORK", "CERTIFIED_WORK", "ONE_HOT_WORK", "pack",
            "fill_codes", "pair_diffs", "distances", "clear_untied", "nearest_search",
-           "fused_sums", "band_sums", "pair_mismatches", "band_mismatch_counts"]
+           "fused_sums", "band_sums", "weigh_bands", "pair_mismatches", "band_mismatch_counts"]
 
 #: the most diff terms (instances x instances x attributes of the data) a numpy equivalent
 #: takes on: a few tenths of a second, well under the compile it stands in for
@@ -542,4 +542,15 @@ def band_sums(values, rows, member, groups, weights, ones, discrete, ramp, t_equ
         for f in range(out.shape[1]):
             w = 1.0 if ones else weights[f, :, j][:, None]
             out[:, f, groups[j]] += np.where(inside[:, None], w * g, 0.0)
+    return None
+
+
+def weigh_bands(coef, out, cols, sums):
+    """:func:`.surf._weigh_bands`: the products added over the rows and the groups in the
+    kernel's order, for all the columns at once."""
+    acc = np.zeros(sums.shape[:2] + (out.shape[3],))
+    for q in range(coef.shape[0]):
+        for g in range(coef.shape[2]):
+            acc += coef[q, :, g, None, None] * out[q, None, :, g, :]
+    sums[:, :, cols] = acc
     return None
