@@ -12,6 +12,11 @@ Sections (``--sections``, comma-separated):
   Per replicate, NPDR without and with the covariate: the number of the 10 confounded SNPs at
   q < 0.05, the false discovery proportion over all null SNPs, whether both interacting SNPs
   are found, and the larger of their two calibrated p-values (its median over replicates);
+* ``confounding-numeric``: the same with a numeric covariate (age, standard normal) that sets
+  the class's logit (+1.5 a standard deviation) and the 10 SNPs' allele frequency
+  (expit(-0.85 + 1.5 age), about 0.1 to 0.6 over -1..+1 SD); n = 400. Each fit runs
+  over every neighbour pair (the numeric covariate's diffs differ pair by pair): slow, so
+  fewer replicates are usual (``--reps``);
 * ``power``: 100 SNPs, n = 200, classes 50/50 (the half of highest liability), 5 planted
   attributes: two interacting pairs (0-1, 2-3: the XOR of carrying the minor allele, liability
   +2 each) and a main effect (SNP 4, additive, +1 an allele), logistic noise. NPDR calibrated
@@ -84,34 +89,43 @@ def null_section(reps):
 
 #: the confounding section's simulations: (instances, logit of sex, logit of the XOR)
 CONFOUNDING = ((400, 1.5, 2.0), (800, 1.5, 2.0))
+#: the confounding-numeric section's (n = 800 would fit 200,000 pairs for every SNP)
+CONFOUNDING_NUMERIC = ((400, 1.5, 2.0),)
 
 
-def confounded(rng, n=400, a=100, sex_logit=1.5, xor_logit=2.0):
-    sex = rng.integers(0, 2, n)
+def confounded(rng, n=400, a=100, sex_logit=1.5, xor_logit=2.0, numeric=False):
+    """SNPs, class and covariate of the confounding sections: sex (0/1) or, ``numeric``, age
+    (standard normal) with the same logits a unit."""
+    covariate = rng.normal(size=n) if numeric else rng.integers(0, 2, n)
+    frequency = 1 / (1 + np.exp(0.85 - 1.5 * covariate)) if numeric \
+        else np.where(covariate == 1, 0.6, 0.1)
     X = snps(rng, n, a)
-    X[:, 2:12] = rng.binomial(2, np.where(sex == 1, 0.6, 0.1)[:, None], (n, 10))
+    X[:, 2:12] = rng.binomial(2, frequency[:, None], (n, 10))
     xor = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(float)
-    logit = sex_logit * (2 * sex - 1) + 2 * xor_logit * (xor - 0.5)
+    logit = sex_logit * (covariate if numeric else 2 * covariate - 1) \
+        + 2 * xor_logit * (xor - 0.5)
     y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(float)
-    return X, y, sex
+    return X, y, covariate
 
 
-def confounding_section(reps):
+def confounding_section(reps, numeric=False):
     print("| simulation | NPDR | replicates | confounded SNPs found (of 10): mean, min-max | "
           "replicates with >= 6 of them | FDP over null SNPs, mean [95 % interval] | "
           "pair found | the pair's larger p, median |")
     print("|---|---|---|---|---|---|---|---|")
-    for n, sex_logit, xor_logit in CONFOUNDING:
-        label = f"n = {n}, sex ±{sex_logit:g}, XOR ±{xor_logit:g}"
+    for n, sex_logit, xor_logit in CONFOUNDING_NUMERIC if numeric else CONFOUNDING:
+        name = "age" if numeric else "sex"
+        label = f"n = {n}, {name} ±{sex_logit:g}, XOR ±{xor_logit:g}"
         rows = {False: [], True: []}
         for rep in range(reps):
             rng = np.random.default_rng(1000 + rep)
-            X, y, sex = confounded(rng, n, sex_logit=sex_logit, xor_logit=xor_logit)
+            X, y, covariate = confounded(rng, n, sex_logit=sex_logit, xor_logit=xor_logit,
+                                         numeric=numeric)
             null = np.ones(X.shape[1], bool)
             null[:2] = False
             for adjust in (False, True):
-                covs = as_covariates(sex, len(y), discrete=True, names=["sex"]) if adjust \
-                    else None
+                covs = as_covariates(covariate, len(y), discrete=not numeric,
+                                     names=[name]) if adjust else None
                 result = NPDR().test(encode(X, y, discrete=True, n_classes=2, covariates=covs),
                                      random_state=rep)
                 found = result.qvalues < 0.05
@@ -120,7 +134,7 @@ def confounding_section(reps):
                                      found[0] and found[1], result.pvalues[:2].max()))
         for adjust in (False, True):
             found, fdp, pair, p = (np.array(c, float) for c in zip(*rows[adjust]))
-            print(f"| {label} | {'with sex as covariate' if adjust else 'unadjusted'} | "
+            print(f"| {label} | {f'with {name} as covariate' if adjust else 'unadjusted'} | "
                   f"{reps} | {found.mean():.1f}, {found.min():.0f}-{found.max():.0f} | "
                   f"{np.mean(found >= 6):.0%} | {interval(fdp)} | {pair.mean():.0%} | "
                   f"{np.median(p):.2g} |", flush=True)
@@ -267,8 +281,8 @@ def main():
         print(f"## {section}\n")
         if section == "null":
             null_section(args.reps)
-        elif section == "confounding":
-            confounding_section(args.reps)
+        elif section in ("confounding", "confounding-numeric"):
+            confounding_section(args.reps, numeric=section == "confounding-numeric")
         elif section == "power":
             power_section(args.reps)
         elif section == "speed":
