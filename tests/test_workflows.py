@@ -82,6 +82,11 @@ class TestShippedWorkflows(unittest.TestCase):
         model.clear()
         QApplication.sendEvent(model, QEvent(QEvent.Type.Close))
         self.app.processEvents()
+        # the widgets are deleted later (deleteLater), which processEvents outside an event
+        # loop leaves undone: half-removed widgets then received a later test's application
+        # font change (a crash in the next widget test of the same process)
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        self.app.processEvents()
 
     def test_every_workflow_is_registered_as_a_tutorial_and_has_its_data(self):
         names = sorted(os.path.basename(p) for p in glob.glob(workflow_path("*.ows")))
