@@ -72,9 +72,9 @@ def test_dask_vs_single_machine_equal(client, estimator, regression):
                          ids=["ReliefF", "RReliefF"])
 def test_large_task_arguments_go_by_scatter_not_in_the_graph(client, estimator):
     """The sampled instances' neighbours sent to the partitions (the 10 nearest of 1,500
-    sampled instances: 0.5-0.7 MB) are scattered: no "large graph" warning even with distributed's threshold
-    lowered to 300 kB (it warns at 10 MB, which 20,000 sampled instances passed), and the same
-    estimates as on one machine."""
+    sampled instances: 0.5-0.7 MB) are scattered: no "large graph" warning even with
+    distributed's threshold lowered to 300 kB (it warns at 10 MB, which 20,000 sampled
+    instances passed), and the same estimates as on one machine."""
     import warnings
     import dask
     X, y, target = table(n=3000)

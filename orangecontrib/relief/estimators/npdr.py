@@ -226,9 +226,9 @@ class NPDR(Estimator):
         within strata of instances alike in their covariates
         (:func:`.significance.permutation_strata`: the groups of equal discrete covariates;
         with a numeric one, runs of instances of similar predicted targets), so that the
-        target keeps its dependence on them. An attribute whose diff does not vary among the pairs beyond the
-        covariates' gets the statistic 0 and p = 1; one without a known value (or whose
-        likelihood has no finite maximum) NaN. ``callback(fraction)`` reports progress."""
+        target keeps its dependence on them. An attribute whose diff does not vary among the
+        pairs beyond the covariates' gets the statistic 0 and p = 1; one without a known value
+        (or whose likelihood has no finite maximum) NaN. ``callback(fraction)`` reports progress."""
         check_calibration(calibration)
         runs = calibration + 1
         context = self.context(data, progress_part(callback, 0.0, 0.5 / runs))

@@ -388,8 +388,9 @@ def permuted_targets(data, strata, rng):
 def permutation_test(estimator, data, n_permutations=100, random_state=None, callback=None):
     """Permutation p-values (module docstring) of any ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`): R = ``n_permutations`` estimates with the target permuted
-    (within :func:`permutation_strata`) by ``random_state`` (None, an int or a numpy Generator). ``callback(fraction)`` reports
-    progress after each part of each run; raising from it cancels."""
+    (within :func:`permutation_strata`) by ``random_state`` (None, an int or a numpy
+    Generator). ``callback(fraction)`` reports progress after each part of each run; raising
+    from it cancels."""
     N_PERMUTATIONS.check(n_permutations)
     rng = random_generator(random_state)
     runs = n_permutations + 1
