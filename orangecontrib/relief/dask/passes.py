@@ -79,13 +79,13 @@ class Passes:
     def _scattered(self, arguments):
         """``arguments`` (a tuple for each partition), their arrays replaced by the futures of
         copies scattered to the workers when they add up to more than ``SCATTER_BYTES``."""
-        large = [(i, j) for i, each in enumerate(arguments) for j, value in enumerate(each)
-                 if isinstance(value, np.ndarray)]
-        if sum(arguments[i][j].nbytes for i, j in large) <= SCATTER_BYTES:
+        arrays = [(i, j) for i, each in enumerate(arguments) for j, value in enumerate(each)
+                  if isinstance(value, np.ndarray)]
+        if sum(arguments[i][j].nbytes for i, j in arrays) <= SCATTER_BYTES:
             return arguments
-        futures = self.client.scatter([arguments[i][j] for i, j in large], hash=False)
+        futures = self.client.scatter([arguments[i][j] for i, j in arrays], hash=False)
         arguments = [list(each) for each in arguments]
-        for (i, j), future in zip(large, futures):
+        for (i, j), future in zip(arrays, futures):
             arguments[i][j] = future
         return arguments
 
