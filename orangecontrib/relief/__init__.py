@@ -40,7 +40,7 @@ _EXPORTS = {
     "scoring": ["SCORERS", "Accuracy", "ContextualMerit", "GainRatio", "Gini", "InfGain", "MDL",
                 "MSE", "MultiScaleRelief", "MultiSURF", "MultiSURFstar", "MyopicReliefF", "Relief",
                 "ReliefF", "ReliefFbestK", "RReliefF", "SURF", "SURFstar", "TuRF", "UnifiedPi",
-                "scorer_by_name"],
+                "VLS", "Iter", "scorer_by_name"],
     "estimators.threshold": ["relief_threshold", "select_above_threshold"],
     "estimators.interactions": ["interacting_pairs"],
     "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",

@@ -169,6 +169,21 @@ def weights():
     return encode(data.X, data.y, discrete=data.discrete, n_classes=3, weights=w)
 
 
+@form("attribute weights", variants=True)
+def attribute_weights():
+    """The mixed form with weights of its attributes in the distance (Iterative Relief's), one
+    of them 0."""
+    return mixed().with_attribute_weights([0.5, 2.0, 0.0, 1.5, 1.0, 0.7])
+
+
+@form("SNP attribute weights")
+def snp_attribute_weights():
+    """Genotypes held as bit planes with attribute weights: distances weighed column by
+    column."""
+    data = plink_planes()
+    return data.with_attribute_weights(rng(19).random(data.n_attributes))
+
+
 @form("heavy ties")
 def ties():
     """Two binary columns and a numeric one on a coarse grid: most distances are tied."""
