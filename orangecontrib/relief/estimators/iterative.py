@@ -13,7 +13,7 @@ the estimates still sum unweighted diffs), where
     w^2 = u,    w^{r+1} = w^r + beta (u - w^r)       (Widrow-Hoff, learning rate beta).
 
 It stops after ``max_iter`` rounds, or once no estimate changed by ``threshold`` or more from
-the round before (max_t |W^r_t - W^{r-1}_t| < threshold), or when no estimate is positive
+the round before (max_t abs(W^r_t - W^{r-1}_t) < threshold), or when no estimate is positive
 (the weights would all be 0); the result is the last round's estimates.
 
 scikit-rebate 0.8.4 compares the new estimates with the previous round's weights u, not its
