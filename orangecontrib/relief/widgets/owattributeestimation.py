@@ -300,9 +300,11 @@ class CovariateModel(VariableListModel):
     """The variables that may be chosen as covariates: numeric and categorical ones; the others
     (text) are listed but cannot be chosen, their tooltip says why."""
     def flags(self, index):
+        # a new flags object: the base class returns its own, shared by every row, which
+        # PyQt5's in-place ``&=`` would change for all of them
         flags = super().flags(index)
         if index.isValid() and not self._choosable(self[index.row()]):
-            flags &= ~(Qt.ItemIsEnabled | Qt.ItemIsSelectable)
+            return flags & ~(Qt.ItemIsEnabled | Qt.ItemIsSelectable)
         return flags
 
     def data(self, index, role=Qt.DisplayRole):
