@@ -214,11 +214,15 @@ def kd_tree():
 
 
 def variants(cls):
-    """(label, keyword arguments) of ``cls``'s variants, from its description: the defaults,
-    each "choice" or "bool" parameter changed alone to each of its other values, and, if it
-    samples instances, a sample of :data:`SAMPLED` (with a seed)."""
-    out = [("defaults", {})]
+    """(label, keyword arguments) of ``cls``'s variants, from its description: the defaults
+    (with a seed where it draws at random without sampling instances), each "choice" or
+    "bool" parameter changed alone to each of its other values, and, if it samples
+    instances, a sample of :data:`SAMPLED` (with a seed)."""
     names = {p.name for p in cls.parameters}
+    # a wrapper that draws at random whatever its other parameters (VLS's subsets) runs with
+    # a seed, so that both kernel modes see the same draw
+    drawn = "random_state" in names and not any(p.high == N_INSTANCES for p in cls.parameters)
+    out = [("defaults", {"random_state": 0} if drawn else {})]
     for p in cls.parameters:
         if p.kind == "choice":
             others = [value for value, _ in p.choices if value != p.default]
