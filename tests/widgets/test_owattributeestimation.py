@@ -139,9 +139,9 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         self.send_signal(w.Inputs.data, None)
         self.assertFalse(w.Error.active)
 
-    def test_estimator_follows_the_target_type(self):
-        # ReliefF on a numeric target becomes RReliefF, an impurity measure MSE; each target
-        # type keeps its own choice
+    def test_an_estimator_that_does_not_suit_the_target_becomes_its_counterpart(self):
+        # one rule: ReliefF becomes RReliefF on a numeric target, an impurity measure MSE and
+        # MSE Gini gain on a categorical one; an estimator that suits both stays
         w = self.widget
         housing = Table("housing")[:100]
         self.choose("ReliefF", k=4)
@@ -149,6 +149,7 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Error.active)
         self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
+        self.assertIn("ReliefF does not suit a numeric target", w.Information.switched.formatted)
         self.assertIsInstance(self.get_output(w.Outputs.scorer), scoring.RReliefF)
         from orangecontrib.relief.estimators.rrelieff import RReliefF
         np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0],
@@ -161,12 +162,26 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         self.choose("MSE")
         self.send_signal(w.Inputs.data, self.parity)
         self.wait_until_finished(timeout=TIMEOUT)
-        self.assertEqual(w.estimator_combo.currentText(), "ReliefF")
-        self.assertEqual(self.get_output(w.Outputs.scorer).k, 4)
+        self.assertEqual(w.estimator_combo.currentText(), "Gini gain")
         self.send_signal(w.Inputs.data, housing)
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.estimator_combo.currentText(), "MSE")
         self.assertFalse(w.Error.active)
+        self.assertFalse(w.Information.switched.is_shown())
+        # MultiSURF, chosen on categorical data, suits a numeric target too: it stays
+        self.send_signal(w.Inputs.data, self.parity)
+        self.choose("MultiSURF")
+        self.send_signal(w.Inputs.data, housing)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.estimator_combo.currentText(), "MultiSURF")
+        self.assertFalse(w.Information.switched.is_shown())
+        # ReliefF chosen after it becomes RReliefF (not the MultiSURF chosen before)
+        self.send_signal(w.Inputs.data, self.parity)
+        self.choose("ReliefF")
+        self.send_signal(w.Inputs.data, housing)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
+        self.assertIn("RReliefF", w.estimator_combo.toolTip())
 
     def test_every_control_has_a_tooltip_and_advanced_ones_start_hidden(self):
         w = self.widget
@@ -246,12 +261,22 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         w.estimator_combo.setCurrentText("ReliefF")
         w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
         self.assertEqual(self.get_output(w.Outputs.scorer, widget=w).k, 7)
-        # an old regression estimator goes to the numeric target's slot
+        # an old regression estimator is the choice (shown without data)
         w = self.create_widget(OWAttributeEstimation,
                                stored_settings={"estimator_name": "RReliefF",
                                                 "__version__": 1})
-        self.assertEqual((w.estimator_name, w.regression_estimator_name),
-                         ("ReliefF", "RReliefF"))
+        self.assertEqual(w.estimator_name, "RReliefF")
+        self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
+
+    def test_settings_of_version_4_keep_the_categorical_targets_choice(self):
+        old = {"estimator_name": "MultiSURF", "regression_estimator_name": "MSE",
+               "__version__": 4}
+        w = self.create_widget(OWAttributeEstimation, stored_settings=old)
+        self.assertEqual(w.estimator_name, "MultiSURF")
+        self.assertFalse(hasattr(w, "regression_estimator_name"))
+        w = self.create_widget(OWAttributeEstimation, stored_settings={
+            "regression_estimator_name": "MSE", "__version__": 4})
+        self.assertEqual(w.estimator_name, "MSE")
 
     def test_choosing_the_case_counts_attribute_keeps_the_selection(self):
         w = self.widget

@@ -27,6 +27,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief import scoring
+from orangecontrib.relief.estimators.catalogue import for_task
 from orangecontrib.relief.estimators.significance import significance, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
@@ -300,9 +301,11 @@ class CovariateModel(VariableListModel):
     """The variables that may be chosen as covariates: numeric and categorical ones; the others
     (text) are listed but cannot be chosen, their tooltip says why."""
     def flags(self, index):
+        # a new flags object: the base class returns its own, shared by every row, which
+        # PyQt5's in-place ``&=`` would change for all of them
         flags = super().flags(index)
         if index.isValid() and not self._choosable(self[index.row()]):
-            flags &= ~(Qt.ItemIsEnabled | Qt.ItemIsSelectable)
+            return flags & ~(Qt.ItemIsEnabled | Qt.ItemIsSelectable)
         return flags
 
     def data(self, index, role=Qt.DisplayRole):
@@ -345,10 +348,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     graph_name = "plot.plotItem"
 
     settingsHandler = DomainContextHandler()
-    settings_version = 4
-    #: the estimator for a categorical target and for a numeric one (its stem)
+    settings_version = 5
+    #: the estimator chosen (its stem); on data whose target it does not suit, its counterpart
+    #: for that target is used (:func:`.catalogue.for_task`)
     estimator_name = Setting("ReliefF")
-    regression_estimator_name = Setting("RReliefF")
     #: further estimators shown beside it (stems; those that suit the data are run)
     compared = Setting([])
     estimator_params = Setting({})
@@ -388,7 +391,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                          "permutations or NPDR's regression); "
                          "the best ranked attributes are output instead.")
         switched = Msg("{} does not suit a {} target: the data are estimated with {}, "
-                       "the choice for such targets.")
+                       "its counterpart for such targets.")
         not_compared = Msg("Not compared, since they do not suit a {} target: {}.")
         unadjusted = Msg("Not adjusted for the covariates, since they do not adjust for "
                          "covariates: {}.")
@@ -401,12 +404,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                           if cls.adjusts_covariates]
         self.input_data = None                # as received (self.data: the attributes estimated)
         self.target_type = "classification"   # of the data; without data, of the last choice
-        self.chosen_name = None               # the estimator last chosen in the combo
-        for attr, task in (("estimator_name", "classification"),
-                           ("regression_estimator_name", "regression")):
-            if getattr(self, attr) not in self.scorer_classes:
-                setattr(self, attr, next(name for name, cls in self.scorer_classes.items()
-                                         if task in cls.tasks))
+        if self.estimator_name not in self.scorer_classes:
+            self.estimator_name = next(iter(self.scorer_classes))
+        if self.target_type not in self.scorer_classes[self.estimator_name].tasks:
+            self.target_type = "regression"
         self.compared = [name for name in self.compared if name in self.scorer_classes]
 
         # the form scrolls when it is taller than the window (e.g. ReliefF's advanced
@@ -419,9 +420,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         box = gui.vBox(form, "Estimator")
         self.estimator_combo = QComboBox(
             toolTip="The estimator whose parameters are edited below, whose scores come "
-                    "first and which is the Scorer output; each target type (categorical or "
-                    "numeric) keeps its own choice, so ReliefF becomes RReliefF on a numeric "
-                    "target.")
+                    "first and which is the Scorer output. On data whose target it does not "
+                    "suit, its counterpart is used: ReliefF (and Relief) becomes RReliefF on "
+                    "a numeric target and RReliefF ReliefF on a categorical one, an impurity "
+                    "measure MSE (and MSE Gini gain), any other the first estimator listed "
+                    "for that target; estimators that suit both (such as MultiSURF) stay.")
         self.estimator_combo.addItems(list(self.scorer_classes))
         self.estimator_combo.activated.connect(self._on_estimator_changed)
         box.layout().addWidget(self.estimator_combo)
@@ -604,10 +607,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
 
     @classmethod
     def migrate_settings(cls, settings, version):
-        """Version 1 stored one estimator for both target types, possibly under an older name
-        (a class name such as "Gini"); parameters an estimator no longer has are dropped when
-        its editor is built (:class:`.estimatorparams.ParameterEditor`). Version 3 added the
-        compared estimators (none before)."""
+        """Version 1 stored the estimator possibly under an older name (a class name such as
+        "Gini"); parameters an estimator no longer has are dropped when its editor is built
+        (:class:`.estimatorparams.ParameterEditor`). Version 3 added the compared estimators
+        (none before). Versions 2 to 4 kept a choice per target type, "estimator_name" for a
+        categorical target and "regression_estimator_name" for a numeric one: the first is the
+        choice now (the second where there was no first)."""
         if version is None or version < 2:
             names = {}
             for key in ("estimator_name", "regression_estimator_name"):
@@ -616,9 +621,6 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                 except (KeyError, ValueError):
                     pass
             settings.update(names)
-            if "estimator_name" in names and "classification" not in \
-                    scoring.scorer_by_name(names["estimator_name"]).tasks:
-                settings["regression_estimator_name"] = settings.pop("estimator_name")
             params = settings.get("estimator_params")
             if not isinstance(params, dict):
                 settings.pop("estimator_params", None)
@@ -629,13 +631,21 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                     for cls_ in [_scorer_or_none(name)] if cls_ is not None}
         if version is None or version < 3:
             settings.setdefault("compared", [])
+        if version is None or version < 5:
+            regression = settings.pop("regression_estimator_name", None)
+            if "estimator_name" not in settings and regression is not None:
+                settings["estimator_name"] = regression
 
     # --- configuration
     @property
     def current_name(self):
-        """The stem of the estimator used for the current target type."""
-        return (self.regression_estimator_name if self.target_type == "regression"
-                else self.estimator_name)
+        """The stem of the estimator used for the current target type: the chosen one, or
+        its counterpart for a target it does not suit (:func:`.catalogue.for_task`)."""
+        chosen = self.scorer_classes[self.estimator_name]
+        used = for_task(chosen.engine(), self.target_type)
+        if used is chosen.engine():
+            return self.estimator_name
+        return next(name for name, cls in self.scorer_classes.items() if cls.engine() is used)
 
     def compared_names(self):
         """The compared estimators that suit the current target type (besides the first)."""
@@ -704,13 +714,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def _on_estimator_changed(self):
         name = self.estimator_combo.currentText()
         tasks = self.scorer_classes[name].tasks
-        self.chosen_name = name
         if self.data is None and self.target_type not in tasks:
             self.target_type = next(iter(tasks))
-        if "classification" in tasks:
-            self.estimator_name = name
-        if "regression" in tasks:
-            self.regression_estimator_name = name
+        self.estimator_name = name
         self._show_estimator()
         self.restart()
 
@@ -777,10 +783,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         if list(self.counts_attr_model) != list(attributes):
             self.counts_attr_model[:] = attributes
         super().restart(new_data)
-        chosen = self.chosen_name
-        if self.data is not None and chosen is not None \
-                and self.target_type not in self.scorer_classes[chosen].tasks:
-            self.Information.switched(chosen, _TARGETS[self.target_type], self.current_name)
+        if self.data is not None and self.current_name != self.estimator_name:
+            self.Information.switched(self.estimator_name, _TARGETS[self.target_type],
+                                      self.current_name)
         if self.data is not None:
             left_out = [name for name in self.compared
                         if self.target_type not in self.scorer_classes[name].tasks]
