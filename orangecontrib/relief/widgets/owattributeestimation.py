@@ -10,7 +10,8 @@ import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import (QEvent, QItemSelection, QItemSelectionModel, QItemSelectionRange,
                           QLocale, QMimeData, QModelIndex, QSize, Qt)
-from AnyQt.QtGui import QColor, QKeySequence, QStandardItem, QStandardItemModel
+from AnyQt.QtGui import (QColor, QFontMetrics, QKeySequence, QStandardItem,
+                         QStandardItemModel)
 from AnyQt.QtWidgets import (
     QAbstractItemView, QApplication, QButtonGroup, QComboBox, QFrame, QGridLayout, QHeaderView,
     QLabel, QListView, QRadioButton, QSizePolicy, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
@@ -33,7 +34,7 @@ from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.names import NAME_CHARACTERS
-from orangecontrib.relief.widgets.numbers import format_p, format_scores
+from orangecontrib.relief.widgets.numbers import count, format_p, format_scores
 
 __all__ = ["OWAttributeEstimation", "estimate"]
 
@@ -374,10 +375,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                 "a larger α lowers it.")
         fdr_nothing = Msg("No attribute of {} has q < {:g}.")
         no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
-                      "target; choose permutations for {}.")
+                      "target, without covariates; choose {} for {}.")
         no_npdr = Msg("The regression test is NPDR's own; choose permutations for {}.")
-        stir_covariates = Msg("STIR does not adjust for covariates; choose Regression (NPDR) "
-                              "or Permutations for p-values adjusted for them (of {}).")
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -393,8 +392,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         switched = Msg("{} does not suit a {} target: the data are estimated with {}, "
                        "its counterpart for such targets.")
         not_compared = Msg("Not compared, since they do not suit a {} target: {}.")
-        unadjusted = Msg("Not adjusted for the covariates, since they do not adjust for "
-                         "covariates: {}.")
+        unadjusted = Msg("Estimated without the covariates, which only {} takes into "
+                         "account: {}.")
 
     def __init__(self):
         super().__init__()
@@ -795,15 +794,19 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def background_task(self):
         scorers = [self.create_scorer(name)
                    for name in [self.current_name] + self.compared_names()]
-        no_stir = [s.stem() for s in scorers if not supports_stir(s)]
-        self.Warning.no_stir(", ".join(no_stir), shown=self._method() == "stir" and no_stir)
+        # one message for all the estimators STIR does not test, with the advice that suits
+        # them all (NPDR: its regression test, which adjusts for covariates, or permutations)
+        no_stir = [s for s in scorers if not supports_stir(s)]
+        advice = "Regression (NPDR) or Permutations" \
+            if all("npdr" in s.significance_tests for s in no_stir) else "Permutations"
+        self.Warning.no_stir(advice, ", ".join(s.stem() for s in no_stir),
+                             shown=self._method() == "stir" and bool(no_stir))
         no_npdr = [s.stem() for s in scorers if "npdr" not in s.significance_tests]
         self.Warning.no_npdr(", ".join(no_npdr), shown=self._method() == "npdr" and no_npdr)
         adjusted = bool(self.covariates_in_use())
         unadjusted = [s.stem() for s in scorers if not s.adjusts_covariates]
-        self.Information.unadjusted(", ".join(unadjusted), shown=adjusted and bool(unadjusted))
-        self.Warning.stir_covariates(", ".join(self.adjusting),
-                                     shown=adjusted and self._method() == "stir")
+        self.Information.unadjusted(", ".join(self.adjusting), ", ".join(unadjusted),
+                                    shown=adjusted and bool(unadjusted))
         return (partial(estimate_all, method=self._method(),
                         n_permutations=self.n_permutations), scorers, self.data)
 
@@ -999,8 +1002,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         run = self._selection_run()
         above = int(np.sum(run.scores > tau))
         self.tau_label.setText(
-            f"τ = {tau:.3f} for m = {run.m}: {above} of {len(run.scores)} "
-            f"attributes above")
+            f"τ = {tau:.3f} for m = {run.m}: {above} of {count(len(run.scores), 'attribute')} "
+            f"above")
         self.tau_label.setToolTip(
             f"τ = 1/√(α·m) = 1/√({self.alpha:g} · {run.m}) for {run.name}'s estimates")
 
@@ -1185,9 +1188,43 @@ class ScorePlot(pg.PlotWidget):
         self.legend.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.getPlotItem().layout.addItem(self.legend, 2, 3, Qt.AlignTop)
         self.tau = None         # the τ line (None when there is none)
+        # pyqtgraph sets the bottom axis' name 5 px below the axis: room for it below
+        left, top, right, _ = self.getPlotItem().layout.getContentsMargins()
+        self.getPlotItem().layout.setContentsMargins(left, top, right, 8)
+        self._show_axes(False)
+
+    def _show_axes(self, shown):
+        """Show the axes (with a result) or hide them (an empty plot shows no numbers); the
+        bottom axis as tall as its numbers and its whole name (pyqtgraph counts 80 % of the
+        name's height, which clips its lower part at the plot's bottom edge)."""
+        plot = self.getPlotItem()
+        for side in ("left", "bottom"):
+            if shown:
+                plot.showAxis(side)
+            else:
+                plot.hideAxis(side)
+        axis = self.getAxis("bottom")
+        offset = axis.style["tickTextOffset"][1] + max(0, axis.style["tickLength"])
+        axis.setHeight(QFontMetrics(axis.font()).height() + offset
+                       + axis.label.boundingRect().height() + 2)
+        self._fit_height()
+
+    def _fit_height(self):
+        """At least as tall as the plot item's minimum: the title, the bottom axis and the
+        legend beside the dots (three entries at a large font did not fit the former fixed
+        minimum, and the axis' name was cut)."""
+        plot = self.getPlotItem()
+        plot.layout.invalidate()
+        needed = plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).height()
+        self.setMinimumHeight(max(160, int(np.ceil(needed)) + 2 * self.frameWidth() + 2))
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        self._fit_height()      # (the legend's entries are laid out once shown)
 
     def clear(self):
-        """Remove the dots, the τ line, the legend's entries, the title and the axis name."""
+        """Remove the dots, the τ line, the legend's entries, the title, the axis name and the
+        axes."""
         self.getPlotItem().clear()
         self.legend.clear()
         self.tau = None
@@ -1195,6 +1232,7 @@ class ScorePlot(pg.PlotWidget):
         self.setTitle(None)
         self.setLabel("left", "")
         self.getAxis("bottom").setTicks(None)
+        self._show_axes(False)
 
     def legend_labels(self):
         """The texts of the legend's entries, in order."""
@@ -1263,6 +1301,7 @@ class ScorePlot(pg.PlotWidget):
         self.setXRange(0.5, len(order) + 0.5, padding=0.02)
         if len(order) <= EVERY_RANK:
             self.getAxis("bottom").setTicks([[(int(i), str(i)) for i in x]])
+        self._show_axes(True)
 
 
 if __name__ == "__main__":  # pragma: no cover
