@@ -236,6 +236,30 @@ class TestOWInteractingPairs(WidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.result.pairs.n_permutations, 15)
 
+    def test_nothing_of_the_previous_result_shows_while_the_next_is_computed(self):
+        w = self.widget
+        w.n_permutations = 10
+        self.run_on(self.data)
+        w.view.selectRow(0)
+        self.assertIsNotNone(self.get_output(w.Outputs.selected_data))
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertTrue(w.heatmap.cells)
+        w.n_permutations = 2000                 # a long run on other data
+        self.send_signal(w.Inputs.data, snps(seed=1))
+        self.assertIsNotNone(w.task)
+        self.assertEqual(w.model.rowCount(), 0)
+        self.assertFalse(w.heatmap.cells)
+        self.assertEqual(w.heatmap_scene.items(), [])
+        sent = self.signal_manager.outputs         # (without waiting for the computation)
+        self.assertIsNone(sent.get((w, w.Outputs.pairs.name)))
+        self.assertIsNone(sent.get((w, w.Outputs.selected_data.name)))
+        self.assertNotIn("pairs of", w.summary.text())
+        w.controls.n_permutations.setValue(10)   # a new setting: emptied as well
+        self.assertEqual(w.model.rowCount(), 0)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertIsNotNone(self.get_output(w.Outputs.pairs))
+
     # --- messages
     def test_unsuitable_data_show_messages_not_tracebacks(self):
         w = self.widget

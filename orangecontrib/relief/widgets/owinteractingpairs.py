@@ -573,6 +573,15 @@ class OWInteractingPairs(BackgroundEstimationWidget):
 
     def restart(self, new_data=False):
         super().restart(new_data)
+        if self.task is not None:
+            # nothing of the previous result stays as if current while the new one is computed
+            # (a run takes minutes): the table, the heatmap and the outputs are emptied
+            self.show_result()
+            self.summary.setText("Testing the pairs …")
+            if new_data:
+                self.commit.now()
+            else:
+                self.commit.deferred()
         if self.data is not None and self.attribute_choice == self.BestRanked:
             n = len(self.data.domain.attributes)
             # (fewer than two have no pair: an error says so)
