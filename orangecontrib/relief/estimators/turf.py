@@ -117,7 +117,7 @@ class TuRF(Estimator):
 
     def target_contexts(self, data, callback=None):
         """For a permutation test: a function from ``data`` with another target (the same
-        instances and attributes) to its context. The rounds over all (informative) attributes
+        instances and attributes) and a ``callback`` to its context. The rounds over all (informative) attributes
         search their neighbours in a space that does not depend on the target, so the base
         estimator's ``target_contexts`` finds them once; the later rounds, over the survivors
         of each target, search again. None when the base estimator has no such search."""
@@ -135,8 +135,9 @@ class TuRF(Estimator):
                   for i, space in enumerate(spaces)]
         if any(function is None for function in shared):
             return None
-        return lambda target: self._rounds(target, [
-            lambda columns, part, function=function: function(columns) for function in shared])
+        return lambda target, callback=None: self._rounds(target, [
+            lambda columns, part, function=function: function(columns) for function in shared],
+            callback)
 
     def _rounds(self, data, first, callback=None):
         """The rounds; ``first``: None, or the functions (columns, callback) -> context of the
