@@ -174,7 +174,7 @@ def test_the_result_names_the_method_that_chose_the_pairs(monkeypatch):
     assert filtered.method == "filter" and len(filtered) == 50 * 49 // 2
     estimator = filtered.estimator
     assert isinstance(estimator, TuRF) and isinstance(estimator.estimator, MultiSURF)
-    assert (estimator.remove, estimator.rounds) == (0.5, 1)
+    assert (estimator.remove, estimator.rounds) == (0.5, 2)
     assert (filtered[0].first, filtered[0].second) == (2, 5)
     # asking for the scan, for the filter's top or estimator, or naming attributes
     assert interacting_pairs(data, method="scan", n_permutations=1).method == "scan"

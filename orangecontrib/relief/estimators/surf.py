@@ -184,7 +184,7 @@ class SURF(ReliefFamily):
         if options.missing == "D" and data.any_missing:
             return None
         context = self.context(data, callback)
-        return lambda target: replace(context, data=target,
+        return lambda target, callback=None: replace(context, data=target,
                                       diff_model=DiffModel(target, options))
 
     def hit_miss_pairs(self, context):
