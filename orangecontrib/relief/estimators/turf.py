@@ -78,6 +78,9 @@ class TuRF(Estimator):
     name = "TuRF"
     paper = "Moore & White 2007, EvoBIO (Tuned ReliefF)"
     removes_attributes = True
+    #: attribute weights in the distance go to its estimators with the data (which refuse
+    #: them if they cannot take them)
+    weighs_distances = True
     parameters = (
         Param("estimator", "estimator", None, "Base estimator", none="MultiSURF",
               tooltip="The estimator whose estimates rank the attributes in each round."),
