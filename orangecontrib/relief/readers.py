@@ -206,12 +206,19 @@ class PlinkFiles:
             return Phenotype(rows, y.astype(float), levels.size, name, values.size, rule)
         return Phenotype(rows, y, 0, name, values.size, rule)
 
-    def genotypes(self, phenotype, callback=None):
+    def genotypes(self, phenotype, callback=None, impute=None):
         """:class:`~.estimators.encoding.EncodedData` of the individuals of ``phenotype`` (a
-        :class:`Phenotype`), read a block of SNPs at a time (see :func:`read_plink`)."""
+        :class:`Phenotype`), read a block of SNPs at a time (see :func:`read_plink`).
+        ``impute="mode"`` fills each SNP's missing calls with its most frequent genotype among
+        these individuals (the smaller one of a tie), so that the genotypes stay packed;
+        ``missing_calls`` is then the number of calls that were missing (filled or not)."""
         from .estimators.neighbourhood.packed import PackedColumns, pack_planes, unpack
+        if impute not in IMPUTATIONS:
+            raise ValueError(f"impute must be one of {', '.join(map(str, IMPUTATIONS))}, got "
+                             f"{impute!r}")
         rows, y, n_classes = phenotype.rows, phenotype.y, phenotype.n_classes
         n, a = rows.size, self.shape[1]
+        self.missing_calls = 0
         index = slice(None) if n == self.shape[0] else rows
         planes = np.zeros((n, 2, (a + 63) // 64), np.uint64)
         X = None                                        # float32, once a call is missing
@@ -220,6 +227,10 @@ class PlinkFiles:
             for lo in range(0, a, step):
                 hi = min(a, lo + step)
                 block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C")
+                missing = block == INT8_MISSING
+                self.missing_calls += int(missing.sum())
+                if impute == "mode" and missing.any():
+                    block = fill_with_mode(block, missing)
                 if X is None:
                     packed = pack_planes(block, np.arange(hi - lo))    # None: a call missing
                     if packed is not None:
@@ -238,6 +249,9 @@ class PlinkFiles:
                            n_classes=n_classes, minimum=np.zeros(a), span=np.ones(a),
                            names=tuple(self.snps),
                            y_span=1.0 if n_classes else float(np.ptp(y)))
+
+    #: calls missing in the genotypes last read (:meth:`genotypes`)
+    missing_calls = 0
 
     def partitions(self, rows, partition_rows=None):
         """The genotypes of the individuals ``rows`` as a Dask array partitioned by them (see
@@ -275,6 +289,22 @@ class PlinkFiles:
         by_id = {(line[0], line[1]): line[2 + index] for line in body}
         values = [by_id.get((f, i), "NA") for f, i in zip(self.fids, self.iids)]
         return values, names[index]
+
+
+#: how missing genotype calls may be filled (:meth:`PlinkFiles.genotypes`): None leaves them
+#: missing, "mode" gives each SNP's most frequent genotype
+IMPUTATIONS = (None, "mode")
+
+
+def fill_with_mode(block, missing):
+    """``block`` (individuals x SNPs, int8 codes 0, 1, 2) with its ``missing`` calls replaced by
+    each SNP's most frequent genotype (the smaller of a tie; 0 when a SNP has no call)."""
+    block = block.copy()
+    for column in np.flatnonzero(missing.any(axis=0)):
+        calls = block[~missing[:, column], column]
+        mode = int(np.bincount(calls, minlength=3).argmax()) if calls.size else 0
+        block[missing[:, column], column] = mode
+    return block
 
 
 #: the covariate texts read as missing (PLINK 1.9's -9 and plink2's NA)

@@ -66,13 +66,16 @@ class ReadOptions:
     of a PLINK covariate file as PLINK's ``--covar-name`` (names and ranges ``first-last``,
     comma-separated; None: all). Instances with a missing covariate value (and individuals
     without a line in a PLINK covariate file) are left out, as PLINK leaves them out, and
-    counted (:attr:`DataRead.dropped`)."""
+    counted (:attr:`DataRead.dropped`). ``impute="mode"`` fills the missing calls of PLINK
+    genotypes read into memory with each SNP's most frequent genotype
+    (:meth:`.readers.PlinkFiles.genotypes`)."""
     class_name: str = None
     class_type: str = None
     pheno: str = None
     coding: str = "12"
     covariates: object = None
     covar_names: object = None
+    impute: str = None
 
 
 class Partitions(NamedTuple):
@@ -92,7 +95,8 @@ class DataRead:
     ``class_name`` and ``task`` ("classification" or "regression"), ``read`` the instances
     read, ``dropped`` the instances left out by reason (e.g. ``{"missing class": 10}``) and
     ``covariates`` (None: none read); ``loci`` for PLINK data the ``.bim`` columns of each
-    attribute (:meth:`.readers.PlinkFiles.loci`: CHR, SNP, BP, A1), else None."""
+    attribute (:meth:`.readers.PlinkFiles.loci`: CHR, SNP, BP, A1), else None;
+    ``missing_calls`` the genotype calls missing in PLINK data read into memory."""
     data: object
     kind: str
     name: str
@@ -103,6 +107,7 @@ class DataRead:
     dropped: dict = field(default_factory=dict)
     covariates: object = None
     loci: tuple = None
+    missing_calls: int = 0
 
     @property
     def used(self):
@@ -226,13 +231,13 @@ def _plink(path, options, partitions, callback):
         data = Partitions(files.partitions(phenotype.rows), phenotype.y, dict(
             discrete=True, n_values=3, n_classes=phenotype.n_classes))
     else:
-        data = files.genotypes(phenotype, callback)
+        data = files.genotypes(phenotype, callback, options.impute)
     if covariates is not None:
         from dataclasses import replace
         data = replace(data, covariates=covariates)
     return DataRead(data, "plink", os.path.basename(path), tuple(files.snps), phenotype.name,
                     "classification" if phenotype.n_classes else "regression", phenotype.read,
-                    dropped, names, tuple(files.loci()))
+                    dropped, names, tuple(files.loci()), files.missing_calls)
 
 
 # -- tables in memory ------------------------------------------------------------------------
