@@ -236,6 +236,30 @@ class TestOWInteractingPairs(WidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.result.pairs.n_permutations, 15)
 
+    def test_nothing_of_the_previous_result_shows_while_the_next_is_computed(self):
+        w = self.widget
+        w.n_permutations = 10
+        self.run_on(self.data)
+        w.view.selectRow(0)
+        self.assertIsNotNone(self.get_output(w.Outputs.selected_data))
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertTrue(w.heatmap.cells)
+        w.n_permutations = 2000                 # a long run on other data
+        self.send_signal(w.Inputs.data, snps(seed=1))
+        self.assertIsNotNone(w.task)
+        self.assertEqual(w.model.rowCount(), 0)
+        self.assertFalse(w.heatmap.cells)
+        self.assertEqual(w.heatmap_scene.items(), [])
+        sent = self.signal_manager.outputs         # (without waiting for the computation)
+        self.assertIsNone(sent.get((w, w.Outputs.pairs.name)))
+        self.assertIsNone(sent.get((w, w.Outputs.selected_data.name)))
+        self.assertNotIn("pairs of", w.summary.text())
+        w.controls.n_permutations.setValue(10)   # a new setting: emptied as well
+        self.assertEqual(w.model.rowCount(), 0)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertIsNotNone(self.get_output(w.Outputs.pairs))
+
     # --- messages
     def test_unsuitable_data_show_messages_not_tracebacks(self):
         w = self.widget
@@ -296,6 +320,20 @@ class TestOWInteractingPairs(WidgetTest):
         w.controls.top.setValue(5)
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Information.all_tested.is_shown())
+
+    def test_one_attribute_is_only_an_error_and_one_pair_is_said_in_the_singular(self):
+        w = self.widget
+        w.n_permutations = 10
+        domain = self.data.domain
+        self.run_on(self.data.transform(Domain(domain.attributes[:1], domain.class_var)))
+        self.assertTrue(w.Error.unsuitable.is_shown())
+        self.assertFalse(w.Information.all_tested.is_shown())     # (no pairs to test)
+        self.run_on(self.data.transform(Domain(domain.attributes[:2], domain.class_var)))
+        self.assertFalse(w.Error.active)
+        self.assertTrue(w.summary.text().startswith("1 pair of 2 attributes;"),
+                        w.summary.text())
+        self.assertIn("10 permutations", w.summary.text())
+        self.assertIn("The data have 2 attributes,", w.Information.all_tested.formatted)
 
     # --- settings and report
     def test_settings_and_selection_survive_saving(self):
@@ -362,10 +400,14 @@ class TestOWInteractingPairs(WidgetTest):
             # a 60-character name does not: shortened in the middle, whole in the tooltip
             self.assertLess(width, metrics.horizontalAdvance(names[1]))
         self.assertEqual(view.textElideMode(), Qt.ElideMiddle)
+        tip = Qt.ToolTipRole
         row = next(r for r in range(model.rowCount())
-                   if names[1] in (model.index(r, 1).data(), model.index(r, 2).data()))
-        column = 1 if model.index(row, 1).data() == names[1] else 2
-        self.assertEqual(model.index(row, column).data(Qt.ToolTipRole), names[1])
+                   if names[1] in (model.index(r, 1).data(tip), model.index(r, 2).data(tip)))
+        column = 1 if model.index(row, 1).data(tip) == names[1] else 2
+        shown = model.index(row, column).data()
+        self.assertIn("…", shown)
+        self.assertLessEqual(metrics.horizontalAdvance(shown), view.columnWidth(column))
+        self.assertTrue(shown.endswith("000002"), shown)     # the end that tells it apart
         self.assertEqual(elided_in_table(view), [])
 
     def test_columns_are_as_wide_as_the_widest_text_of_all_pairs(self):
@@ -430,3 +472,50 @@ class TestOWInteractingPairsBigFont(BigFont, WidgetTest):
         widths = sum(view.columnWidth(c) for c in range(len(COLUMNS)))
         self.assertLessEqual(widths, view.viewport().width())      # every column in view
         self.assertEqual(len(w.heatmap.attributes), 25)
+
+    def test_sixty_character_names_that_differ_in_the_middle_at_9_and_12_pt(self):
+        # names as a genome-wide table's: chromosome and position in the middle, a gene at
+        # the end, a shared description between them
+        from AnyQt.QtGui import QFont
+        big = QApplication.font()
+        for font in (QFont("DejaVu Sans", 9), big):
+            with self.subTest(points=font.pointSizeF()):
+                QApplication.setFont(font)
+                try:
+                    self.check_long_names()
+                finally:
+                    QApplication.setFont(big)
+
+    def check_long_names(self):
+        w = self.create_widget(OWInteractingPairs)
+        w.show()
+        w.resize(w.sizeHint())
+        w.n_permutations = 10
+        data = snps(n_instances=300, n_snps=30)
+        names = [f"chr{i % 22 + 1}_rs{1000000 + i}_intergenic_region_of_cohort_A_near_GENEB_"
+                 f"{i:03d}" for i in range(30)]
+        self.assertTrue(all(59 <= len(n) <= 60 for n in names), names)
+        domain = Domain([a.renamed(n) for a, n in zip(data.domain.attributes, names)],
+                        data.domain.class_var)
+        self.send_signal(w.Inputs.data, Table.from_numpy(domain, data.X, data.Y), widget=w)
+        self.wait_until_finished(widget=w, timeout=TIMEOUT)
+        w.resize(w.sizeHint())
+        self.process_events()
+        for size in (w.sizeHint(), w.minimumSizeHint(), w.size()):
+            self.assertLessEqual(size.width(), 1366)
+        view, model = w.view, w.model
+        self.assertLessEqual(sum(view.columnWidth(c) for c in range(len(COLUMNS))),
+                             view.viewport().width())                 # q in view
+        shown = {model.index(r, c).data() for r in range(model.rowCount()) for c in (1, 2)}
+        self.assertEqual(len(shown), 20)                               # each name its own
+        self.assertEqual(elided_in_table(view, 15), [])
+        # the heatmap's pane shows cells beside the names, and its whole title
+        heatmap = w.heatmap
+        visible = heatmap.mapToScene(heatmap.viewport().rect()).boundingRect()
+        cell = heatmap.cells[next(iter(heatmap.cells))]
+        self.assertGreaterEqual(sum(visible.intersects(item.sceneBoundingRect())
+                                    for item in heatmap.cells.values()), 2)
+        self.assertGreater(cell.rect().width(), 10)
+        title = [item for item in heatmap.scene_.items() if hasattr(item, "toPlainText")][0]
+        self.assertLessEqual(title.sceneBoundingRect().right(), visible.right())
+        w.onDeleteWidget()
