@@ -38,9 +38,10 @@ from .lazy import lazy_exports
 #: the numpy engine (:mod:`.estimators`), :mod:`.sklearn` and :mod:`.dask` import without Orange
 _EXPORTS = {
     "scoring": ["SCORERS", "Accuracy", "ContextualMerit", "GainRatio", "Gini", "InfGain", "MDL",
-                "MSE", "MultiScaleRelief", "MultiSURF", "MultiSURFstar", "MyopicReliefF", "Relief",
-                "ReliefF", "ReliefFbestK", "RReliefF", "SURF", "SURFstar", "TuRF", "UnifiedPi",
-                "scorer_by_name"],
+                "MSE", "MultiScaleRelief", "MultiSURF", "MultiSURFstar", "MultiSWRF",
+                "MultiSWRFDB", "MultiSWRFDBstar", "MultiSWRFstar", "MuRelief", "MyopicReliefF",
+                "Relief", "ReliefF", "ReliefFbestK", "RReliefF", "SURF", "SURFstar", "SWRF",
+                "SWRFstar", "TuRF", "UnifiedPi", "scorer_by_name"],
     "estimators.threshold": ["relief_threshold", "select_above_threshold"],
     "estimators.interactions": ["interacting_pairs"],
     "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
