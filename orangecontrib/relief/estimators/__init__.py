@@ -57,6 +57,7 @@ _EXPORTS = {
     "encoding": ["Covariates", "as_covariates"],
     "npdr": ["NPDR", "NPDRContext", "NPDRSignificance"],
     "pair_regression": ["linear_fits", "logistic_fits"],
+    "firth": ["LogisticFits", "logistic_regressions"],
     "threshold": ["relief_threshold", "select_above_threshold"],
     "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics"],
     "corelearn": ["CORELEARN_ESTIMATORS", "corelearn_estimator"],
