@@ -5,7 +5,7 @@ scikit-rebate (Urbanowicz et al., "Benchmarking relief-based feature selection m
 bioinformatics data mining", J Biomed Inform 85, 2018, and its 0.8 documentation) makes these
 choices, each reproduced here (the papers' definitions are those of each estimator's module):
 
-* **Distance.** The number of differing discrete values plus sum |x - y| / (max - min) over the
+* **Distance.** The number of differing discrete values plus sum abs(x - y) / (max - min) over the
   numeric ones, divided by the number of attributes when all are discrete (Hamming); with both
   kinds, the discrete mismatches are counted a / (number of discrete attributes) times each;
   with missing values, the sum over the attributes known in both instances divided by their
@@ -14,8 +14,8 @@ choices, each reproduced here (the papers' definitions are those of each estimat
   the N x N distance table, its zero diagonal included (the papers: over the pairs); with missing
   values over the table's lower triangle and N x N - N(N - 1)/2 zeros, so about half of it.
   MultiSURF's are each instance's own (as the papers).
-* **Diff of a numeric value** with both kinds of attributes: 1 where |x - y| exceeds the
-  attribute's standard deviation, else |x - y| / (max - min) (the papers: the latter).
+* **Diff of a numeric value** with both kinds of attributes: 1 where abs(x - y) exceeds the
+  attribute's standard deviation, else abs(x - y) / (max - min) (the papers: the latter).
 * **Missing values.** A band member or neighbour whose value is missing is left out of that
   attribute's hit or miss mean (the mean over the known ones), and an instance R_i whose own value
   is missing updates nothing (the papers: RELIEF-D's probabilities).
@@ -26,7 +26,7 @@ choices, each reproduced here (the papers' definitions are those of each estimat
 * **Several classes.** The misses of class C weigh (C - 1) n_C / n_miss^2 times their diff sum,
   n_C the number of R_i's misses of class C and n_miss of all its misses (the papers: P(C) /
   (1 - P(y_i)) / n_C).
-* **A numeric target** is a two-class problem: a hit where |y_i - y_j| is below the target's
+* **A numeric target** is a two-class problem: a hit where abs(y_i - y_j) is below the target's
   standard deviation (n - 1 in the denominator), else a miss (the papers: RReliefF's probability
   estimate).
 * **Far band.** SURF* subtracts the near update over the far band; MultiSURF* and the starred
@@ -38,7 +38,7 @@ choices, each reproduced here (the papers' definitions are those of each estimat
 * **ReliefF's ties.** The k nearest hits and k nearest misses of each class are the first in
   numpy's (unstable) ``argsort`` of the distances, R_i itself last (the papers: ties at the k-th
   distance share its place); μ-Relief takes the first k of each class in the reversed ``argsort``
-  of |d - mu| (R_i itself at 0).
+  of abs(d - mu) (R_i itself at 0).
 * **k** defaults to 100 (ReliefF, RReliefF, μ-Relief).
 
 Instance weights, sampled iterations other than all instances in order and the Dask backend are
@@ -191,7 +191,7 @@ def context(estimator, data):
 
 def _diffs(data, t, rows):
     """(b, N) diff of attribute t between ``rows`` and every instance (NaN where one value is
-    missing): the mismatch, or |x - y| / (max - min), 1 above the standard deviation when
+    missing): the mismatch, or abs(x - y) / (max - min), 1 above the standard deviation when
     the data have both kinds of attributes."""
     x = data.X[:, t]
     if data.discrete[t]:
