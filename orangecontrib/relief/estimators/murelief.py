@@ -86,7 +86,8 @@ class MuRelief(SURF):
         bands = np.where(places > 0, NEAR, 0).astype(np.int8)
         return BandContext(data, model, instances, bands, np.full(m, np.nan),
                            np.full(m, np.inf),
-                           "packed SNP" if model.planes.shape[2] else "double precision",
+                           "packed SNP" if model.distance_planes.shape[2]
+                           else "double precision",
                            places=places)
 
     def target_contexts(self, data, callback=None):

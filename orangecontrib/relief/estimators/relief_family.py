@@ -92,6 +92,7 @@ class ReliefFamily(Estimator):
     relief_threshold = True
     profiles_k = True
     packed_snps = True
+    weighs_distances = True
     #: whether CORElearn leaves out neighbours at distance 0 in this estimator
     corelearn_skips_zero = True
     #: how scikit-rebate's counterpart finds its neighbours (``preset="skrebate"``,
