@@ -55,6 +55,7 @@ _EXPORTS = {
     "npdr": ["NPDR", "NPDRContext", "NPDRSignificance"],
     "pair_regression": ["linear_fits", "logistic_fits"],
     "firth": ["LogisticFits", "logistic_regressions"],
+    "trend": ["TrendTest", "TrendSignificance"],
     "threshold": ["relief_threshold", "select_above_threshold"],
     "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics"],
     "corelearn": ["CORELEARN_ESTIMATORS", "corelearn_estimator"],

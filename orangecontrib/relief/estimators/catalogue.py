@@ -10,6 +10,7 @@ from .npdr import NPDR
 from .relieff import Relief, ReliefF, ReliefFbestK
 from .rrelieff import RReliefF
 from .surf import SURF, MultiSURF, MultiSURFstar, SURFstar
+from .trend import TrendTest
 from .turf import TuRF
 from .unified_pi import UnifiedPi
 
@@ -17,5 +18,5 @@ __all__ = ["ESTIMATORS"]
 
 #: the offered estimator classes
 ESTIMATORS = (ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF,
-              MultiSURFstar, SURF, SURFstar, TuRF, NPDR, MyopicReliefF, ContextualMerit, UnifiedPi,
+              MultiSURFstar, SURF, SURFstar, TuRF, NPDR, TrendTest, MyopicReliefF, ContextualMerit, UnifiedPi,
               InfGain, GainRatio, Gini, MDL, Accuracy, MSE)
