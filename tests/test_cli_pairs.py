@@ -94,9 +94,27 @@ def test_pairs_of_the_best_ranked_attributes(xor_file, capsys):
     assert status == 0, err
     document = json.loads(out)
     assert document["ranked_by"] == "ReliefF" and document["permutations"] == 10
+    assert document["method"] == "filter"
     assert len(document["tested"]) == 4 and len(document["pairs"]) == 6
     best = document["pairs"][0]
     assert {best["first"], best["second"]} == {"snp2", "snp5"} and best["q"] < 0.05
+
+
+def test_the_output_says_whether_every_pair_was_scanned_or_the_filters_best(xor_file, capsys):
+    path, _, _ = xor_file
+    status, out, err = run(["pairs", path, "-q", "-r", "5", "-s", "1"], capsys)
+    assert status == 0, err
+    assert out.splitlines()[0].startswith("Pairs of all 8 attributes (exhaustive scan) in xor")
+    status, out, err = run(["pairs", path, "-q", "-m", "filter", "-n", "4", "-r", "3",
+                            "-s", "1"], capsys)
+    assert status == 0, err
+    assert out.splitlines()[0].startswith(
+        "Pairs of the 4 attributes TuRF around MultiSURF (1 round removing 50%) ranks best "
+        "(filter) in xor")
+    status, out, err = run(["pairs", path, "-q", "-m", "filter", "-n", "4", "-r", "3",
+                            "-s", "1", "-f", "json"], capsys)
+    document = json.loads(out)
+    assert document["method"] == "filter" and len(document["tested"]) == 4
 
 
 def test_table_output_names_the_pairs_and_pairs_option_limits_them(xor_file, capsys, tmp_path):

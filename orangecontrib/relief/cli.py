@@ -583,17 +583,22 @@ def pairs_command(parser):
                         help="PLINK data: a phenotype file, as for rank")
     parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
                         help="PLINK data: read the phenotype as 0 = control, 1 = case")
-    parser.add_argument("-n", "--top", type=positive_int, default=20, metavar="N",
-                        help="test the pairs of the N attributes the estimator ranks best "
-                             "(default 20)")
+    parser.add_argument("-m", "--method", choices=("auto", "scan", "filter"), default="auto",
+                        help="which pairs: 'scan' every pair, 'filter' the pairs of the "
+                             "attributes an estimator ranks best, 'auto' (default) the scan "
+                             "where it takes about a minute or less, else the filter")
+    parser.add_argument("-n", "--top", type=positive_int, metavar="N",
+                        help="filter: test the pairs of the N attributes the estimator ranks "
+                             "best (default 50)")
     parser.add_argument("-a", "--attributes", metavar="NAME,...",
                         help="test the pairs of these attributes instead (no ranking)")
-    parser.add_argument("-e", "--estimator", metavar="NAME", default="MultiSURF",
-                        help="estimator that ranks the attributes (default MultiSURF; see "
-                             "'orange-relief estimators')")
+    parser.add_argument("-e", "--estimator", metavar="NAME",
+                        help="filter: the estimator that ranks the attributes (default one "
+                             "TuRF round around MultiSURF that removes half the attributes; "
+                             "see 'orange-relief estimators')")
     parser.add_argument("-r", "--permutations", type=positive_int, metavar="R",
                         help="permutations of the class for the p-values (default: enough "
-                             "for 20,000 permuted statistics, at most 100 with a ranking)")
+                             "for 20,000 permuted statistics, at most 10 with a ranking)")
     parser.add_argument("-s", "--seed", type=int_value, metavar="S",
                         help="random seed of the permutations")
     parser.add_argument("--pairs", type=positive_int, metavar="K",
@@ -632,23 +637,25 @@ def run_pairs(args, out):
         if unknown:
             raise CliError(f"no attribute {unknown[0]!r} in {args.data!r}")
         attributes = [data.names.index(a) for a in wanted]
-    cls = find_scorer(args.estimator, scorer_classes())
-    if "classification" not in cls.tasks:
-        raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
+    estimator = None
+    if args.estimator is not None:
+        cls = find_scorer(args.estimator, scorer_classes())
+        if "classification" not in cls.tasks:
+            raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
+        estimator = cls.engine()()
     try:
         with progress(args, "pairs") as callback:
             result = interacting_pairs(data, attributes=attributes, top=args.top,
-                                       estimator=cls.engine()(),
-                                       n_permutations=args.permutations,
-                                       random_state=args.seed, callback=callback)
+                                       estimator=estimator, n_permutations=args.permutations,
+                                       method=args.method, random_state=args.seed,
+                                       callback=callback)
     except ValueError as error:
         raise CliError(f"cannot test the pairs of {args.data!r}: {error}") from None
     names = data.names
-    ranked = attributes is None and args.top < data.n_attributes
     document = {
         "data": name, "instances": data.n_instances, "attributes": data.n_attributes,
-        "tested": [names[i] for i in result.attributes],
-        "ranked_by": cls.__name__ if ranked else None,
+        "method": result.method, "tested": [names[i] for i in result.attributes],
+        "ranked_by": describe_filter(result.estimator) if result.estimator else None,
         "permutations": result.n_permutations,
         "pairs": [{"rank": rank, "first": names[p.first], "second": names[p.second],
                    "statistic": p.statistic, "df": float(result.df[rank - 1]),
@@ -661,12 +668,25 @@ def run_pairs(args, out):
 PAIR_COLUMNS = ("rank", "first", "second", "statistic", "df", "p", "q")
 
 
+def describe_filter(estimator):
+    """The filter's estimator in words: its name, and for TuRF its base estimator and rounds."""
+    from .estimators.turf import TuRF
+    if isinstance(estimator, TuRF):
+        rounds = round(1 / estimator.remove) if estimator.rounds is None else estimator.rounds
+        return (f"TuRF around {estimator.estimator_.name} ({rounds} round"
+                f"{'s' if rounds != 1 else ''} removing {estimator.remove:.0%})")
+    return estimator.name
+
+
 def format_pairs_table(document):
-    """A line saying what was tested, then the pairs aligned, best first."""
+    """A line saying what was tested and how it was chosen, then the pairs aligned, best
+    first."""
     rows = document["pairs"]
     width = max([len("second")] + [len(r[k]) for r in rows for k in ("first", "second")])
-    how = (f"the {len(document['tested'])} attributes {document['ranked_by']} ranks best"
-           if document["ranked_by"] else f"{len(document['tested'])} attributes")
+    tested = len(document["tested"])
+    how = {"scan": f"all {tested} attributes (exhaustive scan)",
+           "filter": f"the {tested} attributes {document['ranked_by']} ranks best (filter)",
+           "given": f"{tested} attributes"}[document["method"]]
     lines = [f"Pairs of {how} in {document['data']}: {document['instances']} instances; "
              f"p-values from {document['permutations']} permutations of the class",
              f"{'rank':>4}  {'first':<{width}}  {'second':<{width}}  {'statistic':>10}  "

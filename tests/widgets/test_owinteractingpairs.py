@@ -236,6 +236,30 @@ class TestOWInteractingPairs(WidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.result.pairs.n_permutations, 15)
 
+    def test_nothing_of_the_previous_result_shows_while_the_next_is_computed(self):
+        w = self.widget
+        w.n_permutations = 10
+        self.run_on(self.data)
+        w.view.selectRow(0)
+        self.assertIsNotNone(self.get_output(w.Outputs.selected_data))
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertTrue(w.heatmap.cells)
+        w.n_permutations = 2000                 # a long run on other data
+        self.send_signal(w.Inputs.data, snps(seed=1))
+        self.assertIsNotNone(w.task)
+        self.assertEqual(w.model.rowCount(), 0)
+        self.assertFalse(w.heatmap.cells)
+        self.assertEqual(w.heatmap_scene.items(), [])
+        sent = self.signal_manager.outputs         # (without waiting for the computation)
+        self.assertIsNone(sent.get((w, w.Outputs.pairs.name)))
+        self.assertIsNone(sent.get((w, w.Outputs.selected_data.name)))
+        self.assertNotIn("pairs of", w.summary.text())
+        w.controls.n_permutations.setValue(10)   # a new setting: emptied as well
+        self.assertEqual(w.model.rowCount(), 0)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertIsNotNone(self.get_output(w.Outputs.pairs))
+
     # --- messages
     def test_unsuitable_data_show_messages_not_tracebacks(self):
         w = self.widget
@@ -296,6 +320,20 @@ class TestOWInteractingPairs(WidgetTest):
         w.controls.top.setValue(5)
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Information.all_tested.is_shown())
+
+    def test_one_attribute_is_only_an_error_and_one_pair_is_said_in_the_singular(self):
+        w = self.widget
+        w.n_permutations = 10
+        domain = self.data.domain
+        self.run_on(self.data.transform(Domain(domain.attributes[:1], domain.class_var)))
+        self.assertTrue(w.Error.unsuitable.is_shown())
+        self.assertFalse(w.Information.all_tested.is_shown())     # (no pairs to test)
+        self.run_on(self.data.transform(Domain(domain.attributes[:2], domain.class_var)))
+        self.assertFalse(w.Error.active)
+        self.assertTrue(w.summary.text().startswith("1 pair of 2 attributes;"),
+                        w.summary.text())
+        self.assertIn("10 permutations", w.summary.text())
+        self.assertIn("The data have 2 attributes,", w.Information.all_tested.formatted)
 
     # --- settings and report
     def test_settings_and_selection_survive_saving(self):

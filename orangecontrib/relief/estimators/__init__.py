@@ -57,6 +57,7 @@ _EXPORTS = {
     "firth": ["LogisticFits", "logistic_regressions"],
     "trend": ["TrendTest", "TrendSignificance"],
     "threshold": ["relief_threshold", "select_above_threshold"],
+    "selection": ["selection_mask"],
     "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics"],
     "corelearn": ["CORELEARN_ESTIMATORS", "corelearn_estimator"],
     "splits": ["Split", "target_statistics", "value_table", "candidate_thresholds",

@@ -35,6 +35,18 @@ data whatever the genotype frequencies (it assumes the pairs' permuted statistic
 which the chi-square transformation makes nearly so). The q-values are Benjamini-Hochberg's over
 the tested pairs. The pairs are ordered by p-value, best first (equal p-values by G²).
 
+**Which pairs** (``method``). The exhaustive scan ("scan") tests every pair of attributes; it
+is chosen by default ("auto") when the data's instances times pairs are at most
+``SCAN_WORK``, about a minute's work on two cores. Above that the filter ("filter") tests the
+pairs of the ``top`` attributes (default ``FILTER_TOP``) that an estimator ranks best — by
+default :func:`filter_estimator`, one TuRF round around MultiSURF, which on wide SNP data
+keeps the SNPs of a pure epistatic pair near the top where MultiSURF alone ranks them among
+hundreds of noise SNPs (Moore & White, "Tuning ReliefF for genome-wide genetic analysis",
+EvoBIO 2007). Giving ``top`` or ``estimator`` asks for the filter, giving ``attributes`` tests
+their pairs. Each ranking of the filter's null costs as much as the first, so the filter pools
+the statistics of all its pairs over at most ``MAX_RANKINGS`` permutations; the pool's
+extension beyond its largest value keeps strong pairs apart.
+
 The counts of all pairs of a block of attributes come from one matrix product of the indicator
 columns (one per attribute value) of the instances of each class, and the fitting runs on all
 pairs of the block at once.
@@ -49,15 +61,23 @@ from .base import progress_part, random_generator
 from .significance import benjamini_hochberg, seeded, target_estimates
 
 __all__ = ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics", "no_interaction_fit",
-           "MAX_VALUES"]
+           "MAX_VALUES", "METHODS", "choose_method", "filter_estimator"]
 
 #: the most values of an attribute whose pairs are tested (the tables grow as its square)
 MAX_VALUES = 16
 #: permuted statistics wanted in the null pool: R = ceil(POOL / pairs) permutations by default,
 #: at most MAX_RANKINGS when each repeats a ranking and at most MAX_PERMUTATIONS otherwise
 POOL = 20_000
-MAX_RANKINGS = 100
+MAX_RANKINGS = 10
 MAX_PERMUTATIONS = 2_000
+#: which pairs are tested: every pair, the pairs of the best-ranked attributes, or the method
+#: chosen by the size of the data (module docstring)
+METHODS = ("auto", "scan", "filter")
+#: the exhaustive scan is chosen when instances x pairs is at most this (about a minute's work
+#: on two cores: all pairs of 1,000 SNPs of 2,000 instances)
+SCAN_WORK = 2_000 * (1_000 * 999 // 2)
+#: the attributes whose pairs the filter tests by default
+FILTER_TOP = 50
 #: bytes of the pair tables (and their fits' temporaries) of one block of pairs
 BLOCK_BYTES = 48 * 2 ** 20
 #: iterative proportional fitting stops when no fitted margin is farther than this from the
@@ -80,7 +100,8 @@ class InteractingPairs:
     """The tested pairs, best first: ``first[i]`` and ``second[i]`` the attribute indices
     (``first < second``), ``statistics`` G², ``df`` its degrees of freedom, ``pvalues`` and
     ``qvalues``; ``attributes`` the tested attributes (best ranked first when they were
-    ranked) and ``n_permutations`` the permutations of the null. Iterating gives
+    ranked), ``n_permutations`` the permutations of the null, ``method`` how the pairs were
+    chosen ("scan", "filter" or "given") and ``estimator`` the filter's estimator. Iterating gives
     :class:`Pair` records; :meth:`table` the rows (first, second, statistic, p, q)."""
     first: np.ndarray
     second: np.ndarray
@@ -90,6 +111,10 @@ class InteractingPairs:
     qvalues: np.ndarray
     attributes: np.ndarray
     n_permutations: int
+    #: "scan" (every pair), "filter" (the pairs of the best-ranked attributes) or "given"
+    method: str = "given"
+    #: the estimator that ranked the attributes (the filter), else None
+    estimator: object = None
 
     def __len__(self):
         return self.first.size
@@ -192,7 +217,9 @@ def _tail(statistics, df):
         return np.where(df > 0, -stats.chi2.logsf(statistics, np.maximum(df, 1)), 0.0)
 
 
-def _check(data, attributes, top, n_permutations):
+def _check(data, attributes, top, n_permutations, method):
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
     if not data.is_classification:
         raise ValueError("interacting pairs need a discrete class")
     if data.weights is not None:
@@ -203,7 +230,8 @@ def _check(data, attributes, top, n_permutations):
         raise ValueError("interacting pairs need at least two classes present in the data")
     if np.isnan(data.y).any():
         raise ValueError("the class is missing for some instances; remove them first")
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 2:
+    if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
+                            or top < 2):
         raise ValueError(f"top must be an integer >= 2, got {top!r}")
     if n_permutations is not None and (isinstance(n_permutations, bool)
                                        or not isinstance(n_permutations, (int, np.integer))
@@ -245,28 +273,52 @@ def _codes(data, columns):
     return X.toarray() if sparse.issparse(X) else np.asarray(X, dtype=float)
 
 
-def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutations=None,
-                      random_state=None, callback=None):
-    """The interacting pairs among the ``top`` attributes that ``estimator`` (default
-    MultiSURF) ranks best on ``data`` (:class:`.encoding.EncodedData` with discrete attributes
-    and a discrete class), or among the given ``attributes`` (indices), best first: each with
-    G² of the test of interaction, its p-value under the null of a class independent of the
-    attributes (``n_permutations`` permutations of the class drawn by ``random_state``; None:
-    enough for 20,000 permuted statistics, but at most 100 when each repeats the ranking and
-    2,000 otherwise) and its Benjamini-Hochberg q-value (module
-    docstring). ``callback(fraction)`` reports progress; raising from it cancels.
+def choose_method(n_instances, n_attributes):
+    """The method "auto" takes for data of this size: "scan" (every pair) when instances x
+    pairs is at most ``SCAN_WORK``, else "filter"."""
+    pairs = n_attributes * (n_attributes - 1) // 2
+    return "scan" if n_instances * pairs <= SCAN_WORK else "filter"
+
+
+def filter_estimator():
+    """The filter's default estimator, recommended for ranking wide SNP data: TuRF around
+    MultiSURF with one round that removes the worse-scored half of the SNPs (module
+    docstring)."""
+    from .surf import MultiSURF
+    from .turf import TuRF
+    return TuRF(MultiSURF(), remove=0.5, rounds=1)
+
+
+def interacting_pairs(data, attributes=None, top=None, estimator=None, n_permutations=None,
+                      method="auto", random_state=None, callback=None):
+    """The interacting pairs of discrete attributes of ``data`` (:class:`.encoding.EncodedData`
+    with a discrete class), best first, each with G² of the test of interaction, its p-value
+    under the null of a class independent of the attributes and its Benjamini-Hochberg q-value
+    (module docstring). Which pairs: those of the given ``attributes`` (indices); else by
+    ``method`` — "scan" every pair, "filter" the pairs of the ``top`` attributes (default 50)
+    that ``estimator`` (default :func:`filter_estimator`) ranks best, "auto" (default) the scan
+    when the data are small enough for it (:func:`choose_method`) and neither ``top`` nor
+    ``estimator`` is given, else the filter. The p-values come from ``n_permutations``
+    permutations of the class drawn by ``random_state`` (None: enough for 20,000 permuted
+    statistics, but at most 10 when each repeats the filter's ranking and 2,000 otherwise).
+    ``callback(fraction)`` reports progress; raising from it cancels.
 
     Returns :class:`InteractingPairs` (iterating gives ``Pair(first, second, statistic,
-    pvalue, qvalue)`` records)."""
-    given = _check(data, attributes, top, n_permutations)
-    rank = given is None and top < data.n_attributes
+    pvalue, qvalue)`` records; ``method`` says which pairs were tested)."""
+    given = _check(data, attributes, top, n_permutations, method)
+    if given is not None:
+        method = "given"
+    elif method == "auto":
+        method = "filter" if top is not None or estimator is not None \
+            else choose_method(data.n_instances, data.n_attributes)
+    if method == "filter" and (FILTER_TOP if top is None else top) >= data.n_attributes:
+        method = "scan"          # the filter would keep every attribute
+    rank = method == "filter"
     rng = random_generator(random_state)
     if rank:
-        if estimator is None:
-            from .surf import MultiSURF
-            estimator = MultiSURF()
-        estimator = seeded(estimator, rng)
-    m = given.size if given is not None else min(top, data.n_attributes)
+        estimator = seeded(filter_estimator() if estimator is None else estimator, rng)
+    m = given.size if given is not None else \
+        FILTER_TOP if rank and top is None else top if rank else data.n_attributes
     n_pairs = m * (m - 1) // 2
     if n_permutations is None:
         n_permutations = min(-(-POOL // n_pairs), MAX_RANKINGS if rank else MAX_PERMUTATIONS)
@@ -309,7 +361,8 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
     return InteractingPairs(first=np.minimum(a, b), second=np.maximum(a, b),
                             statistics=statistics[order], df=df[order], pvalues=p[order],
                             qvalues=benjamini_hochberg(p)[order], attributes=columns,
-                            n_permutations=runs - 1)
+                            n_permutations=runs - 1, method=method,
+                            estimator=estimator if rank else None)
 
 
 def pooled_pvalues(observed, pool, df):
