@@ -37,7 +37,7 @@ columns: a numeric one as it is, a discrete one as indicators of its values but 
 With a case-control class and only discrete covariates (or none), the instances fall into few
 strata of equal covariates, and an attribute of few values (a SNP) into few cells of (stratum,
 value): the logistic fit of the cells' counts of instances and cases is the fit of the
-instances one by one, so the attributes are counted (one matrix product per value) and then
+instances one by one, so the attributes are counted (one pass over their values) and then
 fitted on a dozen rows each. Otherwise (a numeric covariate, numeric attributes) every fit runs
 over the instances, a block of attributes at a time.
 """
@@ -220,15 +220,20 @@ def _logistic_tests(data, C, strata, firth, callback):
         first = np.array([np.flatnonzero(strata == s)[0] for s in range(S)])
         shared = np.repeat(C[first], V, axis=0)                 # rows (stratum, value)
         own = np.tile(np.arange(V, dtype=float), S)
-        member = np.zeros((n, 2 * S))
-        member[np.arange(n), 2 * strata + y.astype(np.intp)] = 1.0
+        cell = (2 * strata + y.astype(np.intp)) * (V + 1)      # (stratum, class) of each
     blocks = _blocks(data, 8 * n * 4)
     for done, cols in enumerate(blocks):
         X = _dense(data.X, cols)
         known = ~np.isnan(X)
         if counted:
-            counts = np.stack([member.T @ (X == v) for v in range(V)])    # (V, 2S, b)
-            counts = counts.reshape(V, S, 2, -1).transpose(1, 0, 2, 3).reshape(S * V, 2, -1)
+            # one bincount of (attribute, stratum, class, value) over the block; a missing
+            # value counts as value V, left out
+            width = cols.size
+            codes = np.where(known, X, V).astype(np.intp) + cell[:, None] \
+                + (2 * S * (V + 1)) * np.arange(width)
+            counts = np.bincount(codes.ravel(), minlength=width * 2 * S * (V + 1)).reshape(
+                width, S, 2, V + 1)[..., :V].astype(float)
+            counts = counts.transpose(1, 3, 2, 0).reshape(S * V, 2, width)  # (stratum, value)
             trials, successes = counts.sum(axis=1), counts[:, 1]
             args = (shared, own, successes, trials)
         else:
