@@ -224,7 +224,7 @@ def _fit(block, beta, free, max_iterations):
         step_free = np.linalg.solve(matrix[idx][:, fi[:, None], fi],
                                     score[idx][:, fi, None])[:, :, 0]
         largest = np.abs(step_free).max(axis=1, keepdims=True)
-        step_free *= np.where(largest > MAX_STEP, MAX_STEP / largest, 1.0)
+        step_free *= MAX_STEP / np.maximum(largest, MAX_STEP)
         step = np.zeros((idx.size, beta.shape[1]))
         step[:, fi] = step_free
         small = ~np.any(np.abs(step) > TOLERANCE * (1.0 + np.abs(beta[idx])), axis=1)

@@ -47,6 +47,7 @@ import numpy as np
 
 from .base import Estimator, check_data, progress_part
 from .description import Param
+from .encoding import power_of_two_scale
 from .firth import logistic_regressions
 from .significance import Significance, benjamini_hochberg
 
@@ -103,6 +104,7 @@ class TrendTest(Estimator):
     reads_weights = False
     split_selector = False
     min_instances = 3
+    max_classes = 2
     #: its own regression p-values (:meth:`test`) and permutations
     significance_tests = ("trend", "permutation")
 
@@ -111,7 +113,7 @@ class TrendTest(Estimator):
 
     def context(self, data, callback=None):
         check_data(data, self)
-        if data.is_classification and data.n_classes != 2:
+        if data.is_classification and data.n_classes > self.max_classes:
             raise ValueError(f"{self.name} tests a case-control class (two classes), the data "
                              f"have {data.n_classes}: use a numeric target or merge classes")
         _design(data)      # the covariates' columns checked before any fit
@@ -198,11 +200,18 @@ def _blocks(data, rows_bytes):
 
 def _dense(X, cols):
     """Columns ``cols`` of ``X`` (a float array, bit planes or a sparse matrix) as a float
-    array (NaN = missing)."""
+    array (NaN = missing), each multiplied by a power of two (exact) that brings its largest
+    magnitude into [0.5, 1), and those factors: the statistics do not change, the
+    coefficients and their errors are multiplied by the factor, and no product overflows or
+    vanishes whatever the attributes' unit."""
     block = X[:, cols]
     if hasattr(block, "toarray"):
         block = block.toarray()
-    return np.asarray(block, dtype=float)
+    block = np.asarray(block, dtype=float)
+    with np.errstate(all="ignore"):
+        largest = np.nanmax(np.abs(block), axis=0, initial=0.0)
+    scale = power_of_two_scale(largest)
+    return block * scale, scale
 
 
 def _logistic_tests(data, C, strata, firth, callback):
@@ -223,9 +232,10 @@ def _logistic_tests(data, C, strata, firth, callback):
         cell = (2 * strata + y.astype(np.intp)) * (V + 1)      # (stratum, class) of each
     blocks = _blocks(data, 8 * n * 4)
     for done, cols in enumerate(blocks):
-        X = _dense(data.X, cols)
+        X, scale = _dense(data.X, cols)
         known = ~np.isnan(X)
         if counted:
+            X = X / scale                       # the codes themselves
             # one bincount of (attribute, stratum, class, value) over the block; a missing
             # value counts as value V, left out
             width = cols.size
@@ -257,6 +267,8 @@ def _logistic_tests(data, C, strata, firth, callback):
             used[sub] = True
         cstat = np.where(fits.degenerate, 0.0, cstat)
         cstat = np.where(known.any(axis=0), cstat, np.nan)
+        if not counted:
+            cb, cse = cb * scale, cse * scale
         b[cols], se[cols], stat[cols], by_firth[cols] = cb, cse, cstat, used & ~fits.degenerate
         if callback is not None:
             callback((done + 1) / len(blocks))
@@ -276,7 +288,7 @@ def _linear_tests(data, C, callback):
     CC = C[:, iu[0]] * C[:, iu[1]]
     blocks = _blocks(data, 8 * n * 4)
     for done, cols in enumerate(blocks):
-        X = _dense(data.X, cols)
+        X, factor = _dense(data.X, cols)
         M = (~np.isnan(X)).astype(float)
         X0 = np.where(M > 0, X, 0.0)
         m = cols.size
@@ -302,8 +314,8 @@ def _linear_tests(data, C, callback):
             tt = beta[:, k] / s
         tt = np.where(singular, 0.0, tt)
         tt = np.where(count > 0, tt, np.nan)
-        b[cols] = np.where(singular, np.nan, beta[:, k] * scale)
-        se[cols] = np.where(singular, np.nan, s * scale)
+        b[cols] = np.where(singular, np.nan, beta[:, k] * scale * factor)
+        se[cols] = np.where(singular, np.nan, s * scale * factor)
         t[cols], df[cols] = tt, dof
         if callback is not None:
             callback((done + 1) / len(blocks))
