@@ -490,7 +490,8 @@ def significance(estimator, data, method="stir", n_permutations=None, random_sta
         return permutation_test(estimator, data, n_permutations, random_state, callback)
     if method in OWN_TESTS:
         if method not in estimator.significance_tests:
-            raise ValueError(f"{estimator.name} has no {method!r} p-values: they are "
-                             f"{OWN_TESTS[method]}'s own; use STIR or permutation p-values")
+            raise ValueError(f"{estimator.name} has no regression p-values of its own "
+                             f"({method!r} are {OWN_TESTS[method]}'s): use STIR or "
+                             "permutation p-values")
         return estimator.test(data, calibration, random_state, callback)
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
