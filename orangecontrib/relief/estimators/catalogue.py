@@ -24,8 +24,8 @@ __all__ = ["ESTIMATORS", "COUNTERPARTS", "for_task"]
 ESTIMATORS = (ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF,
               MultiSURFstar, SURF, SURFstar, SWRF, SWRFstar, MultiSWRF, MultiSWRFstar,
               MultiSWRFDB, MultiSWRFDBstar, MuRelief, TuRF, VLS, Iter, NPDR, TrendTest,
-              MyopicReliefF,
-              ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy, MSE)
+              MyopicReliefF, ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL,
+              Accuracy, MSE)
 
 #: the estimator that takes the place of one that suits only the other kind of target: the
 #: Relief family's classification forms become RReliefF (and it ReliefF), the impurity
