@@ -340,8 +340,20 @@ def rank_command(parser):
                              "with --iterations M")
     parser.add_argument("-n", "--top", type=positive_int, metavar="N",
                         help="print only the N best attributes")
+    parser.add_argument("--calibration", type=calibration_count, default=None, metavar="R",
+                        help="NPDR: the permutations of the class that calibrate its p-values "
+                             "(default 30; 0 = the regression's own p-values, which are too "
+                             "small: its neighbour pairs are not independent)")
     add_output_options(parser, "the ranking", FORMATS)
     return run_rank
+
+
+def calibration_count(text):
+    """--calibration: 0 or an integer >= 3."""
+    value = int_value(text)
+    if value != 0 and value < 3:
+        raise argparse.ArgumentTypeError(f"must be 0 or an integer >= 3, got {text!r}")
+    return value
 
 
 def add_output_options(parser, what, formats):
@@ -393,9 +405,18 @@ def run_rank(args, out):
                   f"instances: each instance is sampled once (m = {data.used})",
                   file=sys.stderr)
     kwargs = scorer_parameters(cls, options)
+    own = own_test(cls) if not args.dask else None
+    if args.calibration is not None and own != "npdr":
+        raise CliError("--calibration calibrates NPDR's p-values; the estimator is "
+                       f"{cls.__name__}")
+    tested = None
     try:
         with progress(args, cls.__name__) as callback:
-            scores = np.asarray(score(args, data, cls, kwargs, callback), dtype=float)
+            if own is None:
+                scores = np.asarray(score(args, data, cls, kwargs, callback), dtype=float)
+            else:
+                tested = own_significance(args, data, cls, kwargs, own, callback)
+                scores = np.asarray(tested.scores, dtype=float)
     except ValueError as error:
         raise CliError(f"{cls.__name__} cannot rank {args.data!r}: {error}") from None
     result = {
@@ -404,8 +425,13 @@ def run_rank(args, out):
         "left_out": {reason: count for reason, count in data.dropped.items() if count},
         "attributes": len(data.attributes), "class": data.class_name,
         "class_type": "discrete" if task == "classification" else "numeric",
-        "ranking": ranking(list(data.attributes), scores, args.top)}
-    result["loci"] = loci(data, [name for _, name, _ in result["ranking"]])
+        "ranking": ranking(list(data.attributes), scores, args.top, tested)}
+    result["loci"] = loci(data, [row[1] for row in result["ranking"]])
+    if tested is not None:
+        result["pvalues"] = pvalue_notice(cls, own, tested)
+        if not args.quiet:
+            print(f"{PROGRAM}: {result['pvalues']['score']}; p: {result['pvalues']['p']}; "
+                  f"q: {result['pvalues']['q']}", file=sys.stderr)
     return write_result(args, out, result, FORMATS, output_format,
                         f"{len(result['ranking'])} scores")
 
@@ -434,6 +460,47 @@ def check_estimator_options(args, classes, options):
             errors.append(error)
     if len(errors) == len(candidates):
         raise errors[0]
+
+
+def own_test(cls):
+    """The method of the estimator's own test whose p-values ``rank`` prints beside its
+    scores ("npdr", "trend"), or None."""
+    from .estimators.significance import OWN_TESTS
+    return next((m for m in cls.engine().significance_tests if m in OWN_TESTS), None)
+
+
+def own_significance(args, data, cls, kwargs, method, callback):
+    """The scores with their p-values and q-values by the estimator's own test ``method``
+    (:func:`.estimators.significance.significance`; NPDR's calibrated by ``--calibration``
+    permutations of the class drawn with ``--seed``)."""
+    from .estimators.significance import STIR_CALIBRATION, significance
+    calibration = STIR_CALIBRATION if args.calibration is None else args.calibration
+    if data.kind == "plink" or data.covariates is not None:     # encoded data
+        return significance(cls.engine()(**kwargs), data.data, method,
+                            random_state=args.seed, callback=callback,
+                            calibration=calibration)
+    encoded, _, _ = cls(**kwargs).encode(data.data)
+    return significance(cls(**kwargs), encoded, method, random_state=args.seed,
+                        callback=callback, calibration=calibration)
+
+
+def pvalue_notice(cls, method, tested):
+    """What the score, p and q columns of an own test's ranking are, in words (the notice on
+    stderr and the JSON's ``pvalues``)."""
+    if method == "npdr":
+        score = ("score: NPDR's regression z (not a p-value; its neighbour pairs are not "
+                 "independent, so its own normal p-values are too small)")
+        p = (f"one-sided, z referred to its null distribution from {tested.n_permutations} "
+             "permutations of the class (calibrated)" if tested.n_permutations else
+             "one-sided normal p of the regression's z, not calibrated (too small)")
+    else:
+        score = ("score: the statistic squared, chi-squared with 1 degree of freedom "
+                 "(t squared for a numeric class)")
+        p = f"two-sided, {tested.test}, with the covariates"
+    return {"method": method, "score": score, "p": p,
+            "q": "Benjamini-Hochberg over the attributes ranked (FDR, an average over data "
+                 "sets)",
+            "n_permutations": int(tested.n_permutations)}
 
 
 def write_result(args, out, result, formats, output_format, what):
@@ -532,17 +599,21 @@ def locus_fields(result, name, suffix=""):
     return {f"{key}{suffix}": found[key] for key in LOCUS} if found else {}
 
 
-def ranking(names, scores, top=None):
-    """[(rank, attribute, score)], best first (ties in the attributes' order), NaN last."""
+def ranking(names, scores, top=None, tested=None):
+    """[(rank, attribute, score)], best first (ties in the attributes' order), NaN last; with
+    ``tested`` (a Significance) [(rank, attribute, score, p, q)]."""
     order = np.argsort(-scores, kind="stable")[:top]
-    return [(rank, names[i], float(scores[i])) for rank, i in enumerate(order, start=1)]
+    if tested is None:
+        return [(rank, names[i], float(scores[i])) for rank, i in enumerate(order, start=1)]
+    return [(rank, names[i], float(scores[i]), float(tested.pvalues[i]),
+             float(tested.qvalues[i])) for rank, i in enumerate(order, start=1)]
 
 
 def format_table(result):
     """A line saying what was estimated, then rank, attribute and score aligned."""
     settings = ", ".join(f"{k}={v!r}" for k, v in result["parameters"].items())
     rows = result["ranking"]
-    width = max([len("attribute")] + [len(name) for _, name, _ in rows])
+    width = max([len("attribute")] + [len(row[1]) for row in rows])
     from .reading import reasons_text
     left_out = reasons_text(result["left_out"])
     used = (f"{result['instances']} instances" if not left_out else
@@ -551,41 +622,50 @@ def format_table(result):
     lines = [f"{result['estimator']}({settings}) on {result['data']}: {used}, "
              f"{result['attributes']} attributes, class {result['class']!r} "
              f"({result['class_type']})"]
+    tested = "pvalues" in result
     if result.get("loci"):          # PLINK data: CHR SNP BP A1 as PLINK's results show them
-        fields = [locus_fields(result, name) for _, name, _ in rows]
+        fields = [locus_fields(result, row[1]) for row in rows]
         widths = {key: max([len(key)] + [len(str(f[key])) for f in fields]) for key in LOCUS}
-        lines.append(f"{'rank':>4}  " + "  ".join(f"{key:<{widths[key]}}" for key in LOCUS)
-                     + f"  {'score':>9}")
-        lines += [f"{rank:>4}  " + "  ".join(f"{str(f[key]):<{widths[key]}}" for key in LOCUS)
-                  + f"  {score:>9.5f}" for (rank, _, score), f in zip(rows, fields)]
-        return "\n".join(lines) + "\n"
-    lines.append(f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}")
-    lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}" for rank, name, score in rows]
+        head = "  ".join(f"{key:<{widths[key]}}" for key in LOCUS)
+        names = ["  ".join(f"{str(f[key]):<{widths[key]}}" for key in LOCUS) for f in fields]
+    else:
+        head = f"{'attribute':<{width}}"
+        names = [f"{row[1]:<{width}}" for row in rows]
+    lines.append(f"{'rank':>4}  {head}  {'score':>9}"
+                 + (f"  {'p':>9}  {'q':>9}" if tested else ""))
+    lines += [f"{row[0]:>4}  {name}  {row[2]:>9.5f}"
+              + (f"  {row[3]:>9.3g}  {row[4]:>9.3g}" if tested else "")
+              for row, name in zip(rows, names)]
     return "\n".join(lines) + "\n"
 
 
 def format_csv(result):
-    """``rank,attribute,score`` rows (scores in full precision, NaN as an empty field); for
-    PLINK data ``rank,CHR,SNP,BP,A1,score``."""
+    """``rank,attribute,score`` rows (scores in full precision, NaN as an empty field), with
+    ``p,q`` columns for an estimator's own test; for PLINK data ``rank,CHR,SNP,BP,A1,score``
+    (and ``p,q``)."""
     from io import StringIO
     text = StringIO()
     writer = csv.writer(text, lineterminator="\n")
+    tested = "pvalues" in result
     plink = bool(result.get("loci"))
-    writer.writerow(["rank", *(LOCUS if plink else ["attribute"]), "score"])
+    writer.writerow(["rank", *(LOCUS if plink else ["attribute"]), "score"]
+                    + (["p", "q"] if tested else []))
     writer.writerows((rank, *(locus_fields(result, name).values() if plink else [name]),
-                      "" if np.isnan(score) else repr(score))
-                     for rank, name, score in result["ranking"])
+                      *("" if np.isnan(v) else repr(v) for v in values))
+                     for rank, name, *values in result["ranking"])
     return text.getvalue()
 
 
 def format_json(result):
     """One JSON object: what was estimated (``instances`` used of ``instances_read``, those
     ``left_out`` by reason) and ``ranking``, a list of {rank, attribute, score} (NaN as
-    null; for PLINK data with CHR, SNP, BP and A1)."""
+    null), with ``p`` and ``q`` for an estimator's own test, whose ``pvalues`` says how they
+    were computed; for PLINK data with CHR, SNP, BP and A1."""
+    keys = ("score", "p", "q")
     document = dict(result, ranking=[
         {"rank": rank, "attribute": name, **locus_fields(result, name),
-         "score": None if np.isnan(score) else score}
-        for rank, name, score in result["ranking"]])
+         **{key: None if np.isnan(v) else v for key, v in zip(keys, values)}}
+        for rank, name, *values in result["ranking"]])
     document.pop("loci", None)
     return json.dumps(document, indent=2, default=str) + "\n"
 

@@ -60,6 +60,7 @@ _EXPORTS = {
     "npdr": ["NPDR", "NPDRContext", "NPDRSignificance"],
     "pair_regression": ["linear_fits", "logistic_fits"],
     "firth": ["LogisticFits", "logistic_regressions"],
+    "trend": ["TrendTest", "TrendSignificance"],
     "threshold": ["relief_threshold", "select_above_threshold"],
     "selection": ["selection_mask"],
     "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics"],

@@ -13,6 +13,7 @@ from .rrelieff import RReliefF
 from .surf import SURF, MultiSURF, MultiSURFstar, SURFstar
 from .swrf import SWRF, MultiSWRF, MultiSWRFDB, MultiSWRFDBstar, MultiSWRFstar, SWRFstar
 from .iterative import Iter
+from .trend import TrendTest
 from .turf import TuRF
 from .unified_pi import UnifiedPi
 from .vls import VLS
@@ -22,8 +23,9 @@ __all__ = ["ESTIMATORS", "COUNTERPARTS", "for_task"]
 #: the offered estimator classes
 ESTIMATORS = (ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF,
               MultiSURFstar, SURF, SURFstar, SWRF, SWRFstar, MultiSWRF, MultiSWRFstar,
-              MultiSWRFDB, MultiSWRFDBstar, MuRelief, TuRF, VLS, Iter, NPDR, MyopicReliefF,
-              ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy, MSE)
+              MultiSWRFDB, MultiSWRFDBstar, MuRelief, TuRF, VLS, Iter, NPDR, TrendTest,
+              MyopicReliefF, ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL,
+              Accuracy, MSE)
 
 #: the estimator that takes the place of one that suits only the other kind of target: the
 #: Relief family's classification forms become RReliefF (and it ReliefF), the impurity
