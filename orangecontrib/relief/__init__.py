@@ -43,6 +43,7 @@ _EXPORTS = {
                 "scorer_by_name"],
     "estimators.threshold": ["relief_threshold", "select_above_threshold"],
     "estimators.interactions": ["interacting_pairs"],
+    "estimators.pair_scan": ["scan_pairs"],
     "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
                  "ObliviousTreeLearner"],
 }

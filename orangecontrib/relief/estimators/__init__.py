@@ -56,6 +56,7 @@ _EXPORTS = {
     "pair_regression": ["linear_fits", "logistic_fits"],
     "threshold": ["relief_threshold", "select_above_threshold"],
     "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics"],
+    "pair_scan": ["scan_pairs"],
     "corelearn": ["CORELEARN_ESTIMATORS", "corelearn_estimator"],
     "splits": ["Split", "target_statistics", "value_table", "candidate_thresholds",
                "best_threshold", "exhaustive_partitions", "search_partitions", "value_order",

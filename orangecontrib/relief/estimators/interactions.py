@@ -10,12 +10,20 @@ no three-factor interaction [CA][CB][AB], whose fitted counts ``m_cij`` have the
 margins ``n_ci.``, ``n_c.j`` and ``n_.ij`` and are found by iterative proportional fitting
 (Deming & Stephan 1940; Agresti, *Categorical Data Analysis*, 3rd ed., 2013, sec. 9.7)::
 
-    G² = 2 Σ n_cij log(n_cij / m_cij),    df = (C - 1)(I - 1)(J - 1),
+    G² = 2 Σ n_cij log(n_cij / m_cij),    df = (C - 1)(E - I - J + K),
 
-C, I and J counting the classes and values present in the data. G² is 0 when the log odds of the
-classes are the sum of an effect of A and an effect of B, and grows with the interaction; a pure
-epistatic pair (each SNP alone unrelated to the class) has a large G² and small main effects.
-An instance missing A or B is left out of the pair's table.
+C counting the classes present in the table, I and J the values of A and B present, E the
+combinations (i, j) present (n_.ij > 0) and K the connected components of the graph whose edges
+are those combinations (:func:`interaction_df`): the logistic model with interaction has a
+parameter per present combination and class but one, the one without it as many as the rank
+of its design on the present combinations, I + J - K. A full table has E = IJ, K = 1 and the
+familiar df = (C - 1)(I - 1)(J - 1); a sparse one (rare genotypes: a combination that no
+instance has) tests fewer interaction terms, as many as can be estimated. G² is 0 when the
+log odds of the classes are the sum of an effect of A and an effect of B, and grows with the
+interaction; a pure epistatic pair (each SNP alone unrelated to the class) has a large G² and
+small main effects. An instance missing A or B is left out of the pair's table. Data with
+covariates are refused: the test does not adjust for them. Every pair of thousands of SNPs is
+tested by :func:`.pair_scan.scan_pairs` (BOOST's scan, the chi-square p-values).
 
 **Null and p-values.** The chi-square distribution with df degrees of freedom holds only
 asymptotically: with rare genotypes (expected counts below 1 in some cells, as for a minor
@@ -49,7 +57,9 @@ from .base import progress_part, random_generator
 from .significance import benjamini_hochberg, seeded, target_estimates
 
 __all__ = ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics", "no_interaction_fit",
+           "likelihood_ratio", "interaction_df", "chi2_tail", "check_pair_data", "value_codes",
            "MAX_VALUES"]
+
 
 #: the most values of an attribute whose pairs are tested (the tables grow as its square)
 MAX_VALUES = 16
@@ -80,8 +90,12 @@ class InteractingPairs:
     """The tested pairs, best first: ``first[i]`` and ``second[i]`` the attribute indices
     (``first < second``), ``statistics`` G², ``df`` its degrees of freedom, ``pvalues`` and
     ``qvalues``; ``attributes`` the tested attributes (best ranked first when they were
-    ranked) and ``n_permutations`` the permutations of the null. Iterating gives
-    :class:`Pair` records; :meth:`table` the rows (first, second, statistic, p, q)."""
+    ranked) and ``n_permutations`` the permutations of the null (0: the chi-square test's
+    p-values, :func:`.pair_scan.scan_pairs`); ``n_tested`` the pairs tested (the q-values'
+    number of tests, which may exceed the pairs held) and ``exact_below`` the q-value up to
+    which the q-values are exact (above it they may be upper bounds: the scan of more pairs
+    than it fits exactly). Iterating gives :class:`Pair` records; :meth:`table` the rows
+    (first, second, statistic, p, q)."""
     first: np.ndarray
     second: np.ndarray
     statistics: np.ndarray
@@ -90,6 +104,8 @@ class InteractingPairs:
     qvalues: np.ndarray
     attributes: np.ndarray
     n_permutations: int
+    n_tested: int = 0
+    exact_below: float = 1.0
 
     def __len__(self):
         return self.first.size
@@ -129,11 +145,33 @@ def no_interaction_fit(tables, callback=None):
     return fit
 
 
-def _likelihood_ratio(tables, callback=None):
+def likelihood_ratio(tables, callback=None):
+    """(P,) G² of each (C, I, J) table of counts in ``tables`` (P, C, I, J) against its fit of
+    no three-factor interaction (module docstring)."""
     fit = no_interaction_fit(tables, callback)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(tables > 0, tables * np.log(tables / fit), 0.0)
     return np.maximum(2.0 * terms.sum(axis=(1, 2, 3)), 0.0)
+
+
+def interaction_df(tables):
+    """(P,) degrees of freedom (C - 1)(E - I - J + K) of the test of interaction on each
+    (C, I, J) table of counts in ``tables`` (P, C, I, J) (module docstring): the components K
+    of the graph of present combinations by propagating the smallest row index along its
+    edges; 0 where fewer than two classes are present."""
+    tables = np.asarray(tables)
+    rows_n, cols_n = tables.shape[2], tables.shape[3]
+    cells = tables.sum(axis=1) > 0                                  # (P, I, J)
+    rows, cols = cells.any(axis=2), cells.any(axis=1)
+    classes = (tables.sum(axis=(2, 3)) > 0).sum(axis=1)
+    none = rows_n + cols_n
+    label = np.where(rows, np.arange(rows_n), none)                 # (P, I)
+    for _ in range(rows_n + cols_n):
+        col_label = np.where(cells, label[:, :, None], none).min(axis=1)          # (P, J)
+        label = np.minimum(label, np.where(cells, col_label[:, None, :], none).min(axis=2))
+    components = (rows & (label == np.arange(rows_n))).sum(axis=1)
+    free = cells.sum(axis=(1, 2)) - rows.sum(axis=1) - cols.sum(axis=1) + components
+    return np.where(classes > 1, (classes - 1) * free, 0).astype(float)
 
 
 def _indicators(codes, n_values):
@@ -155,10 +193,8 @@ def pair_statistics(codes, y, n_classes, n_values, callback=None):
     n, a = codes.shape
     indicators, width = _indicators(codes, n_values)
     by_class = [indicators[y == c] for c in range(n_classes)]
-    present = indicators.reshape(n, a, width).any(axis=0).sum(axis=1)
-    classes = int(sum(part.shape[0] > 0 for part in by_class))
     first, second = np.triu_indices(a, 1)
-    df = ((classes - 1) * (present[first] - 1) * (present[second] - 1)).astype(float)
+    df = np.zeros(first.size)
     statistics = np.zeros(first.size)
     # blocks of consecutive first attributes, about BLOCK_BYTES of tables (and temporaries) each
     pair_bytes = 8 * 8 * n_classes * width * width
@@ -179,24 +215,31 @@ def pair_statistics(codes, y, n_classes, n_values, callback=None):
                 k += partners.shape[1]
         done = starts[lo] / first.size
         step = None if callback is None else (lambda: callback(done))
-        statistics[starts[lo]:starts[hi]] = _likelihood_ratio(tables, step)
+        statistics[starts[lo]:starts[hi]] = likelihood_ratio(tables, step)
+        df[starts[lo]:starts[hi]] = interaction_df(tables)
         if callback is not None:
             callback(starts[hi] / first.size)
         lo = hi
     return statistics, df
 
 
-def _tail(statistics, df):
+def chi2_tail(statistics, df):
     """-log P(χ²_df >= G²); 0 where df is 0 (a constant attribute: no test)."""
     with np.errstate(divide="ignore"):
         return np.where(df > 0, -stats.chi2.logsf(statistics, np.maximum(df, 1)), 0.0)
 
 
-def _check(data, attributes, top, n_permutations):
+def check_pair_data(data, attributes=None, top=20, n_permutations=None):
+    """Raise ValueError naming what :func:`interacting_pairs` cannot test in ``data`` with
+    these arguments; the given ``attributes`` as an index array (None when not given)."""
     if not data.is_classification:
         raise ValueError("interacting pairs need a discrete class")
     if data.weights is not None:
         raise ValueError("interacting pairs count instances; they take no instance weights")
+    if data.covariates is not None:
+        raise ValueError("the test of interacting pairs does not adjust for covariates: test "
+                         "the data without them (the test is then unadjusted), or within "
+                         "groups of equal covariates")
     if data.n_instances < 2:
         raise ValueError(f"interacting pairs need at least 2 instances, got {data.n_instances}")
     if len(np.unique(data.y[~np.isnan(data.y)])) < 2:
@@ -239,7 +282,7 @@ def _name(data, column):
     return data.names[column] if len(data.names) > column else f"attribute {column}"
 
 
-def _codes(data, columns):
+def value_codes(data, columns):
     """(n, len(columns)) float value codes of ``columns`` (NaN missing), from any form of X."""
     X = data.X[:, columns]
     return X.toarray() if sparse.issparse(X) else np.asarray(X, dtype=float)
@@ -258,7 +301,7 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
 
     Returns :class:`InteractingPairs` (iterating gives ``Pair(first, second, statistic,
     pvalue, qvalue)`` records)."""
-    given = _check(data, attributes, top, n_permutations)
+    given = check_pair_data(data, attributes, top, n_permutations)
     rank = given is None and top < data.n_attributes
     rng = random_generator(random_state)
     if rank:
@@ -277,14 +320,14 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
         if rank else None
 
     fixed = None if rank else (given if given is not None else np.arange(data.n_attributes))
-    fixed_codes = None if rank else _codes(data, fixed)
+    fixed_codes = None if rank else value_codes(data, fixed)
 
     def run(target, part):
         if rank:
             scores = estimate(target, progress_part(part, 0.0, 0.5))
             order = np.argsort(-np.nan_to_num(scores, nan=-np.inf), kind="stable")
             columns = order[:m]
-            codes = _codes(data, columns)
+            codes = value_codes(data, columns)
             part = progress_part(part, 0.5, 1.0)
         else:
             columns, codes = fixed, fixed_codes
@@ -293,13 +336,13 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
         return columns, statistics, df
 
     columns, statistics, df = run(data, progress_part(callback, 0.0, 1 / runs))
-    observed = _tail(statistics, df)
+    observed = chi2_tail(statistics, df)
     null = np.empty((runs - 1, n_pairs))
     for r in range(1, runs):
         permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
         _, null_statistics, null_df = run(permuted,
                                           progress_part(callback, r / runs, (r + 1) / runs))
-        null[r - 1] = _tail(null_statistics, null_df)
+        null[r - 1] = chi2_tail(null_statistics, null_df)
     p = pooled_pvalues(observed, null.ravel(), df)
     first, second = np.triu_indices(m, 1)
     order = np.lexsort((-statistics, p))
@@ -309,7 +352,7 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
     return InteractingPairs(first=np.minimum(a, b), second=np.maximum(a, b),
                             statistics=statistics[order], df=df[order], pvalues=p[order],
                             qvalues=benjamini_hochberg(p)[order], attributes=columns,
-                            n_permutations=runs - 1)
+                            n_permutations=runs - 1, n_tested=n_pairs)
 
 
 def pooled_pvalues(observed, pool, df):
