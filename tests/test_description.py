@@ -169,3 +169,28 @@ def test_values_the_api_refuses_the_command_line_refuses(argv, message, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert re.search(message, err), err
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+def test_an_estimator_is_used_where_it_suits_and_else_its_counterpart(cls):
+    from orangecontrib.relief.estimators.catalogue import for_task
+    for task in ("classification", "regression"):
+        used = for_task(cls, task)
+        assert task in used.tasks and used in ESTIMATORS
+        if task in cls.tasks:
+            assert used is cls
+
+
+def test_the_declared_counterparts():
+    from orangecontrib.relief.estimators.catalogue import for_task
+    from orangecontrib.relief.estimators.contextual_merit import ContextualMerit
+    from orangecontrib.relief.estimators.impurity import MSE, Gini, InfGain
+    from orangecontrib.relief.estimators.surf import MultiSURF
+    assert for_task(ReliefF, "regression") is RReliefF
+    assert for_task(Relief, "regression") is RReliefF
+    assert for_task(RReliefF, "classification") is ReliefF
+    assert for_task(InfGain, "regression") is MSE
+    assert for_task(MSE, "classification") is Gini
+    assert for_task(MultiSURF, "regression") is MultiSURF
+    assert for_task(ContextualMerit, "regression") is RReliefF     # the first for the task
+    assert for_task(scoring.ReliefF, "regression") is RReliefF      # (a scorer class)

@@ -34,17 +34,24 @@ __version__ = "0.1.0"
 
 from .lazy import lazy_exports
 
-#: the public names and the modules that define them; imported on first use (PEP 562), so that
-#: the numpy engine (:mod:`.estimators`), :mod:`.sklearn` and :mod:`.dask` import without Orange
+
+def _scoring_names(scoring):
+    """The names :mod:`.scoring` exports here: the Orange scorer of every estimator of the
+    catalogue (:data:`.estimators.catalogue.ESTIMATORS`), each under its estimator's name, their
+    list, the look-up by name and the interacting pairs of a table (of the best-ranked
+    attributes, or every pair)."""
+    return ["SCORERS", "scorer_by_name", "interacting_pairs", "scan_pairs",
+            *(cls.__name__ for cls in scoring.SCORERS)]
+
+
+#: the public names and the modules that define them (a list, or a function of the module that
+#: derives it); imported on first use (PEP 562), so that the numpy engine (:mod:`.estimators`),
+#: :mod:`.sklearn` and :mod:`.dask` import without Orange. Every name takes Orange tables.
 _EXPORTS = {
-    "scoring": ["SCORERS", "Accuracy", "ContextualMerit", "GainRatio", "Gini", "InfGain", "MDL",
-                "MSE", "MultiScaleRelief", "MultiSURF", "MultiSURFstar", "MyopicReliefF", "Relief",
-                "ReliefF", "ReliefFbestK", "RReliefF", "SURF", "SURFstar", "TuRF", "UnifiedPi",
-                "scorer_by_name"],
+    "scoring": _scoring_names,
     "estimators.threshold": ["relief_threshold", "select_above_threshold"],
-    "estimators.interactions": ["interacting_pairs"],
-    "estimators.pair_scan": ["scan_pairs"],
     "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
                  "ObliviousTreeLearner"],
 }
-__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+# ``__all__`` is derived from the catalogue on its first use (by ``__getattr__``)
+_, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -43,7 +43,7 @@ from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table, encode_with_covariates
 
 __all__ = ["EstimatorScorer", "CaseCountsScorer", "SCORERS", "scorer_class", "class_type",
-           "scorer_by_name", "covariate_names"] + [engine.__name__ for engine in ESTIMATORS]
+           "scorer_by_name", "covariate_names", "interacting_pairs", "scan_pairs"] + [engine.__name__ for engine in ESTIMATORS]
 
 
 class _Name:
@@ -250,3 +250,33 @@ def scorer_by_name(name):
             return cls
     raise ValueError(f"unknown estimator {name!r}; choose one of "
                      f"{', '.join(cls.__name__ for cls in SCORERS)}")
+
+
+def interacting_pairs(data, attributes=None, top=20, estimator=None, **options):
+    """The interacting pairs of the attributes of the Orange table ``data`` (discrete attributes
+    and a discrete class), best first: :func:`.estimators.interactions.interacting_pairs` on the
+    table encoded (:func:`.orange_data.encode_table`: instances without a class left out).
+    ``attributes`` names the attributes to pair (variables, names or indices; None: the ``top``
+    the ``estimator`` ranks best, a scorer or an engine estimator, MultiSURF by default); the
+    other keywords (``n_permutations``, ``random_state``, ``callback``, ...) are the engine's.
+    Each pair's ``first`` and ``second`` index ``data.domain.attributes``."""
+    from .estimators.interactions import interacting_pairs as engine_pairs
+    encoded, _ = encode_table(data)
+    if attributes is not None:
+        attributes = [_attribute_index(data.domain, a) for a in attributes]
+    return engine_pairs(encoded, attributes=attributes, top=top, estimator=estimator, **options)
+
+
+def scan_pairs(data, attributes=None, top=100, callback=None):
+    """Every pair of the attributes of the Orange table ``data`` (discrete attributes of at
+    most four values, e.g. SNP genotypes, and a discrete class) tested for interaction, the
+    ``top`` best first: :func:`.estimators.pair_scan.scan_pairs` (BOOST's scan: the chi-square
+    p-values, q-values over every pair) on the table encoded (:func:`.orange_data.encode_table`:
+    instances without a class left out). ``attributes`` limits the scan to the pairs of these
+    (variables, names or indices). Each pair's ``first`` and ``second`` index
+    ``data.domain.attributes``."""
+    from .estimators.pair_scan import scan_pairs as engine_scan
+    encoded, _ = encode_table(data)
+    if attributes is not None:
+        attributes = [_attribute_index(data.domain, a) for a in attributes]
+    return engine_scan(encoded, attributes=attributes, top=top, callback=callback)

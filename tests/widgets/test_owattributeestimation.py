@@ -18,6 +18,8 @@ from orangecontrib.relief.widgets.background import Cancelled
 from orangecontrib.relief.widgets.owattributeestimation import (SIGNIFICANCE,
                                                                 OWAttributeEstimation, estimate)
 
+from fonts import BigFont
+
 #: generous: the first estimate compiles the engine's kernels (slow on a loaded machine)
 TIMEOUT = 60000
 
@@ -139,9 +141,9 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         self.send_signal(w.Inputs.data, None)
         self.assertFalse(w.Error.active)
 
-    def test_estimator_follows_the_target_type(self):
-        # ReliefF on a numeric target becomes RReliefF, an impurity measure MSE; each target
-        # type keeps its own choice
+    def test_an_estimator_that_does_not_suit_the_target_becomes_its_counterpart(self):
+        # one rule: ReliefF becomes RReliefF on a numeric target, an impurity measure MSE and
+        # MSE Gini gain on a categorical one; an estimator that suits both stays
         w = self.widget
         housing = Table("housing")[:100]
         self.choose("ReliefF", k=4)
@@ -149,6 +151,7 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Error.active)
         self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
+        self.assertIn("ReliefF does not suit a numeric target", w.Information.switched.formatted)
         self.assertIsInstance(self.get_output(w.Outputs.scorer), scoring.RReliefF)
         from orangecontrib.relief.estimators.rrelieff import RReliefF
         np.testing.assert_allclose(self.get_output(w.Outputs.scores).X[:, 0],
@@ -161,12 +164,26 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         self.choose("MSE")
         self.send_signal(w.Inputs.data, self.parity)
         self.wait_until_finished(timeout=TIMEOUT)
-        self.assertEqual(w.estimator_combo.currentText(), "ReliefF")
-        self.assertEqual(self.get_output(w.Outputs.scorer).k, 4)
+        self.assertEqual(w.estimator_combo.currentText(), "Gini gain")
         self.send_signal(w.Inputs.data, housing)
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.estimator_combo.currentText(), "MSE")
         self.assertFalse(w.Error.active)
+        self.assertFalse(w.Information.switched.is_shown())
+        # MultiSURF, chosen on categorical data, suits a numeric target too: it stays
+        self.send_signal(w.Inputs.data, self.parity)
+        self.choose("MultiSURF")
+        self.send_signal(w.Inputs.data, housing)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.estimator_combo.currentText(), "MultiSURF")
+        self.assertFalse(w.Information.switched.is_shown())
+        # ReliefF chosen after it becomes RReliefF (not the MultiSURF chosen before)
+        self.send_signal(w.Inputs.data, self.parity)
+        self.choose("ReliefF")
+        self.send_signal(w.Inputs.data, housing)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
+        self.assertIn("RReliefF", w.estimator_combo.toolTip())
 
     def test_every_control_has_a_tooltip_and_advanced_ones_start_hidden(self):
         w = self.widget
@@ -246,12 +263,22 @@ class TestOWAttributeEstimation(EstimationWidgetTest):
         w.estimator_combo.setCurrentText("ReliefF")
         w.estimator_combo.activated.emit(w.estimator_combo.currentIndex())
         self.assertEqual(self.get_output(w.Outputs.scorer, widget=w).k, 7)
-        # an old regression estimator goes to the numeric target's slot
+        # an old regression estimator is the choice (shown without data)
         w = self.create_widget(OWAttributeEstimation,
                                stored_settings={"estimator_name": "RReliefF",
                                                 "__version__": 1})
-        self.assertEqual((w.estimator_name, w.regression_estimator_name),
-                         ("ReliefF", "RReliefF"))
+        self.assertEqual(w.estimator_name, "RReliefF")
+        self.assertEqual(w.estimator_combo.currentText(), "RReliefF")
+
+    def test_settings_of_version_4_keep_the_categorical_targets_choice(self):
+        old = {"estimator_name": "MultiSURF", "regression_estimator_name": "MSE",
+               "__version__": 4}
+        w = self.create_widget(OWAttributeEstimation, stored_settings=old)
+        self.assertEqual(w.estimator_name, "MultiSURF")
+        self.assertFalse(hasattr(w, "regression_estimator_name"))
+        w = self.create_widget(OWAttributeEstimation, stored_settings={
+            "regression_estimator_name": "MSE", "__version__": 4})
+        self.assertEqual(w.estimator_name, "MSE")
 
     def test_choosing_the_case_counts_attribute_keeps_the_selection(self):
         w = self.widget
@@ -536,7 +563,7 @@ class TestSignificance(EstimationWidgetTest):
         np.testing.assert_allclose(table.X[:, names.index(gini)], Gini()(encoded))
         self.assertTrue(w.Warning.no_stir.is_shown())
         self.assertIn(gini, w.Warning.no_stir.formatted)
-        self.assertTrue(w.Warning.no_stir.formatted.endswith(f"permutations for {gini}."))
+        self.assertTrue(w.Warning.no_stir.formatted.endswith(f"choose Permutations for {gini}."))
         # the table has the same columns after the attribute and #, each header in full
         model = w.ranks_model
         headers = [model.headerData(c, Qt.Horizontal) for c in range(2, model.columnCount())]
@@ -654,6 +681,12 @@ def test_numbers_are_written_for_their_scale():
     assert [pi(v) for v in (8541.37, 12.5)] == ["8541", "12"]   # 8541.37 reads in full
     tiny = format_scores([3.2e-9, 1e-10])
     assert tiny(3.2e-9) == "3.2e-09"
+    from orangecontrib.relief.widgets.numbers import count
+    assert [count(1, "attribute"), count(2, "pair"), count(2000, "attribute"),
+            count(0, "instance"), count(1, "analysis", "analyses"),
+            count(3, "analysis", "analyses")] == \
+        ["1 attribute", "2 pairs", "2,000 attributes", "0 instances", "1 analysis",
+         "3 analyses"]
 
 
 class TestScorePlotFollowsTheResult(EstimationWidgetTest):
@@ -711,6 +744,12 @@ class TestScorePlotFollowsTheResult(EstimationWidgetTest):
         self.assertEqual(plot.getPlotItem().titleLabel.text, "")
         self.assertEqual(plot.legend_labels(), [])
         self.assertEqual(plot.getPlotItem().items, [])
+        # an empty plot keeps no axes of the previous result
+        for side in ("left", "bottom"):
+            self.assertFalse(plot.getAxis(side).isVisible(), side)
+        self.send(small)
+        for side in ("left", "bottom"):
+            self.assertTrue(plot.getAxis(side).isVisible(), side)
 
     def test_a_tau_far_above_the_estimates_leaves_them_their_range(self):
         # 2,000 weak attributes of 60 instances: τ = 1/√(0.05 · 60) = 0.577, the estimates
@@ -748,6 +787,31 @@ class TestScorePlotFollowsTheResult(EstimationWidgetTest):
         box = plot.getPlotItem().vb.sceneBoundingRect()
         self.assertGreater(legend.width(), 50)
         self.assertGreaterEqual(legend.left(), box.right() - 1)
+
+
+class TestScorePlotAtALargeFont(BigFont, EstimationWidgetTest):
+    def test_a_legend_of_three_entries_leaves_the_axis_name_whole(self):
+        from saved_image import saved_image
+        w = self.widget
+        w.alpha = 0.3                   # τ below the two informative attributes' estimates
+        self.send(parity(order=2, n_irrelevant=10, n_instances=200))
+        w.show()
+        w.resize(w.sizeHint())
+        self.process_events()
+        plot = w.plot
+        self.assertEqual(len(plot.legend_labels()), 3, plot.legend_labels())  # above τ, sel., τ
+        label = plot.getAxis("bottom").label
+        name = label.mapRectToScene(label.boundingRect())
+        item = plot.getPlotItem().sceneBoundingRect()
+        shown = plot.mapToScene(plot.viewport().rect()).boundingRect()
+        legend = plot.legend.sceneBoundingRect()
+        for what, rect in (("axis name", name), ("legend", legend)):
+            with self.subTest(what):
+                self.assertLessEqual(rect.bottom(), item.bottom())       # in the saved image
+                self.assertLessEqual(rect.bottom(), shown.bottom())      # in the widget
+        image = saved_image(w)          # the plot item, whole
+        self.assertAlmostEqual(image.height() / image.width(), item.height() / item.width(),
+                               delta=0.02)
 
 
 class TestSavingAndCopying(EstimationWidgetTest):
@@ -956,23 +1020,28 @@ class TestCovariates(EstimationWidgetTest):
         w.significance_method = [m for _, m in SIGNIFICANCE].index("stir")
         w._on_significance_changed()
         self.wait_until_finished(timeout=TIMEOUT)
-        self.assertTrue(w.Warning.stir_covariates.is_shown())
-        self.assertIn("STIR does not adjust for covariates", w.Warning.stir_covariates.formatted)
+        # one warning, one advice (NPDR's regression test adjusts for the covariates)
+        self.assertEqual([m.formatted for m in w.Warning.active], [
+            "STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical target, without "
+            "covariates; choose Regression (NPDR) or Permutations for NPDR."])
         w.compared = ["ReliefF"]
         w.restart()
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Error.active)
-        self.assertIn("ReliefF", w.Information.unadjusted.formatted)
+        self.assertEqual(w.Information.unadjusted.formatted,
+                         "Estimated without the covariates, which only NPDR takes into "
+                         "account: ReliefF.")
         table = self.get_output(w.Outputs.scores)       # ReliefF's STIR, unadjusted
         expected = stir(ReliefF(), encode_table(self.parity)[0], random_state=0)
         np.testing.assert_allclose(table.X[:, 2], expected.pvalues)
-        self.assertIn("Regression (NPDR)", w.Warning.stir_covariates.formatted)
+        self.assertEqual(len(w.Warning.active), 1)
+        self.assertIn("Regression (NPDR)", w.Warning.no_stir.formatted)
         # permutations of NPDR adjust: no STIR message
         w.significance_method = [m for _, m in SIGNIFICANCE].index("permutation")
         w.n_permutations = 9
         w._on_significance_changed()
         self.wait_until_finished(timeout=TIMEOUT)
-        self.assertFalse(w.Warning.stir_covariates.is_shown())
+        self.assertFalse(w.Warning.no_stir.is_shown())
         self.assertFalse(w.Error.active)
 
     def test_regression_test_with_covariates_equals_the_engine(self):

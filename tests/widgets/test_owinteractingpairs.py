@@ -297,6 +297,20 @@ class TestOWInteractingPairs(WidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Information.all_tested.is_shown())
 
+    def test_one_attribute_is_only_an_error_and_one_pair_is_said_in_the_singular(self):
+        w = self.widget
+        w.n_permutations = 10
+        domain = self.data.domain
+        self.run_on(self.data.transform(Domain(domain.attributes[:1], domain.class_var)))
+        self.assertTrue(w.Error.unsuitable.is_shown())
+        self.assertFalse(w.Information.all_tested.is_shown())     # (no pairs to test)
+        self.run_on(self.data.transform(Domain(domain.attributes[:2], domain.class_var)))
+        self.assertFalse(w.Error.active)
+        self.assertTrue(w.summary.text().startswith("1 pair of 2 attributes;"),
+                        w.summary.text())
+        self.assertIn("10 permutations", w.summary.text())
+        self.assertIn("The data have 2 attributes,", w.Information.all_tested.formatted)
+
     # --- settings and report
     def test_settings_and_selection_survive_saving(self):
         w = self.widget

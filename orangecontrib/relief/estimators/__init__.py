@@ -54,6 +54,7 @@ _EXPORTS = {
     "encoding": ["Covariates", "as_covariates"],
     "npdr": ["NPDR", "NPDRContext", "NPDRSignificance"],
     "pair_regression": ["linear_fits", "logistic_fits"],
+    "firth": ["LogisticFits", "logistic_regressions"],
     "threshold": ["relief_threshold", "select_above_threshold"],
     "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics"],
     "pair_scan": ["scan_pairs"],

@@ -80,7 +80,8 @@ NEIGHBOURHOOD = Param(
             "the NPDR paper, Le, Dawkins & McKinney 2020), or with its k nearest instances of "
             "any class (ties at the k-th distance included).")
 NPDR_K = Param(
-    "k", "int", None, "Nearest neighbours k", low=1, maximum=10000, none="the expected size of a MultiSURF neighbourhood",
+    "k", "int", None, "Nearest neighbours k", low=1, maximum=10000,
+    none="MultiSURF's expected number",
     applies=equals("neighbourhood", "k-nearest"),
     tooltip="k nearest instances of each instance, of any class; by default "
             "(n − 1)(1 − erf(0.5/√2))/2, the expected number within MultiSURF's radius "

@@ -7,6 +7,7 @@ from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg, OWWidget
 
 from orangecontrib.relief.compilation import compile_notices, end_background_with_this_process
+from orangecontrib.relief.widgets.numbers import count
 
 __all__ = ["Cancelled", "progress_callback", "fit_in_background", "announcing_compilation",
            "sentence",
@@ -133,7 +134,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         failed = Msg("Estimation failed: {}")
 
     class Warning(OWWidget.Warning):
-        missing_class = Msg("{} instances with a missing target value are ignored.")
+        missing_class = Msg("Instances with a missing target value are ignored: {}.")
 
     def __init__(self):
         OWWidget.__init__(self)
@@ -192,7 +193,8 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
 
     def on_done(self, result):
         self.result = result
-        self.Warning.missing_class(result.n_ignored, shown=result.n_ignored > 0)
+        self.Warning.missing_class(count(result.n_ignored, "instance"),
+                                   shown=result.n_ignored > 0)
         self._show_and_send()
 
     def on_exception(self, ex):

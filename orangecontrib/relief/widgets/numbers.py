@@ -1,8 +1,9 @@
 """How the widgets write numbers in their tables: a column of estimates to the precision of its
-largest magnitude, p- and q-values to two significant digits, test statistics to one decimal."""
+largest magnitude, p- and q-values to two significant digits, test statistics to one decimal;
+and counts in their texts ("1 attribute", "1,000 pairs")."""
 import numpy as np
 
-__all__ = ["format_scores", "format_p", "format_statistic"]
+__all__ = ["format_scores", "format_p", "format_statistic", "count"]
 
 
 def format_scores(values):
@@ -38,3 +39,9 @@ def format_statistic(value):
     if value is None or not np.isfinite(value):
         return "NA"
     return f"{value:.1f}"
+
+
+def count(n, noun, plural=None):
+    """``n`` (with thousands separated) and ``noun``, plural unless ``n`` is 1: "1 attribute",
+    "2,000 attributes" (``plural`` where adding "s" is wrong)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

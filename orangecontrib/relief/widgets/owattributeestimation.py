@@ -10,7 +10,8 @@ import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import (QEvent, QItemSelection, QItemSelectionModel, QItemSelectionRange,
                           QLocale, QMimeData, QModelIndex, QSize, Qt)
-from AnyQt.QtGui import QColor, QKeySequence, QStandardItem, QStandardItemModel
+from AnyQt.QtGui import (QColor, QFontMetrics, QKeySequence, QStandardItem,
+                         QStandardItemModel)
 from AnyQt.QtWidgets import (
     QAbstractItemView, QApplication, QButtonGroup, QComboBox, QFrame, QGridLayout, QHeaderView,
     QLabel, QListView, QRadioButton, QSizePolicy, QSplitter, QStyledItemDelegate, QTableWidget, QTableWidgetItem
@@ -27,12 +28,13 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief import scoring
+from orangecontrib.relief.estimators.catalogue import for_task
 from orangecontrib.relief.estimators.significance import significance, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.names import NAME_CHARACTERS
-from orangecontrib.relief.widgets.numbers import format_p, format_scores
+from orangecontrib.relief.widgets.numbers import count, format_p, format_scores
 
 __all__ = ["OWAttributeEstimation", "estimate"]
 
@@ -300,9 +302,11 @@ class CovariateModel(VariableListModel):
     """The variables that may be chosen as covariates: numeric and categorical ones; the others
     (text) are listed but cannot be chosen, their tooltip says why."""
     def flags(self, index):
+        # a new flags object: the base class returns its own, shared by every row, which
+        # PyQt5's in-place ``&=`` would change for all of them
         flags = super().flags(index)
         if index.isValid() and not self._choosable(self[index.row()]):
-            flags &= ~(Qt.ItemIsEnabled | Qt.ItemIsSelectable)
+            return flags & ~(Qt.ItemIsEnabled | Qt.ItemIsSelectable)
         return flags
 
     def data(self, index, role=Qt.DisplayRole):
@@ -345,10 +349,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     graph_name = "plot.plotItem"
 
     settingsHandler = DomainContextHandler()
-    settings_version = 4
-    #: the estimator for a categorical target and for a numeric one (its stem)
+    settings_version = 5
+    #: the estimator chosen (its stem); on data whose target it does not suit, its counterpart
+    #: for that target is used (:func:`.catalogue.for_task`)
     estimator_name = Setting("ReliefF")
-    regression_estimator_name = Setting("RReliefF")
     #: further estimators shown beside it (stems; those that suit the data are run)
     compared = Setting([])
     estimator_params = Setting({})
@@ -371,10 +375,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                 "a larger α lowers it.")
         fdr_nothing = Msg("No attribute of {} has q < {:g}.")
         no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
-                      "target; choose permutations for {}.")
+                      "target, without covariates; choose {} for {}.")
         no_npdr = Msg("The regression test is NPDR's own; choose permutations for {}.")
-        stir_covariates = Msg("STIR does not adjust for covariates; choose Regression (NPDR) "
-                              "or Permutations for p-values adjusted for them (of {}).")
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -388,10 +390,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                          "permutations or NPDR's regression); "
                          "the best ranked attributes are output instead.")
         switched = Msg("{} does not suit a {} target: the data are estimated with {}, "
-                       "the choice for such targets.")
+                       "its counterpart for such targets.")
         not_compared = Msg("Not compared, since they do not suit a {} target: {}.")
-        unadjusted = Msg("Not adjusted for the covariates, since they do not adjust for "
-                         "covariates: {}.")
+        unadjusted = Msg("Estimated without the covariates, which only {} takes into "
+                         "account: {}.")
 
     def __init__(self):
         super().__init__()
@@ -401,12 +403,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                           if cls.adjusts_covariates]
         self.input_data = None                # as received (self.data: the attributes estimated)
         self.target_type = "classification"   # of the data; without data, of the last choice
-        self.chosen_name = None               # the estimator last chosen in the combo
-        for attr, task in (("estimator_name", "classification"),
-                           ("regression_estimator_name", "regression")):
-            if getattr(self, attr) not in self.scorer_classes:
-                setattr(self, attr, next(name for name, cls in self.scorer_classes.items()
-                                         if task in cls.tasks))
+        if self.estimator_name not in self.scorer_classes:
+            self.estimator_name = next(iter(self.scorer_classes))
+        if self.target_type not in self.scorer_classes[self.estimator_name].tasks:
+            self.target_type = "regression"
         self.compared = [name for name in self.compared if name in self.scorer_classes]
 
         # the form scrolls when it is taller than the window (e.g. ReliefF's advanced
@@ -419,9 +419,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         box = gui.vBox(form, "Estimator")
         self.estimator_combo = QComboBox(
             toolTip="The estimator whose parameters are edited below, whose scores come "
-                    "first and which is the Scorer output; each target type (categorical or "
-                    "numeric) keeps its own choice, so ReliefF becomes RReliefF on a numeric "
-                    "target.")
+                    "first and which is the Scorer output. On data whose target it does not "
+                    "suit, its counterpart is used: ReliefF (and Relief) becomes RReliefF on "
+                    "a numeric target and RReliefF ReliefF on a categorical one, an impurity "
+                    "measure MSE (and MSE Gini gain), any other the first estimator listed "
+                    "for that target; estimators that suit both (such as MultiSURF) stay.")
         self.estimator_combo.addItems(list(self.scorer_classes))
         self.estimator_combo.activated.connect(self._on_estimator_changed)
         box.layout().addWidget(self.estimator_combo)
@@ -604,10 +606,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
 
     @classmethod
     def migrate_settings(cls, settings, version):
-        """Version 1 stored one estimator for both target types, possibly under an older name
-        (a class name such as "Gini"); parameters an estimator no longer has are dropped when
-        its editor is built (:class:`.estimatorparams.ParameterEditor`). Version 3 added the
-        compared estimators (none before)."""
+        """Version 1 stored the estimator possibly under an older name (a class name such as
+        "Gini"); parameters an estimator no longer has are dropped when its editor is built
+        (:class:`.estimatorparams.ParameterEditor`). Version 3 added the compared estimators
+        (none before). Versions 2 to 4 kept a choice per target type, "estimator_name" for a
+        categorical target and "regression_estimator_name" for a numeric one: the first is the
+        choice now (the second where there was no first)."""
         if version is None or version < 2:
             names = {}
             for key in ("estimator_name", "regression_estimator_name"):
@@ -616,9 +620,6 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                 except (KeyError, ValueError):
                     pass
             settings.update(names)
-            if "estimator_name" in names and "classification" not in \
-                    scoring.scorer_by_name(names["estimator_name"]).tasks:
-                settings["regression_estimator_name"] = settings.pop("estimator_name")
             params = settings.get("estimator_params")
             if not isinstance(params, dict):
                 settings.pop("estimator_params", None)
@@ -629,13 +630,21 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                     for cls_ in [_scorer_or_none(name)] if cls_ is not None}
         if version is None or version < 3:
             settings.setdefault("compared", [])
+        if version is None or version < 5:
+            regression = settings.pop("regression_estimator_name", None)
+            if "estimator_name" not in settings and regression is not None:
+                settings["estimator_name"] = regression
 
     # --- configuration
     @property
     def current_name(self):
-        """The stem of the estimator used for the current target type."""
-        return (self.regression_estimator_name if self.target_type == "regression"
-                else self.estimator_name)
+        """The stem of the estimator used for the current target type: the chosen one, or
+        its counterpart for a target it does not suit (:func:`.catalogue.for_task`)."""
+        chosen = self.scorer_classes[self.estimator_name]
+        used = for_task(chosen.engine(), self.target_type)
+        if used is chosen.engine():
+            return self.estimator_name
+        return next(name for name, cls in self.scorer_classes.items() if cls.engine() is used)
 
     def compared_names(self):
         """The compared estimators that suit the current target type (besides the first)."""
@@ -704,13 +713,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def _on_estimator_changed(self):
         name = self.estimator_combo.currentText()
         tasks = self.scorer_classes[name].tasks
-        self.chosen_name = name
         if self.data is None and self.target_type not in tasks:
             self.target_type = next(iter(tasks))
-        if "classification" in tasks:
-            self.estimator_name = name
-        if "regression" in tasks:
-            self.regression_estimator_name = name
+        self.estimator_name = name
         self._show_estimator()
         self.restart()
 
@@ -777,10 +782,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         if list(self.counts_attr_model) != list(attributes):
             self.counts_attr_model[:] = attributes
         super().restart(new_data)
-        chosen = self.chosen_name
-        if self.data is not None and chosen is not None \
-                and self.target_type not in self.scorer_classes[chosen].tasks:
-            self.Information.switched(chosen, _TARGETS[self.target_type], self.current_name)
+        if self.data is not None and self.current_name != self.estimator_name:
+            self.Information.switched(self.estimator_name, _TARGETS[self.target_type],
+                                      self.current_name)
         if self.data is not None:
             left_out = [name for name in self.compared
                         if self.target_type not in self.scorer_classes[name].tasks]
@@ -790,15 +794,19 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def background_task(self):
         scorers = [self.create_scorer(name)
                    for name in [self.current_name] + self.compared_names()]
-        no_stir = [s.stem() for s in scorers if not supports_stir(s)]
-        self.Warning.no_stir(", ".join(no_stir), shown=self._method() == "stir" and no_stir)
+        # one message for all the estimators STIR does not test, with the advice that suits
+        # them all (NPDR: its regression test, which adjusts for covariates, or permutations)
+        no_stir = [s for s in scorers if not supports_stir(s)]
+        advice = "Regression (NPDR) or Permutations" \
+            if all("npdr" in s.significance_tests for s in no_stir) else "Permutations"
+        self.Warning.no_stir(advice, ", ".join(s.stem() for s in no_stir),
+                             shown=self._method() == "stir" and bool(no_stir))
         no_npdr = [s.stem() for s in scorers if "npdr" not in s.significance_tests]
         self.Warning.no_npdr(", ".join(no_npdr), shown=self._method() == "npdr" and no_npdr)
         adjusted = bool(self.covariates_in_use())
         unadjusted = [s.stem() for s in scorers if not s.adjusts_covariates]
-        self.Information.unadjusted(", ".join(unadjusted), shown=adjusted and bool(unadjusted))
-        self.Warning.stir_covariates(", ".join(self.adjusting),
-                                     shown=adjusted and self._method() == "stir")
+        self.Information.unadjusted(", ".join(self.adjusting), ", ".join(unadjusted),
+                                    shown=adjusted and bool(unadjusted))
         return (partial(estimate_all, method=self._method(),
                         n_permutations=self.n_permutations), scorers, self.data)
 
@@ -994,8 +1002,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         run = self._selection_run()
         above = int(np.sum(run.scores > tau))
         self.tau_label.setText(
-            f"τ = {tau:.3f} for m = {run.m}: {above} of {len(run.scores)} "
-            f"attributes above")
+            f"τ = {tau:.3f} for m = {run.m}: {above} of {count(len(run.scores), 'attribute')} "
+            f"above")
         self.tau_label.setToolTip(
             f"τ = 1/√(α·m) = 1/√({self.alpha:g} · {run.m}) for {run.name}'s estimates")
 
@@ -1180,9 +1188,43 @@ class ScorePlot(pg.PlotWidget):
         self.legend.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.getPlotItem().layout.addItem(self.legend, 2, 3, Qt.AlignTop)
         self.tau = None         # the τ line (None when there is none)
+        # pyqtgraph sets the bottom axis' name 5 px below the axis: room for it below
+        left, top, right, _ = self.getPlotItem().layout.getContentsMargins()
+        self.getPlotItem().layout.setContentsMargins(left, top, right, 8)
+        self._show_axes(False)
+
+    def _show_axes(self, shown):
+        """Show the axes (with a result) or hide them (an empty plot shows no numbers); the
+        bottom axis as tall as its numbers and its whole name (pyqtgraph counts 80 % of the
+        name's height, which clips its lower part at the plot's bottom edge)."""
+        plot = self.getPlotItem()
+        for side in ("left", "bottom"):
+            if shown:
+                plot.showAxis(side)
+            else:
+                plot.hideAxis(side)
+        axis = self.getAxis("bottom")
+        offset = axis.style["tickTextOffset"][1] + max(0, axis.style["tickLength"])
+        axis.setHeight(QFontMetrics(axis.font()).height() + offset
+                       + axis.label.boundingRect().height() + 2)
+        self._fit_height()
+
+    def _fit_height(self):
+        """At least as tall as the plot item's minimum: the title, the bottom axis and the
+        legend beside the dots (three entries at a large font did not fit the former fixed
+        minimum, and the axis' name was cut)."""
+        plot = self.getPlotItem()
+        plot.layout.invalidate()
+        needed = plot.effectiveSizeHint(Qt.SizeHint.MinimumSize).height()
+        self.setMinimumHeight(max(160, int(np.ceil(needed)) + 2 * self.frameWidth() + 2))
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        self._fit_height()      # (the legend's entries are laid out once shown)
 
     def clear(self):
-        """Remove the dots, the τ line, the legend's entries, the title and the axis name."""
+        """Remove the dots, the τ line, the legend's entries, the title, the axis name and the
+        axes."""
         self.getPlotItem().clear()
         self.legend.clear()
         self.tau = None
@@ -1190,6 +1232,7 @@ class ScorePlot(pg.PlotWidget):
         self.setTitle(None)
         self.setLabel("left", "")
         self.getAxis("bottom").setTicks(None)
+        self._show_axes(False)
 
     def legend_labels(self):
         """The texts of the legend's entries, in order."""
@@ -1258,6 +1301,7 @@ class ScorePlot(pg.PlotWidget):
         self.setXRange(0.5, len(order) + 0.5, padding=0.02)
         if len(order) <= EVERY_RANK:
             self.getAxis("bottom").setTicks([[(int(i), str(i)) for i in x]])
+        self._show_axes(True)
 
 
 if __name__ == "__main__":  # pragma: no cover

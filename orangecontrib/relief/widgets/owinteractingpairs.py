@@ -27,7 +27,7 @@ from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.names import NAME_CHARACTERS, shorten
-from orangecontrib.relief.widgets.numbers import format_p, format_statistic
+from orangecontrib.relief.widgets.numbers import count, format_p, format_statistic
 
 __all__ = ["OWInteractingPairs", "pairs_task", "pairs_table"]
 
@@ -386,7 +386,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                              "(discretize it, or choose another target with Select Columns).")
 
     class Information(BackgroundEstimationWidget.Information):
-        all_tested = Msg("The data have {} attributes, no more than the number to test: all "
+        all_tested = Msg("The data have {}, no more than the number to test: all "
                          "their pairs are tested, without a ranking.")
 
     def __init__(self):
@@ -575,7 +575,8 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         super().restart(new_data)
         if self.data is not None and self.attribute_choice == self.BestRanked:
             n = len(self.data.domain.attributes)
-            self.Information.all_tested(n, shown=n <= self.top)
+            # (fewer than two have no pair: an error says so)
+            self.Information.all_tested(count(n, "attribute"), shown=2 <= n <= self.top)
 
     def background_task(self):
         ranked = self.attribute_choice == self.BestRanked
@@ -597,9 +598,9 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         tested = len(pairs.attributes)
         how = (f"the {tested} attributes {self.estimator_name} ranks best"
                if self.attribute_choice == self.BestRanked
-               and tested < len(self.data.domain.attributes) else f"{tested} attributes")
-        self.summary.setText(f"{len(pairs)} pairs of {how}; p-values from "
-                             f"{pairs.n_permutations} permutations of the class.")
+               and tested < len(self.data.domain.attributes) else count(tested, "attribute"))
+        self.summary.setText(f"{count(len(pairs), 'pair')} of {how}; p-values from "
+                             f"{count(pairs.n_permutations, 'permutation')} of the class.")
         self._fit_columns()
         self.heatmap.show_pairs(names, pairs.attributes[:HEATMAP_SIZE], pairs, tested)
         self._select_stored_pairs()
