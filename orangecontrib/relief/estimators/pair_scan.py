@@ -542,8 +542,9 @@ def scan_pairs(data, attributes=None, top=DEFAULT_TOP, callback=None):
                                                 n_bins - 1), minlength=n_bins)
             if every is not None:
                 every.append(tail)
-            best.offer(tail[counted], statistic[counted], df[counted],
-                       columns[found[block[counted], 0]], columns[found[block[counted], 1]])
+            one, other = columns[found[block[counted], 0]], columns[found[block[counted], 1]]
+            best.offer(tail[counted], statistic[counted], df[counted], np.minimum(one, other),
+                       np.maximum(one, other))
         done += capacity
         if callback is not None:
             callback(done / m)
