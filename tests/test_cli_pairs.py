@@ -94,9 +94,27 @@ def test_pairs_of_the_best_ranked_attributes(xor_file, capsys):
     assert status == 0, err
     document = json.loads(out)
     assert document["ranked_by"] == "ReliefF" and document["permutations"] == 10
+    assert document["method"] == "filter"
     assert len(document["tested"]) == 4 and len(document["pairs"]) == 6
     best = document["pairs"][0]
     assert {best["first"], best["second"]} == {"snp2", "snp5"} and best["q"] < 0.05
+
+
+def test_the_output_says_whether_every_pair_was_scanned_or_the_filters_best(xor_file, capsys):
+    path, _, _ = xor_file
+    status, out, err = run(["pairs", path, "-q", "-r", "5", "-s", "1"], capsys)
+    assert status == 0, err
+    assert out.splitlines()[0].startswith("Pairs of all 8 attributes (exhaustive scan) in xor")
+    status, out, err = run(["pairs", path, "-q", "-m", "filter", "-n", "4", "-r", "3",
+                            "-s", "1"], capsys)
+    assert status == 0, err
+    assert out.splitlines()[0].startswith(
+        "Pairs of the 4 attributes TuRF around MultiSURF (1 round removing 50%) ranks best "
+        "(filter) in xor")
+    status, out, err = run(["pairs", path, "-q", "-m", "filter", "-n", "4", "-r", "3",
+                            "-s", "1", "-f", "json"], capsys)
+    document = json.loads(out)
+    assert document["method"] == "filter" and len(document["tested"]) == 4
 
 
 def test_table_output_names_the_pairs_and_pairs_option_limits_them(xor_file, capsys, tmp_path):
@@ -193,12 +211,14 @@ def test_scan_of_every_pair_is_the_scripting_apis(xor_file, capsys):
     path, X, y = xor_file
     status, out, err = run(["pairs", path, "-q", "--method", "scan", "--pairs", "5", "-f",
                             "json"], capsys)
+    # without --permutations the scan's p-values are the chi-square test's
     assert status == 0, err
     document = json.loads(out)
     data = encode(X.astype(float), y.astype(float), discrete=True, n_values=[3] * X.shape[1],
                   n_classes=2)
     expected = scan_pairs(data, top=5)
     assert document["method"] == "scan" and document["pairs_tested"] == 28
+    assert document["permutations"] == 0
     assert [(p["first"], p["second"]) for p in document["pairs"]] == \
         [(f"snp{a}", f"snp{b}") for a, b in zip(expected.first, expected.second)]
     np.testing.assert_array_equal([p["p"] for p in document["pairs"]], expected.pvalues)
@@ -213,9 +233,3 @@ def test_scan_table_says_what_was_tested(xor_bed, capsys):
     assert "28 pairs tested" in head and "chi-square" in head
     assert first.split()[1:3] == ["rs2", "rs5"]
 
-
-@pytest.mark.parametrize("option", [["--top", "5"], ["-e", "ReliefF"], ["-r", "10"]])
-def test_scan_refuses_the_rankings_options(xor_file, option, capsys):
-    status, out, err = run(["pairs", xor_file[0], "-q", "--method", "scan", *option], capsys)
-    assert status == 2 and len(err.strip().splitlines()) == 1
-    assert option[0] in err and "ranking" in err

@@ -6,9 +6,8 @@ Subcommands:
   :mod:`orangecontrib.relief.scoring` and print them ranked (``--format table|csv|json``), or
   write them to a file (``--output scores.csv`` or ``scores.json``);
 * ``pairs [DATA]``: test the pairs of the attributes an estimator ranks best (or of the named
-  ones) for interaction with the class (:mod:`.estimators.interactions`), or with
-  ``--method scan`` every pair (:mod:`.estimators.pair_scan`), and print them, best first, with
-  their p-values and q-values;
+  ones) for interaction with the class (:mod:`.estimators.interactions`) and print them, best
+  first, with their p-values and q-values;
 * ``estimators``: list the estimator names ``rank --estimator`` accepts;
 * ``tree [DATA]``: grow a CORE tree and print it with its cross-validated accuracy.
 * ``compile``: compile the numeric kernels for every kind of data into the cache now, rather
@@ -503,24 +502,22 @@ def pairs_command(parser):
                         help="PLINK data: a phenotype file, as for rank")
     parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
                         help="PLINK data: read the phenotype as 0 = control, 1 = case")
-    parser.add_argument("-m", "--method", choices=PAIR_METHODS, default="ranking",
-                        help="ranking: test the pairs of the attributes an estimator ranks "
-                             "best, with p-values from permutations of the class (default); "
-                             "scan: test every pair of attributes of at most 4 values "
-                             "(genotypes) with the chi-square p-values of the test, q-values "
-                             "over all pairs")
+    parser.add_argument("-m", "--method", choices=("auto", "scan", "filter"), default="auto",
+                        help="which pairs: 'scan' every pair, 'filter' the pairs of the "
+                             "attributes an estimator ranks best, 'auto' (default) the scan "
+                             "where it takes about a minute or less, else the filter")
     parser.add_argument("-n", "--top", type=positive_int, metavar="N",
-                        help="ranking: test the pairs of the N attributes the estimator ranks "
-                             "best (default 20)")
+                        help="filter: test the pairs of the N attributes the estimator ranks "
+                             "best (default 50)")
     parser.add_argument("-a", "--attributes", metavar="NAME,...",
                         help="test the pairs of these attributes instead (no ranking)")
     parser.add_argument("-e", "--estimator", metavar="NAME",
-                        help="ranking: estimator that ranks the attributes (default MultiSURF; "
+                        help="filter: the estimator that ranks the attributes (default one "
+                             "TuRF round around MultiSURF that removes half the attributes; "
                              "see 'orange-relief estimators')")
     parser.add_argument("-r", "--permutations", type=positive_int, metavar="R",
-                        help="ranking: permutations of the class for the p-values (default: "
-                             "enough for 20,000 permuted statistics, at most 100 with a "
-                             "ranking)")
+                        help="permutations of the class for the p-values (default: enough "
+                             "for 20,000 permuted statistics, at most 10 with a ranking)")
     parser.add_argument("-s", "--seed", type=int_value, metavar="S",
                         help="random seed of the permutations")
     parser.add_argument("--pairs", type=positive_int, metavar="K",
@@ -548,22 +545,9 @@ def pairs_data(args):
     return data.name, encoded
 
 
-#: --method of pairs: how the pairs are chosen and tested
-PAIR_METHODS = ("ranking", "scan")
-#: the pairs the scan reports unless --pairs says
-SCAN_PAIRS = 20
-
-
 def run_pairs(args, out):
+    from .estimators.interactions import interacting_pairs
     output_format = file_format(args.output) if args.output else None
-    if args.method == "scan":
-        given = [option for option, value in (("--top", args.top), ("--estimator",
-                                                                    args.estimator),
-                                              ("--permutations", args.permutations))
-                 if value is not None]
-        if given:
-            raise CliError(f"{given[0]} applies to --method ranking; the scan tests every "
-                           f"pair with the chi-square test")
     name, data = pairs_data(args)
     attributes = None
     if args.attributes is not None:
@@ -572,18 +556,26 @@ def run_pairs(args, out):
         if unknown:
             raise CliError(f"no attribute {unknown[0]!r} in {args.data!r}")
         attributes = [data.names.index(a) for a in wanted]
-    if args.method == "scan":
-        result, cls, ranked = _scan_pairs(args, data, attributes), None, False
-    else:
-        result, cls, ranked = _ranked_pairs(args, data, attributes)
+    estimator = None
+    if args.estimator is not None:
+        cls = find_scorer(args.estimator, scorer_classes())
+        if "classification" not in cls.tasks:
+            raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
+        estimator = cls.engine()()
+    try:
+        with progress(args, "pairs") as callback:
+            result = interacting_pairs(data, attributes=attributes, top=args.top,
+                                       estimator=estimator, n_permutations=args.permutations,
+                                       method=args.method, random_state=args.seed,
+                                       callback=callback)
+    except ValueError as error:
+        raise CliError(f"cannot test the pairs of {args.data!r}: {error}") from None
     names = data.names
     document = {
         "data": name, "instances": data.n_instances, "attributes": data.n_attributes,
-        "method": args.method,
-        "tested": [names[i] for i in result.attributes],
-        "pairs_tested": int(result.n_tested),
-        "ranked_by": cls.__name__ if ranked else None,
-        "permutations": result.n_permutations,
+        "method": result.method, "tested": [names[i] for i in result.attributes],
+        "ranked_by": describe_filter(result.estimator) if result.estimator else None,
+        "permutations": result.n_permutations, "pairs_tested": int(result.n_tested),
         "pairs": [{"rank": rank, "first": names[p.first], "second": names[p.second],
                    "statistic": p.statistic, "df": float(result.df[rank - 1]),
                    "p": p.pvalue, "q": p.qvalue}
@@ -592,54 +584,33 @@ def run_pairs(args, out):
                         f"{len(document['pairs'])} pairs")
 
 
-def _ranked_pairs(args, data, attributes):
-    """(the pairs of the best-ranked or given attributes, the ranking estimator's class,
-    whether it ranked)."""
-    from .estimators.interactions import interacting_pairs
-    top = 20 if args.top is None else args.top
-    cls = find_scorer(args.estimator or "MultiSURF", scorer_classes())
-    if "classification" not in cls.tasks:
-        raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
-    try:
-        with progress(args, "pairs") as callback:
-            result = interacting_pairs(data, attributes=attributes, top=top,
-                                       estimator=cls.engine()(),
-                                       n_permutations=args.permutations,
-                                       random_state=args.seed, callback=callback)
-    except ValueError as error:
-        raise CliError(f"cannot test the pairs of {args.data!r}: {error}") from None
-    return result, cls, attributes is None and top < data.n_attributes
-
-
-def _scan_pairs(args, data, attributes):
-    """The best pairs of the scan of every pair (of the given attributes)."""
-    from .estimators.pair_scan import scan_pairs
-    try:
-        with progress(args, "pairs") as callback:
-            return scan_pairs(data, attributes=attributes,
-                              top=SCAN_PAIRS if args.pairs is None else args.pairs,
-                              callback=callback)
-    except ValueError as error:
-        raise CliError(f"cannot test the pairs of {args.data!r}: {error}") from None
-
-
 PAIR_COLUMNS = ("rank", "first", "second", "statistic", "df", "p", "q")
 
 
+def describe_filter(estimator):
+    """The filter's estimator in words: its name, and for TuRF its base estimator and rounds."""
+    from .estimators.turf import TuRF
+    if isinstance(estimator, TuRF):
+        rounds = round(1 / estimator.remove) if estimator.rounds is None else estimator.rounds
+        return (f"TuRF around {estimator.estimator_.name} ({rounds} round"
+                f"{'s' if rounds != 1 else ''} removing {estimator.remove:.0%})")
+    return estimator.name
+
+
 def format_pairs_table(document):
-    """A line saying what was tested, then the pairs aligned, best first."""
+    """A line saying what was tested and how it was chosen, then the pairs aligned, best
+    first."""
     rows = document["pairs"]
     width = max([len("second")] + [len(r[k]) for r in rows for k in ("first", "second")])
-    how = (f"the {len(document['tested'])} attributes {document['ranked_by']} ranks best"
-           if document["ranked_by"] else f"{len(document['tested'])} attributes")
-    if document.get("method") == "scan":
-        head = (f"Every pair of {how} in {document['data']}: {document['instances']} "
-                f"instances; {document['pairs_tested']:,} pairs tested, p-values of the "
-                f"chi-square test, q-values over all pairs; the best {len(rows)}")
-    else:
-        head = (f"Pairs of {how} in {document['data']}: {document['instances']} instances; "
-                f"p-values from {document['permutations']} permutations of the class")
-    lines = [head,
+    tested = len(document["tested"])
+    how = {"scan": f"all {tested} attributes (exhaustive scan)",
+           "filter": f"the {tested} attributes {document['ranked_by']} ranks best (filter)",
+           "given": f"{tested} attributes"}[document["method"]]
+    how_p = (f"{document['pairs_tested']:,} pairs tested, p-values of the chi-square test, "
+             f"q-values over all pairs" if document["permutations"] == 0 else
+             f"p-values from {document['permutations']} permutations of the class")
+    lines = [f"Pairs of {how} in {document['data']}: {document['instances']} instances; "
+             f"{how_p}",
              f"{'rank':>4}  {'first':<{width}}  {'second':<{width}}  {'statistic':>10}  "
              f"{'df':>3}  {'p':>9}  {'q':>9}"]
     lines += [f"{r['rank']:>4}  {r['first']:<{width}}  {r['second']:<{width}}  "

@@ -252,13 +252,14 @@ def scorer_by_name(name):
                      f"{', '.join(cls.__name__ for cls in SCORERS)}")
 
 
-def interacting_pairs(data, attributes=None, top=20, estimator=None, **options):
+def interacting_pairs(data, attributes=None, top=None, estimator=None, **options):
     """The interacting pairs of the attributes of the Orange table ``data`` (discrete attributes
     and a discrete class), best first: :func:`.estimators.interactions.interacting_pairs` on the
     table encoded (:func:`.orange_data.encode_table`: instances without a class left out).
-    ``attributes`` names the attributes to pair (variables, names or indices; None: the ``top``
-    the ``estimator`` ranks best, a scorer or an engine estimator, MultiSURF by default); the
-    other keywords (``n_permutations``, ``random_state``, ``callback``, ...) are the engine's.
+    ``attributes`` names the attributes to pair (variables, names or indices; None: every pair
+    or, on data too large for that or with ``top`` or ``estimator`` given, the pairs of the
+    ``top`` the ``estimator`` ranks best, a scorer or an engine estimator); the other keywords
+    (``method``, ``n_permutations``, ``random_state``, ``callback``, ...) are the engine's.
     Each pair's ``first`` and ``second`` index ``data.domain.attributes``."""
     from .estimators.interactions import interacting_pairs as engine_pairs
     encoded, _ = encode_table(data)
@@ -267,15 +268,15 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, **options):
     return engine_pairs(encoded, attributes=attributes, top=top, estimator=estimator, **options)
 
 
-def scan_pairs(data, attributes=None, top=100, callback=None):
+def scan_pairs(data, attributes=None, top=None, callback=None):
     """Every pair of the attributes of the Orange table ``data`` (discrete attributes of at
     most four values, e.g. SNP genotypes, and a discrete class) tested for interaction, the
-    ``top`` best first: :func:`.estimators.pair_scan.scan_pairs` (BOOST's scan: the chi-square
+    ``top`` best first: :func:`.estimators.interactions.scan_pairs` (BOOST's scan: the chi-square
     p-values, q-values over every pair) on the table encoded (:func:`.orange_data.encode_table`:
     instances without a class left out). ``attributes`` limits the scan to the pairs of these
     (variables, names or indices). Each pair's ``first`` and ``second`` index
     ``data.domain.attributes``."""
-    from .estimators.pair_scan import scan_pairs as engine_scan
+    from .estimators.interactions import scan_pairs as engine_scan
     encoded, _ = encode_table(data)
     if attributes is not None:
         attributes = [_attribute_index(data.domain, a) for a in attributes]

@@ -10,8 +10,11 @@ import statsmodels.api as sm
 from scipy import stats
 
 from orangecontrib.relief.estimators import encode, interacting_pairs
-from orangecontrib.relief.estimators.interactions import pair_statistics
+from orangecontrib.relief.estimators import interactions
+from orangecontrib.relief.estimators.interactions import choose_method, pair_statistics
 from orangecontrib.relief.estimators.relieff import ReliefF
+from orangecontrib.relief.estimators.surf import MultiSURF
+from orangecontrib.relief.estimators.turf import TuRF
 
 
 def snps(n, a, seed, maf=0.3):
@@ -137,6 +140,53 @@ def test_pvalues_after_a_ranking_are_uniform_on_null_data():
     assert stats.kstest(p, "uniform").pvalue > 0.01
 
 
+def test_pvalues_after_the_default_filter_are_uniform_on_null_data():
+    # the default filter (TuRF around MultiSURF) with its default 10 rankings, pooled; the
+    # p-values of one data set share its pool, so many data sets
+    pvalues = []
+    for seed in range(30):
+        X, y = snps(120, 12, 300 + seed, maf=0.4)
+        data = encode(X, y.astype(float), discrete=True, n_values=[3] * 12, n_classes=2)
+        result = interacting_pairs(data, top=6, random_state=seed)
+        assert result.method == "filter" and result.n_permutations == 10
+        pvalues.append(result.pvalues)
+    p = np.concatenate(pvalues)
+    assert stats.kstest(p, "uniform").pvalue > 0.01
+    assert 0.02 < np.mean(p < 0.05) < 0.09
+
+
+def test_auto_scans_while_instances_times_pairs_fit_the_scan_and_filters_above():
+    for n in (300, 1000, 2000):
+        a = 2          # the most attributes whose pairs fit, counted pair by pair
+        while n * sum(range(a + 1)) <= interactions.SCAN_WORK:
+            a += 1
+        assert choose_method(n, a) == "scan" and choose_method(n, a + 1) == "filter"
+
+
+def test_the_result_names_the_method_that_chose_the_pairs(monkeypatch):
+    data = xor_data(n=300, a=60)                    # 1,770 pairs
+    scanned = interacting_pairs(data, n_permutations=2, random_state=0)
+    assert scanned.method == "scan" and len(scanned) == 1770 and scanned.estimator is None
+    assert (scanned[0].first, scanned[0].second) == (2, 5)
+    # the same data taken for too large to scan: the pairs of the default filter's best 50
+    monkeypatch.setattr(interactions, "SCAN_WORK", 300 * 1770 - 1)
+    filtered = interacting_pairs(data, n_permutations=2, random_state=0)
+    assert filtered.method == "filter" and len(filtered) == 50 * 49 // 2
+    estimator = filtered.estimator
+    assert isinstance(estimator, TuRF) and isinstance(estimator.estimator, MultiSURF)
+    assert (estimator.remove, estimator.rounds) == (0.5, 1)
+    assert (filtered[0].first, filtered[0].second) == (2, 5)
+    # asking for the scan, for the filter's top or estimator, or naming attributes
+    assert interacting_pairs(data, method="scan", n_permutations=1).method == "scan"
+    ranked = interacting_pairs(data.columns(np.arange(12)), top=4, estimator=ReliefF(k=10),
+                               n_permutations=2, random_state=0)
+    assert ranked.method == "filter" and len(ranked) == 6
+    assert interacting_pairs(data, attributes=[1, 2], n_permutations=2).method == "given"
+    # a filter that would keep every attribute tests every pair
+    assert interacting_pairs(data.columns(np.arange(8)), method="filter",
+                             n_permutations=2).method == "scan"
+
+
 def test_same_seed_same_pvalues_and_another_seed_other_ones():
     data = xor_data(n=200)
     runs = [interacting_pairs(data, n_permutations=20, random_state=s).pvalues for s in (1, 1, 2)]
@@ -183,11 +233,13 @@ def test_a_constant_attribute_gets_no_test():
     (dict(attributes=[0, 99]), "indices must be"),
     (dict(attributes=[0.5, 1]), "at least two attribute indices"),
     (dict(n_permutations=0), "n_permutations"),
+    (dict(method="all"), "method must be one of auto, scan, filter"),
     (dict(missing_class=True), "class is missing"),
 ])
 def test_bad_input_is_refused_with_a_message(change, message):
     data = xor_data(n=60, a=6)
-    kwargs = {k: change[k] for k in ("top", "attributes", "n_permutations") if k in change}
+    kwargs = {k: change[k] for k in ("top", "attributes", "n_permutations", "method")
+              if k in change}
     if change.get("numeric"):
         data = replace(data, discrete=np.array([True, False, True, True, True, True]))
     if change.get("regression"):

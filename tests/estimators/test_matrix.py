@@ -44,7 +44,7 @@ from orangecontrib.relief.estimators.catalogue import ESTIMATORS
 from orangecontrib.relief.estimators.description import N_INSTANCES
 from orangecontrib.relief.estimators.neighbourhood import neighbours, single_precision
 from orangecontrib.relief.estimators.neighbourhood.searches import SEARCHES, search_notices
-from orangecontrib.relief.estimators.pair_scan import scan_pairs
+from orangecontrib.relief.estimators.interactions import scan_pairs
 
 MODES = ("compiled", "numpy")
 #: the searches no estimator of the catalogue takes on data in memory: the Dask backend's (its

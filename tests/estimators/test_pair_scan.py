@@ -14,7 +14,8 @@ from statsmodels.stats.multitest import multipletests
 from orangecontrib.relief.compilation import kernel_mode
 from orangecontrib.relief.estimators import as_covariates, encode, interacting_pairs
 from orangecontrib.relief.estimators import pair_scan
-from orangecontrib.relief.estimators.pair_scan import BIN_WIDTH, scan_pairs
+from orangecontrib.relief.estimators.interactions import scan_pairs
+from orangecontrib.relief.estimators.pair_scan import BIN_WIDTH
 
 MODES = ("compiled", "numpy")
 

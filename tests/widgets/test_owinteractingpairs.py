@@ -236,6 +236,30 @@ class TestOWInteractingPairs(WidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertEqual(w.result.pairs.n_permutations, 15)
 
+    def test_nothing_of_the_previous_result_shows_while_the_next_is_computed(self):
+        w = self.widget
+        w.n_permutations = 10
+        self.run_on(self.data)
+        w.view.selectRow(0)
+        self.assertIsNotNone(self.get_output(w.Outputs.selected_data))
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertTrue(w.heatmap.cells)
+        w.n_permutations = 2000                 # a long run on other data
+        self.send_signal(w.Inputs.data, snps(seed=1))
+        self.assertIsNotNone(w.task)
+        self.assertEqual(w.model.rowCount(), 0)
+        self.assertFalse(w.heatmap.cells)
+        self.assertEqual(w.heatmap_scene.items(), [])
+        sent = self.signal_manager.outputs         # (without waiting for the computation)
+        self.assertIsNone(sent.get((w, w.Outputs.pairs.name)))
+        self.assertIsNone(sent.get((w, w.Outputs.selected_data.name)))
+        self.assertNotIn("pairs of", w.summary.text())
+        w.controls.n_permutations.setValue(10)   # a new setting: emptied as well
+        self.assertEqual(w.model.rowCount(), 0)
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertGreater(w.model.rowCount(), 0)
+        self.assertIsNotNone(self.get_output(w.Outputs.pairs))
+
     # --- messages
     def test_unsuitable_data_show_messages_not_tracebacks(self):
         w = self.widget
@@ -408,6 +432,31 @@ class TestOWInteractingPairs(WidgetTest):
             every = max(metrics.horizontalAdvance(model.text(r, column)) for r in range(n))
             measured = max(metrics.horizontalAdvance(model.text(int(r), column)) for r in rows)
             self.assertEqual(measured, every, COLUMNS[column][0])
+
+    def test_all_pairs_are_the_scan_of_every_pair(self):
+        """"All pairs": the scan's pairs (an independent call of scan_pairs), its summary, the
+        heatmap of the best pairs' attributes, no ranking or permutations, and a report."""
+        from orangecontrib.relief.estimators.interactions import scan_pairs
+        w = self.widget
+        self.run_on(self.data)
+        w.choice_buttons.button(w.AllPairs).click()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.attribute_choice, w.AllPairs)
+        self.assertFalse(w.ranking_box.isEnabled())
+        self.assertFalse(w.significance_box.isEnabled())
+        want = scan_pairs(self.encoded)
+        out = self.get_output(w.Outputs.pairs)
+        self.assertEqual(len(out), 28)
+        np.testing.assert_array_equal(out.get_column("statistic"), want.statistics)
+        np.testing.assert_array_equal(out.get_column("p"), want.pvalues)
+        np.testing.assert_array_equal(out.get_column("q"), want.qvalues)
+        self.assertEqual(self.shown_rows()[0][1:3], ["rs0", "rs1"])
+        self.assertIn("of 28 (every pair of 8 attributes)", w.summary.text())
+        self.assertIn("chi-square", w.summary.text())
+        self.assertEqual(w.heatmap.attributes[:2], [0, 1])
+        w.send_report()
+        self.assertIn("all pairs", w.report_html)
+        self.assertNotIn("Permutations", w.report_html)
 
     def test_report(self):
         w = self.widget

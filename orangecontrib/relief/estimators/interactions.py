@@ -13,17 +13,14 @@ margins ``n_ci.``, ``n_c.j`` and ``n_.ij`` and are found by iterative proportion
     G² = 2 Σ n_cij log(n_cij / m_cij),    df = (C - 1)(E - I - J + K),
 
 C counting the classes present in the table, I and J the values of A and B present, E the
-combinations (i, j) present (n_.ij > 0) and K the connected components of the graph whose edges
-are those combinations (:func:`interaction_df`): the logistic model with interaction has a
-parameter per present combination and class but one, the one without it as many as the rank
-of its design on the present combinations, I + J - K. A full table has E = IJ, K = 1 and the
-familiar df = (C - 1)(I - 1)(J - 1); a sparse one (rare genotypes: a combination that no
-instance has) tests fewer interaction terms, as many as can be estimated. G² is 0 when the
-log odds of the classes are the sum of an effect of A and an effect of B, and grows with the
-interaction; a pure epistatic pair (each SNP alone unrelated to the class) has a large G² and
-small main effects. An instance missing A or B is left out of the pair's table. Data with
-covariates are refused: the test does not adjust for them. Every pair of thousands of SNPs is
-tested by :func:`.pair_scan.scan_pairs` (BOOST's scan, the chi-square p-values).
+combinations (i, j) present (n_.ij > 0) and K the connected components of the graph whose
+edges are those combinations (:func:`.pair_scan.interaction_df`): a full table has the familiar
+df = (C - 1)(I - 1)(J - 1), a sparse one (rare genotypes: a combination no instance has) as
+many interaction terms as can be estimated. G² is 0 when the log odds of the classes are the
+sum of an effect of A and an effect of B, and grows with the interaction; a pure epistatic pair
+(each SNP alone unrelated to the class) has a large G² and small main effects. An instance
+missing A or B is left out of the pair's table. Data with covariates are refused: the test
+does not adjust for them.
 
 **Null and p-values.** The chi-square distribution with df degrees of freedom holds only
 asymptotically: with rare genotypes (expected counts below 1 in some cells, as for a minor
@@ -43,6 +40,21 @@ data whatever the genotype frequencies (it assumes the pairs' permuted statistic
 which the chi-square transformation makes nearly so). The q-values are Benjamini-Hochberg's over
 the tested pairs. The pairs are ordered by p-value, best first (equal p-values by G²).
 
+**Which pairs** (``method``). The exhaustive scan ("scan") tests every pair of attributes
+(:func:`scan_pairs`: BOOST's scan of :mod:`.pair_scan`, the chi-square p-values of the test,
+valid in every stratum of allele frequencies as measured, q-values over every pair; with
+``n_permutations`` given, the permutation p-values above, each permutation a scan); it is
+chosen by default ("auto") when the data's instances times pairs are at most
+``SCAN_WORK``, about a minute's work on two cores. Above that the filter ("filter") tests the
+pairs of the ``top`` attributes (default ``FILTER_TOP``) that an estimator ranks best — by
+default :func:`filter_estimator`, one TuRF round around MultiSURF, which on wide SNP data
+keeps the SNPs of a pure epistatic pair near the top where MultiSURF alone ranks them among
+hundreds of noise SNPs (Moore & White, "Tuning ReliefF for genome-wide genetic analysis",
+EvoBIO 2007). Giving ``top`` or ``estimator`` asks for the filter, giving ``attributes`` tests
+their pairs. Each ranking of the filter's null costs as much as the first, so the filter pools
+the statistics of all its pairs over at most ``MAX_RANKINGS`` permutations; the pool's
+extension beyond its largest value keeps strong pairs apart.
+
 The counts of all pairs of a block of attributes come from one matrix product of the indicator
 columns (one per attribute value) of the instances of each class, and the fitting runs on all
 pairs of the block at once.
@@ -54,20 +66,30 @@ import numpy as np
 from scipy import sparse, stats
 
 from .base import progress_part, random_generator
+from .pair_scan import EXACT_PAIRS, interaction_df, scan
 from .significance import benjamini_hochberg, seeded, target_estimates
 
-__all__ = ["Pair", "InteractingPairs", "interacting_pairs", "pair_statistics", "no_interaction_fit",
-           "likelihood_ratio", "interaction_df", "chi2_tail", "check_pair_data", "value_codes",
-           "MAX_VALUES"]
-
+__all__ = ["Pair", "InteractingPairs", "interacting_pairs", "scan_pairs", "pair_statistics",
+           "no_interaction_fit", "MAX_VALUES", "SCAN_TOP", "METHODS", "choose_method", "filter_estimator"]
 
 #: the most values of an attribute whose pairs are tested (the tables grow as its square)
 MAX_VALUES = 16
 #: permuted statistics wanted in the null pool: R = ceil(POOL / pairs) permutations by default,
 #: at most MAX_RANKINGS when each repeats a ranking and at most MAX_PERMUTATIONS otherwise
 POOL = 20_000
-MAX_RANKINGS = 100
+MAX_RANKINGS = 10
 MAX_PERMUTATIONS = 2_000
+#: which pairs are tested: every pair, the pairs of the best-ranked attributes, or the method
+#: chosen by the size of the data (module docstring)
+METHODS = ("auto", "scan", "filter")
+#: the exhaustive scan is chosen when instances x pairs is at most this (about a minute's work
+#: on two cores: all pairs of 1,000 SNPs of 2,000 instances)
+SCAN_WORK = 2_000 * (1_000 * 999 // 2)
+#: the attributes whose pairs the filter tests by default
+FILTER_TOP = 50
+#: the best pairs the scan of more than ``pair_scan.EXACT_PAIRS`` pairs reports by default
+#: (up to that many it reports every pair)
+SCAN_TOP = 1_000
 #: bytes of the pair tables (and their fits' temporaries) of one block of pairs
 BLOCK_BYTES = 48 * 2 ** 20
 #: iterative proportional fitting stops when no fitted margin is farther than this from the
@@ -90,12 +112,9 @@ class InteractingPairs:
     """The tested pairs, best first: ``first[i]`` and ``second[i]`` the attribute indices
     (``first < second``), ``statistics`` G², ``df`` its degrees of freedom, ``pvalues`` and
     ``qvalues``; ``attributes`` the tested attributes (best ranked first when they were
-    ranked) and ``n_permutations`` the permutations of the null (0: the chi-square test's
-    p-values, :func:`.pair_scan.scan_pairs`); ``n_tested`` the pairs tested (the q-values'
-    number of tests, which may exceed the pairs held) and ``exact_below`` the q-value up to
-    which the q-values are exact (above it they may be upper bounds: the scan of more pairs
-    than it fits exactly). Iterating gives :class:`Pair` records; :meth:`table` the rows
-    (first, second, statistic, p, q)."""
+    ranked), ``n_permutations`` the permutations of the null, ``method`` how the pairs were
+    chosen ("scan", "filter" or "given") and ``estimator`` the filter's estimator. Iterating gives
+    :class:`Pair` records; :meth:`table` the rows (first, second, statistic, p, q)."""
     first: np.ndarray
     second: np.ndarray
     statistics: np.ndarray
@@ -104,7 +123,14 @@ class InteractingPairs:
     qvalues: np.ndarray
     attributes: np.ndarray
     n_permutations: int
+    #: "scan" (every pair), "filter" (the pairs of the best-ranked attributes) or "given"
+    method: str = "given"
+    #: the estimator that ranked the attributes (the filter), else None
+    estimator: object = None
+    #: the pairs tested: the q-values' number of tests (the scan keeps only its best pairs)
     n_tested: int = 0
+    #: the q-values are exact up to this one, above it upper bounds (a scan of more pairs than
+    #: it tests exactly: :mod:`.pair_scan`)
     exact_below: float = 1.0
 
     def __len__(self):
@@ -145,33 +171,11 @@ def no_interaction_fit(tables, callback=None):
     return fit
 
 
-def likelihood_ratio(tables, callback=None):
-    """(P,) G² of each (C, I, J) table of counts in ``tables`` (P, C, I, J) against its fit of
-    no three-factor interaction (module docstring)."""
+def _likelihood_ratio(tables, callback=None):
     fit = no_interaction_fit(tables, callback)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(tables > 0, tables * np.log(tables / fit), 0.0)
     return np.maximum(2.0 * terms.sum(axis=(1, 2, 3)), 0.0)
-
-
-def interaction_df(tables):
-    """(P,) degrees of freedom (C - 1)(E - I - J + K) of the test of interaction on each
-    (C, I, J) table of counts in ``tables`` (P, C, I, J) (module docstring): the components K
-    of the graph of present combinations by propagating the smallest row index along its
-    edges; 0 where fewer than two classes are present."""
-    tables = np.asarray(tables)
-    rows_n, cols_n = tables.shape[2], tables.shape[3]
-    cells = tables.sum(axis=1) > 0                                  # (P, I, J)
-    rows, cols = cells.any(axis=2), cells.any(axis=1)
-    classes = (tables.sum(axis=(2, 3)) > 0).sum(axis=1)
-    none = rows_n + cols_n
-    label = np.where(rows, np.arange(rows_n), none)                 # (P, I)
-    for _ in range(rows_n + cols_n):
-        col_label = np.where(cells, label[:, :, None], none).min(axis=1)          # (P, J)
-        label = np.minimum(label, np.where(cells, col_label[:, None, :], none).min(axis=2))
-    components = (rows & (label == np.arange(rows_n))).sum(axis=1)
-    free = cells.sum(axis=(1, 2)) - rows.sum(axis=1) - cols.sum(axis=1) + components
-    return np.where(classes > 1, (classes - 1) * free, 0).astype(float)
 
 
 def _indicators(codes, n_values):
@@ -215,7 +219,7 @@ def pair_statistics(codes, y, n_classes, n_values, callback=None):
                 k += partners.shape[1]
         done = starts[lo] / first.size
         step = None if callback is None else (lambda: callback(done))
-        statistics[starts[lo]:starts[hi]] = likelihood_ratio(tables, step)
+        statistics[starts[lo]:starts[hi]] = _likelihood_ratio(tables, step)
         df[starts[lo]:starts[hi]] = interaction_df(tables)
         if callback is not None:
             callback(starts[hi] / first.size)
@@ -223,15 +227,15 @@ def pair_statistics(codes, y, n_classes, n_values, callback=None):
     return statistics, df
 
 
-def chi2_tail(statistics, df):
+def _tail(statistics, df):
     """-log P(χ²_df >= G²); 0 where df is 0 (a constant attribute: no test)."""
     with np.errstate(divide="ignore"):
         return np.where(df > 0, -stats.chi2.logsf(statistics, np.maximum(df, 1)), 0.0)
 
 
-def check_pair_data(data, attributes=None, top=20, n_permutations=None):
-    """Raise ValueError naming what :func:`interacting_pairs` cannot test in ``data`` with
-    these arguments; the given ``attributes`` as an index array (None when not given)."""
+def _check(data, attributes, top, n_permutations, method):
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
     if not data.is_classification:
         raise ValueError("interacting pairs need a discrete class")
     if data.weights is not None:
@@ -246,7 +250,8 @@ def check_pair_data(data, attributes=None, top=20, n_permutations=None):
         raise ValueError("interacting pairs need at least two classes present in the data")
     if np.isnan(data.y).any():
         raise ValueError("the class is missing for some instances; remove them first")
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 2:
+    if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
+                            or top < 2):
         raise ValueError(f"top must be an integer >= 2, got {top!r}")
     if n_permutations is not None and (isinstance(n_permutations, bool)
                                        or not isinstance(n_permutations, (int, np.integer))
@@ -282,34 +287,60 @@ def _name(data, column):
     return data.names[column] if len(data.names) > column else f"attribute {column}"
 
 
-def value_codes(data, columns):
+def _codes(data, columns):
     """(n, len(columns)) float value codes of ``columns`` (NaN missing), from any form of X."""
     X = data.X[:, columns]
     return X.toarray() if sparse.issparse(X) else np.asarray(X, dtype=float)
 
 
-def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutations=None,
-                      random_state=None, callback=None):
-    """The interacting pairs among the ``top`` attributes that ``estimator`` (default
-    MultiSURF) ranks best on ``data`` (:class:`.encoding.EncodedData` with discrete attributes
-    and a discrete class), or among the given ``attributes`` (indices), best first: each with
-    G² of the test of interaction, its p-value under the null of a class independent of the
-    attributes (``n_permutations`` permutations of the class drawn by ``random_state``; None:
-    enough for 20,000 permuted statistics, but at most 100 when each repeats the ranking and
-    2,000 otherwise) and its Benjamini-Hochberg q-value (module
-    docstring). ``callback(fraction)`` reports progress; raising from it cancels.
+def choose_method(n_instances, n_attributes):
+    """The method "auto" takes for data of this size: "scan" (every pair) when instances x
+    pairs is at most ``SCAN_WORK``, else "filter"."""
+    pairs = n_attributes * (n_attributes - 1) // 2
+    return "scan" if n_instances * pairs <= SCAN_WORK else "filter"
+
+
+def filter_estimator():
+    """The filter's default estimator, recommended for ranking wide SNP data: TuRF around
+    MultiSURF with one round that removes the worse-scored half of the SNPs (module
+    docstring)."""
+    from .surf import MultiSURF
+    from .turf import TuRF
+    return TuRF(MultiSURF(), remove=0.5, rounds=1)
+
+
+def interacting_pairs(data, attributes=None, top=None, estimator=None, n_permutations=None,
+                      method="auto", random_state=None, callback=None):
+    """The interacting pairs of discrete attributes of ``data`` (:class:`.encoding.EncodedData`
+    with a discrete class), best first, each with G² of the test of interaction, its p-value
+    under the null of a class independent of the attributes and its Benjamini-Hochberg q-value
+    (module docstring). Which pairs: those of the given ``attributes`` (indices); else by
+    ``method`` — "scan" every pair, "filter" the pairs of the ``top`` attributes (default 50)
+    that ``estimator`` (default :func:`filter_estimator`) ranks best, "auto" (default) the scan
+    when the data are small enough for it (:func:`choose_method`) and neither ``top`` nor
+    ``estimator`` is given, else the filter. The p-values come from ``n_permutations``
+    permutations of the class drawn by ``random_state`` (None: enough for 20,000 permuted
+    statistics, but at most 10 when each repeats the filter's ranking and 2,000 otherwise).
+    ``callback(fraction)`` reports progress; raising from it cancels.
 
     Returns :class:`InteractingPairs` (iterating gives ``Pair(first, second, statistic,
-    pvalue, qvalue)`` records)."""
-    given = check_pair_data(data, attributes, top, n_permutations)
-    rank = given is None and top < data.n_attributes
+    pvalue, qvalue)`` records; ``method`` says which pairs were tested)."""
+    given = _check(data, attributes, top, n_permutations, method)
+    if given is not None:
+        method = "given"
+    elif method == "auto":
+        method = "filter" if top is not None or estimator is not None \
+            else choose_method(data.n_instances, data.n_attributes)
+    if method == "filter" and (FILTER_TOP if top is None else top) >= data.n_attributes:
+        method = "scan"          # the filter would keep every attribute
+    if method == "scan" and n_permutations is None:
+        return scan_pairs(data, callback=callback)
+    rank = method == "filter"
     rng = random_generator(random_state)
     if rank:
-        if estimator is None:
-            from .surf import MultiSURF
-            estimator = MultiSURF()
-        estimator = seeded(estimator, rng)
-    m = given.size if given is not None else min(top, data.n_attributes)
+        estimator = seeded(filter_estimator() if estimator is None else estimator, rng)
+    m = given.size if given is not None else \
+        FILTER_TOP if rank and top is None else top if rank else data.n_attributes
     n_pairs = m * (m - 1) // 2
     if n_permutations is None:
         n_permutations = min(-(-POOL // n_pairs), MAX_RANKINGS if rank else MAX_PERMUTATIONS)
@@ -320,14 +351,14 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
         if rank else None
 
     fixed = None if rank else (given if given is not None else np.arange(data.n_attributes))
-    fixed_codes = None if rank else value_codes(data, fixed)
+    fixed_codes = None if rank else _codes(data, fixed)
 
     def run(target, part):
         if rank:
             scores = estimate(target, progress_part(part, 0.0, 0.5))
             order = np.argsort(-np.nan_to_num(scores, nan=-np.inf), kind="stable")
             columns = order[:m]
-            codes = value_codes(data, columns)
+            codes = _codes(data, columns)
             part = progress_part(part, 0.5, 1.0)
         else:
             columns, codes = fixed, fixed_codes
@@ -336,13 +367,13 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
         return columns, statistics, df
 
     columns, statistics, df = run(data, progress_part(callback, 0.0, 1 / runs))
-    observed = chi2_tail(statistics, df)
+    observed = _tail(statistics, df)
     null = np.empty((runs - 1, n_pairs))
     for r in range(1, runs):
         permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
         _, null_statistics, null_df = run(permuted,
                                           progress_part(callback, r / runs, (r + 1) / runs))
-        null[r - 1] = chi2_tail(null_statistics, null_df)
+        null[r - 1] = _tail(null_statistics, null_df)
     p = pooled_pvalues(observed, null.ravel(), df)
     first, second = np.triu_indices(m, 1)
     order = np.lexsort((-statistics, p))
@@ -352,7 +383,55 @@ def interacting_pairs(data, attributes=None, top=20, estimator=None, n_permutati
     return InteractingPairs(first=np.minimum(a, b), second=np.maximum(a, b),
                             statistics=statistics[order], df=df[order], pvalues=p[order],
                             qvalues=benjamini_hochberg(p)[order], attributes=columns,
-                            n_permutations=runs - 1, n_tested=n_pairs)
+                            n_permutations=runs - 1, method=method,
+                            estimator=estimator if rank else None, n_tested=n_pairs)
+
+
+def _exact(tables, step=None):
+    """(G², df, -log p) of the chi-square test of each table (module docstring)."""
+    statistics = _likelihood_ratio(tables, step)
+    df = interaction_df(tables)
+    return statistics, df, _tail(statistics, df)
+
+
+def scan_pairs(data, attributes=None, top=None, callback=None):
+    """Every pair of ``data``'s attributes (or of the given ``attributes``, indices) tested for
+    interaction by BOOST's scan (Wan et al. 2010; :mod:`.pair_scan`): ``data`` an
+    :class:`.encoding.EncodedData` with discrete attributes of at most four values (SNP
+    genotypes) and a discrete class, without covariates. Returns :class:`InteractingPairs`
+    (``method`` "scan") with the ``top`` best pairs (default: every pair up to
+    ``pair_scan.EXACT_PAIRS`` pairs, else ``SCAN_TOP``), smallest p-value first (ties by G²),
+    each with G², df, the chi-square p-value of the test and the Benjamini-Hochberg q-value
+    over all ``n_tested`` pairs (exact up to ``exact_below``, above it an upper bound: every
+    q-value of a scan of up to ``pair_scan.EXACT_PAIRS`` pairs is exact). ``callback(fraction)``
+    reports progress; raising from it cancels within a fraction of a second.
+
+    >>> import numpy as np
+    >>> from orangecontrib.relief.estimators import encode
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.binomial(2, 0.5, (400, 30)).astype(float)
+    >>> y = ((X[:, 3] == 1) ^ (X[:, 17] == 1)).astype(float)   # SNPs 3 and 17 together
+    >>> pairs = scan_pairs(encode(X, y, discrete=True, n_values=3, n_classes=2))
+    >>> best = pairs[0]
+    >>> (best.first, best.second), best.qvalue < 1e-10, pairs.n_tested
+    ((3, 17), True, 435)
+    """
+    given = _check(data, attributes, 2, None, "scan")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
+                            or top < 1):
+        raise ValueError(f"top must be an integer >= 1, got {top!r}")
+    columns = given if given is not None else np.arange(data.n_attributes)
+    m = columns.size * (columns.size - 1) // 2
+    if top is None:
+        top = m if m <= EXACT_PAIRS else SCAN_TOP
+    found = scan(data, columns, top, _exact, lambda some: _codes(data, some), callback)
+    if callback is not None:
+        callback(1.0)
+    return InteractingPairs(first=found.first, second=found.second,
+                            statistics=found.statistics, df=found.df,
+                            pvalues=np.exp(-found.tails), qvalues=found.qvalues,
+                            attributes=columns, n_permutations=0, method="scan",
+                            n_tested=found.n_tested, exact_below=found.exact_below)
 
 
 def pooled_pvalues(observed, pool, df):

@@ -12,7 +12,7 @@ eqs. 3-5)::
 
 ``m_cij`` the fit of no interaction (iterative proportional fitting,
 :func:`.interactions.no_interaction_fit`) and df = (C - 1)(E - I - J + K) counting the classes,
-values and value combinations present (:func:`.interactions.interaction_df`). Here every pair
+values and value combinations present (:func:`interaction_df`). Here every pair
 of the attributes is tested and the p-value is the chi-square test's. Measured on simulated
 SNPs without interaction (the benchmark ``pair_scan.py``), the p-values are valid in every
 stratum of allele frequencies: common x common pairs give p < 0.05 in about 5 % of the pairs,
@@ -74,14 +74,12 @@ from numba import njit, prange
 
 from ..compilation import kernel, small_data_only
 from .base import parallel_launch
-from .interactions import (InteractingPairs, check_pair_data, chi2_tail, interaction_df,
-                           likelihood_ratio, value_codes)
 from .neighbourhood.packed import popcount
 from .neighbourhood.vectorised import SMALL_WORK
 from .significance import benjamini_hochberg
 
-__all__ = ["scan_pairs", "pair_planes", "scan_tiles", "PairPlanes", "SCAN_VALUES",
-           "EXACT_PAIRS", "BIN_WIDTH"]
+__all__ = ["scan", "Scan", "interaction_df", "pair_planes", "scan_tiles", "PairPlanes",
+           "SCAN_VALUES", "EXACT_PAIRS", "BIN_WIDTH"]
 
 #: the most values an attribute of the scan may have (genotypes: 3)
 SCAN_VALUES = 4
@@ -99,8 +97,6 @@ CHUNK_PAIRS = 2 ** 19
 FIT_BLOCK = 8192
 #: the most word operations (pairs x words x counted cells) the numpy equivalent takes on
 NUMPY_WORK = 5 * 10 ** 8
-#: the best pairs kept by default
-DEFAULT_TOP = 100
 
 #: the bit planes of the scan: ``planes`` (a, P, W) uint64, bit k of word w of plane v of an
 #: attribute set where the k-th instance of the class whose words ``bounds[c]:bounds[c + 1]``
@@ -110,6 +106,30 @@ DEFAULT_TOP = 100
 PairPlanes = namedtuple("PairPlanes", "planes counts bounds derive")
 #: the screen: ``thresholds[df]`` the least G'² of a survivor, ``xlogx[k]`` = k log k
 Screen = namedtuple("Screen", "thresholds xlogx")
+
+
+def interaction_df(tables):
+    """(P,) degrees of freedom (C' - 1)(E - I - J + K) of the test of interaction on each
+    (C, I, J) table of counts in ``tables`` (P, C, I, J): C' the classes present, I and J the
+    values of the two attributes present, E their combinations present and K the connected
+    components of the graph whose edges are those combinations — the parameters of the
+    logistic model with interaction on the present combinations less those of the model
+    without it (the rank of its design there, I + J - K). A full table has E = IJ, K = 1 and
+    df = (C - 1)(I - 1)(J - 1); 0 where fewer than two classes are present. The components by
+    propagating the smallest row index along the edges."""
+    tables = np.asarray(tables)
+    rows_n, cols_n = tables.shape[2], tables.shape[3]
+    cells = tables.sum(axis=1) > 0                                  # (P, I, J)
+    rows, cols = cells.any(axis=2), cells.any(axis=1)
+    classes = (tables.sum(axis=(2, 3)) > 0).sum(axis=1)
+    none = rows_n + cols_n
+    label = np.where(rows, np.arange(rows_n), none)                 # (P, I)
+    for _ in range(rows_n + cols_n):
+        col_label = np.where(cells, label[:, :, None], none).min(axis=1)          # (P, J)
+        label = np.minimum(label, np.where(cells, col_label[:, None, :], none).min(axis=2))
+    components = (rows & (label == np.arange(rows_n))).sum(axis=1)
+    free = cells.sum(axis=(1, 2)) - rows.sum(axis=1) - cols.sum(axis=1) + components
+    return np.where(classes > 1, (classes - 1) * free, 0).astype(float)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,7 +282,7 @@ def _count(planes, counts, bounds, derive, i, j, table):
 
 @njit(cache=True, nogil=True, inline="always")
 def _degrees(table, nij, parent):
-    """(C' - 1)(E - I' - J' + K) of :func:`.interactions.interaction_df`, by union-find."""
+    """(C' - 1)(E - I' - J' + K) of :func:`interaction_df`, by union-find."""
     C, V = table.shape[0], table.shape[1]
     classes = 0
     for c in range(C):
@@ -408,9 +428,10 @@ def scan_tiles(bundle, screen, tiles, offsets, found, found_tables, n_found):
 # the scan
 
 
-def pair_planes(data, columns, block=2048):
+def pair_planes(data, columns, codes, block=2048):
     """:class:`PairPlanes` of ``data``'s attributes ``columns`` (module docstring), built a
-    ``block`` of attributes at a time."""
+    ``block`` of attributes at a time; ``codes(columns)`` gives the (n, len(columns)) float
+    value codes of some of them (NaN missing)."""
     y = data.y.astype(np.intp)
     n_classes = int(data.n_classes)
     order = np.argsort(y, kind="stable")
@@ -420,15 +441,15 @@ def pair_planes(data, columns, block=2048):
     starts = np.concatenate([[0], np.cumsum(sizes)])
     V = max(2, int(data.n_values[columns].max()))
     missing = data.any_missing and any(
-        np.isnan(value_codes(data, columns[lo:lo + block])).any()
+        np.isnan(codes(columns[lo:lo + block])).any()
         for lo in range(0, columns.size, block))
     n_planes = V if missing else V - 1
     planes = np.zeros((columns.size, n_planes, int(bounds[-1])), np.uint64)
     counts = np.zeros((columns.size, n_classes, V), np.int64)
     for lo in range(0, columns.size, block):
-        codes = value_codes(data, columns[lo:lo + block])[order].T             # (b, n)
+        block_codes = codes(columns[lo:lo + block])[order].T                  # (b, n)
         for c in range(n_classes):
-            part = codes[:, starts[c]:starts[c + 1]]
+            part = block_codes[:, starts[c]:starts[c + 1]]
             for v in range(V):
                 bits = part == v
                 counts[lo:lo + block, c, v] = bits.sum(axis=1)
@@ -464,46 +485,35 @@ def _screen_for(tau, max_df, n):
     return Screen(thresholds, xlogx)
 
 
-def _check_scan(data, attributes, top):
-    given = check_pair_data(data, attributes)
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
-        raise ValueError(f"top must be an integer >= 1, got {top!r}")
-    columns = given if given is not None else np.arange(data.n_attributes)
+#: what :func:`scan` finds: the ``top`` best pairs (indices ``first`` < ``second`` into the
+#: data's attributes, G² ``statistics``, ``df``, -log p ``tails``, ``qvalues``), best first;
+#: ``n_tested`` the pairs tested, ``exact_below`` the screen's tau (module docstring)
+Scan = namedtuple("Scan", "first second statistics df tails qvalues n_tested exact_below")
+
+
+def check_scan(data, columns):
+    """Raise ValueError where the scan cannot take ``data``'s attributes ``columns`` (more
+    than ``SCAN_VALUES`` values)."""
     many = columns[data.n_values[columns] > SCAN_VALUES]
     if many.size:
         name = data.names[many[0]] if len(data.names) > many[0] else f"attribute {many[0]}"
         raise ValueError(f"the scan of every pair takes attributes of at most {SCAN_VALUES} "
                          f"values (genotypes); {name} has {data.n_values[many[0]]}: test "
                          f"the pairs of chosen attributes instead")
-    return columns
 
 
-def scan_pairs(data, attributes=None, top=DEFAULT_TOP, callback=None):
-    """Every pair of ``data``'s attributes (or of the given ``attributes``, indices) tested for
-    interaction with BOOST's test (Wan et al. 2010; module docstring): ``data`` an
-    :class:`.encoding.EncodedData` with discrete attributes of at most four values (SNP
-    genotypes) and a discrete class, without covariates. Returns :class:`.InteractingPairs`
-    with the ``top`` best pairs (smallest p-values; ties by G²), each with G², df, the
-    chi-square p-value and the Benjamini-Hochberg q-value over every pair tested
-    (``n_tested``; above ``EXACT_PAIRS`` pairs an upper bound within 1 % of it where it is at
-    most ``exact_below``: module docstring). ``callback(fraction)`` reports progress; raising
-    from it cancels (within a fraction of a second).
-
-    >>> import numpy as np
-    >>> from orangecontrib.relief.estimators import encode
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.binomial(2, 0.5, (400, 30)).astype(float)
-    >>> y = ((X[:, 3] == 1) ^ (X[:, 17] == 1)).astype(float)   # SNPs 3 and 17 together
-    >>> pairs = scan_pairs(encode(X, y, discrete=True, n_values=3, n_classes=2))
-    >>> best = pairs[0]
-    >>> (best.first, best.second), best.qvalue < 1e-10, pairs.n_tested
-    ((3, 17), True, 435)
-    """
-    columns = _check_scan(data, attributes, top)
+def scan(data, columns, top, exact, codes, callback=None):
+    """BOOST's scan (module docstring) of every pair of ``data``'s attributes ``columns``
+    (:class:`.encoding.EncodedData`, discrete attributes of at most ``SCAN_VALUES`` values, a
+    discrete class): the tables of all pairs from bit planes, the screen, and for the survivors
+    ``exact(tables, step)`` — (G², df, -log p) of (P, C, V, V) float tables, calling
+    ``step()`` now and then — with ``codes(columns)`` the attributes' float value codes.
+    Returns :class:`Scan`. ``callback(fraction)`` reports progress; raising from it cancels."""
+    check_scan(data, columns)
     a = columns.size
     m = a * (a - 1) // 2
     tau = 1.0 if m <= EXACT_PAIRS else EXACT_PAIRS / m
-    bundle = pair_planes(data, columns)
+    bundle = pair_planes(data, columns, codes)
     if callback is not None:
         callback(0.0)
     n_classes, n_values = bundle.counts.shape[1], bundle.counts.shape[2]
@@ -534,9 +544,7 @@ def scan_pairs(data, attributes=None, top=DEFAULT_TOP, callback=None):
             tables = found_tables[block].astype(float)
             step = None if callback is None else \
                 (lambda: callback(pairs_done / m))
-            statistic = likelihood_ratio(tables, step)
-            df = interaction_df(tables)
-            tail = chi2_tail(statistic, df)
+            statistic, df, tail = exact(tables, step)
             counted = tail >= -np.log(tau) if tau < 1 else np.ones(tail.size, bool)
             histogram += np.bincount(np.minimum((tail[counted] / BIN_WIDTH).astype(np.intp),
                                                 n_bins - 1), minlength=n_bins)
@@ -554,10 +562,7 @@ def scan_pairs(data, attributes=None, top=DEFAULT_TOP, callback=None):
         qvalues = _exact_q(tails, best.tail.size)
     else:
         qvalues = _bounded_q(best.tail, histogram, m)
-    return InteractingPairs(first=best.first, second=best.second, statistics=best.statistic,
-                            df=best.df, pvalues=np.exp(-best.tail), qvalues=qvalues,
-                            attributes=columns, n_permutations=0, n_tested=m,
-                            exact_below=tau)
+    return Scan(best.first, best.second, best.statistic, best.df, best.tail, qvalues, m, tau)
 
 
 class _Best:
