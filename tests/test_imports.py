@@ -15,7 +15,7 @@ LAYERS = (
     {"", "lazy", "compilation"},                    # mechanism: lazy exports, kernel cache
     {"estimators"},                                 # the science, numpy/scipy/numba only
     {"tree", "oblivion", "readers", "reading", "orange_data", "datasets", "workloads"},
-    {"scoring", "learners", "sklearn", "dask"},     # the adapters
+    {"scoring", "learners", "sklearn", "dask", "selection"},    # the adapters
     {"widgets", "cli", "workflows"},
 )
 #: what the estimators may import besides the standard library and themselves

@@ -16,9 +16,10 @@ from orangecanvas import config as canvas_config
 from orangecanvas.registry import WidgetRegistry
 from orangecanvas.scheme.signalmanager import SignalManager
 from Orange.canvas.config import Config
-from Orange.evaluation import CA
+from Orange.evaluation import AUC, CA
 
 import orangecontrib.relief.workflows as workflows_package
+from orangecontrib.relief.selection import SelectAttributes
 
 WORKFLOWS = os.path.dirname(workflows_package.__file__)
 
@@ -92,10 +93,11 @@ class TestShippedWorkflows(unittest.TestCase):
         names = sorted(os.path.basename(p) for p in glob.glob(workflow_path("*.ows")))
         self.assertEqual(names, ["attribute-estimation-parity.ows",
                                  "interacting-pairs-snps.ows", "locality-profile-parity.ows",
-                                 "oblivious-tree-parity.ows", "relief-tree-parity.ows"])
+                                 "oblivious-tree-parity.ows", "relief-tree-parity.ows",
+                                 "selection-in-cross-validation.ows"])
         tutorials = [ep.value for ep in self.config.examples_entry_points()]
         self.assertIn("orangecontrib.relief.workflows", tutorials)
-        for data in ("parity2.tab", "parity3.tab", "snp-study.tab"):
+        for data in ("parity2.tab", "parity3.tab", "snp-study.tab", "snp-noise.tab"):
             self.assertTrue(os.path.isfile(workflow_path(data)))
 
     def test_rank_shows_relieff_ranking_parity_attributes_first_where_gini_does_not(self):
@@ -160,6 +162,29 @@ class TestShippedWorkflows(unittest.TestCase):
         case = selected.Y == selected.domain.class_var.values.index("case")
         self.assertGreater(case[one_zero].mean(), 0.8)
         self.assertLess(case[~one_zero].mean(), 0.2)
+
+    def test_selection_in_each_fold_is_honest_where_selection_on_all_data_is_not(self):
+        values, errors = self.run_workflow("selection-in-cross-validation.ows")
+        self.assertEqual(errors, {})
+        # the notes: the phenotype is unrelated to the SNPs (a permutation of 50 cases and 50
+        # controls), ...
+        data = values[("File", "Data", "Attribute Estimation")]
+        self.assertEqual((len(data), len(data.domain.attributes)), (100, 500))
+        self.assertEqual(int(data.Y.sum()), 50)
+        # ... Reduced Data holds the five SNPs ReliefF ranks best on all data ...
+        reduced = values[("Attribute Estimation", "Reduced Data", "Selected on all data")]
+        self.assertEqual(len(reduced.domain.attributes), 5)
+        # ... cross-validated on them, Naive Bayes looks good (AUC about 0.77, accuracy 0.71) ...
+        optimistic = values[("Selected on all data", "Evaluation Results", "Optimistic")]
+        self.assertAlmostEqual(AUC(optimistic)[0], 0.77, delta=0.01)
+        self.assertAlmostEqual(CA(optimistic)[0], 0.71, delta=0.005)
+        # ... selected in each fold through the Preprocessor, it is at chance (0.49, 0.50)
+        honest = values[("Selected in each fold", "Evaluation Results", "Honest")]
+        self.assertAlmostEqual(AUC(honest)[0], 0.49, delta=0.01)
+        self.assertAlmostEqual(CA(honest)[0], 0.50, delta=0.005)
+        # the Preprocessor link carries the selection rule itself
+        self.assertIsInstance(values[("Attribute Estimation", "Preprocessor",
+                                      "Selected in each fold")], SelectAttributes)
 
     def test_every_workflow_has_notes_and_is_listed_in_the_help_index(self):
         from xml.etree import ElementTree

@@ -50,6 +50,7 @@ def _scoring_names(scoring):
 _EXPORTS = {
     "scoring": _scoring_names,
     "estimators.threshold": ["relief_threshold", "select_above_threshold"],
+    "selection": ["SelectAttributes"],
     "learners": ["CoreTreeClassificationLearner", "CoreTreeLearner", "CoreTreeRegressionLearner",
                  "ObliviousTreeLearner"],
 }

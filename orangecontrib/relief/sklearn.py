@@ -50,6 +50,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .estimators import encode
 from .estimators.encoding import as_covariates
 from .estimators.catalogue import ESTIMATORS
+from .estimators.selection import selection_mask
 from .estimators.significance import METHODS, significance
 
 __all__ = ["EstimatorSelector", "SELECTORS", "selector_class"] + [
@@ -251,32 +252,18 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
 
     def _get_support_mask(self):
         check_is_fitted(self, "feature_importances_")
-        scores = self.feature_importances_
-        a = scores.size
-        mask = np.ones(a, bool)
-        if self.threshold is not None:
-            mask &= scores > self.threshold
-        if self.fdr is not None:
-            if self.qvalues_ is None:
-                raise ValueError("fdr selects by q-values: set pvalues='stir' or "
-                                 "'permutation' before fitting")
-            mask &= self.qvalues_ < self.fdr
+        if self.fdr is not None and self.qvalues_ is None:
+            raise ValueError("fdr selects by q-values: set pvalues='stir' or "
+                             "'permutation' before fitting")
         count = self.n_features_to_select
         if count is None and self.threshold is None and self.fdr is None:
-            count = max(1, a // 2)
-        if count is not None:
-            if isinstance(count, (float, np.floating)) and 0 < count < 1:
-                count = max(1, int(count * a))
-            elif isinstance(count, bool) or not isinstance(count, (int, np.integer)) \
-                    or count < 0:
-                raise ValueError("n_features_to_select must be None, an integer >= 0 or a "
-                                 f"float in (0, 1), got {count!r}")
-            order = np.argsort(-np.where(mask, np.nan_to_num(scores, nan=-np.inf), -np.inf),
-                               kind="stable")
-            best = np.zeros(a, bool)
-            best[order[:count]] = True
-            mask &= best
-        return mask
+            count = max(1, self.feature_importances_.size // 2)
+        try:
+            return selection_mask(self.feature_importances_, count, self.threshold,
+                                  self.qvalues_, self.fdr)
+        except ValueError:
+            raise ValueError("n_features_to_select must be None, an integer >= 0 or a "
+                             f"float in (0, 1), got {count!r}") from None
 
 
 def selector_class(engine):

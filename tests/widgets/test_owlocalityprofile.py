@@ -11,6 +11,8 @@ from orangecontrib.relief.estimators.relieff import ReliefF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.owlocalityprofile import OWLocalityProfile, correlation
 
+from fonts import BigFont
+
 
 class TestOWLocalityProfile(WidgetTest):
     @classmethod
@@ -393,3 +395,50 @@ class TestOWLocalityProfile(WidgetTest):
         self.assertEqual(w.settings_box.title().strip(), "RReliefF")
         self.run_on(self.parity, k_max=5)
         self.assertEqual(w.settings_box.title().strip(), "ReliefF")
+
+
+class TestLegendOfLongNames(BigFont, WidgetTest):
+    """Names of 60 characters that differ only in the middle (gene identifiers with a shared
+    description), at 12 pt: the legend tells them apart and leaves the plot most of the width."""
+    def setUp(self):
+        self.widget = self.create_widget(OWLocalityProfile)
+
+    def test_the_legend_shows_what_tells_the_names_apart(self):
+        data = parity(order=2, n_irrelevant=10, n_instances=200)
+        names = [f"ENSG{i:011d}_probe_set_transcript_variant_long_gene_name_"
+                 for i in range(len(data.domain.attributes))]
+        domain = Domain([a.renamed(n) for a, n in zip(data.domain.attributes, names)],
+                        data.domain.class_var)
+        w = self.widget
+        w.k_max = 20
+        w.show()
+        w.resize(w.sizeHint())
+        self.send_signal(w.Inputs.data, Table.from_numpy(domain, data.X, data.Y))
+        self.wait_until_finished(timeout=120000)
+        self.process_events()
+        items = w.profile_legend.items
+        labels = [label.text for _, label in items]
+        self.assertEqual(len(labels), 10)
+        self.assertEqual(len(set(labels)), len(labels), labels)       # each its own
+        shown = list(w.curves)                  # (in the order of the legend)
+        for (_, label), i in zip(items, shown):
+            self.assertEqual(label.toolTip(), names[i])                 # in full
+            self.assertIn(f"{i:02d}_probe", label.text)                 # the digits that differ
+        self.assertLessEqual(w.profile_legend.boundingRect().width(),
+                             0.4 * w.profile_view.width())
+
+
+def test_names_shown_together_keep_what_tells_them_apart():
+    from orangecontrib.relief.widgets.names import distinguishing
+    genes = [f"ENSG{i:011d}_probe_set_transcript_variant_long_gene_name_" for i in (0, 1, 12)]
+    assert distinguishing(genes, 24) == ["ENSG0…0000000_probe_set…", "ENSG0…0000001_probe_set…",
+                                         "ENSG0…0000012_probe_set…"]
+    snps = [f"chr{c}_rs{r}_intergenic_region_near_GENEB_{g}"
+            for c, r, g in ((1, 1000000, "000"), (2, 1000001, "001"))]
+    # (the part between the shared "chr" and nothing shared at the end, shortened in the middle)
+    assert distinguishing(snps, 24) == ["…1_rs1000000…r_GENEB_000", "…2_rs1000001…r_GENEB_001"]
+    # nothing shared: shortened in the middle
+    assert distinguishing(["I1", "expression_in_tissue_sample"], 24) == \
+        ["I1", "expression_…ssue_sample"]
+    assert distinguishing(["a", "b"], 24) == ["a", "b"]
+    assert all(len(name) <= 24 for name in distinguishing(genes + snps, 24))

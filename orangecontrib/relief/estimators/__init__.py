@@ -56,6 +56,7 @@ _EXPORTS = {
     "pair_regression": ["linear_fits", "logistic_fits"],
     "firth": ["LogisticFits", "logistic_regressions"],
     "threshold": ["relief_threshold", "select_above_threshold"],
+    "selection": ["selection_mask"],
     "interactions": ["Pair", "InteractingPairs", "interacting_pairs", "scan_pairs",
                      "pair_statistics"],
     "corelearn": ["CORELEARN_ESTIMATORS", "corelearn_estimator"],

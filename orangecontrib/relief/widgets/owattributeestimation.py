@@ -18,6 +18,7 @@ from AnyQt.QtWidgets import (
 )
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable, Table
+from Orange.preprocess.preprocess import Preprocess
 from Orange.preprocess.score import Scorer
 from Orange.widgets import gui
 from Orange.widgets.data.owrank import RankTableModel, TableView
@@ -31,6 +32,7 @@ from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.catalogue import for_task
 from orangecontrib.relief.estimators.significance import significance, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
+from orangecontrib.relief.selection import SelectAttributes
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.names import NAME_CHARACTERS
@@ -343,6 +345,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         scores = Output("Scores", Table)
         features = Output("Features", AttributeList, dynamic=False)
         scorer = Output("Scorer", Scorer, dynamic=False)
+        preprocessor = Output("Preprocessor", Preprocess, dynamic=False)
 
     SelectManual, SelectNBest, SelectThreshold, SelectFDR = range(4)
     #: Save Image and Copy Image to Clipboard take the score plot
@@ -394,6 +397,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         not_compared = Msg("Not compared, since they do not suit a {} target: {}.")
         unadjusted = Msg("Estimated without the covariates, which only {} takes into "
                          "account: {}.")
+        manual_preprocessor = Msg("A manual selection is not repeated on each training set: "
+                                  "the Preprocessor output selects by a rule (the best ranked, "
+                                  "above τ or q < level).")
 
     def __init__(self):
         super().__init__()
@@ -1095,6 +1101,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     # --- output
     @gui.deferred
     def commit(self):
+        self.Outputs.preprocessor.send(self.create_preprocessor())
         self.Outputs.scores.send(self.scores_table())
         if self.result is None or not self.selected_attrs:
             self.Outputs.reduced_data.send(None)
@@ -1104,6 +1111,29 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                         self.data.domain.metas)
         self.Outputs.reduced_data.send(self.data.transform(domain))
         self.Outputs.features.send(AttributeList(self.selected_attrs))
+
+    def create_preprocessor(self):
+        """The selection as a preprocessor (:class:`.selection.SelectAttributes`) that
+        estimates and selects anew on the data it is given — in Test and Score, on each
+        training set: the estimator the selection follows with its parameters and covariates,
+        and the selection rule, which falls back to the best ranked where the table does (τ or
+        q-values that do not apply). None for a manual selection."""
+        self.Information.manual_preprocessor.clear()
+        if self.selection_method == self.SelectManual:
+            self.Information.manual_preprocessor()
+            return None
+        name = self._selection_run_name()
+        scorer = self.create_scorer(name)
+        method = self._method()
+        rule = {self.SelectNBest: "best", self.SelectThreshold: "threshold",
+                self.SelectFDR: "fdr"}[self.selection_method]
+        if rule == "threshold" and not self._has_relief_threshold(name) \
+                or rule == "fdr" and method not in scorer.significance_tests:
+            rule = "best"
+        return SelectAttributes(scorer, rule=rule, n=self.n_selected, alpha=self.alpha,
+                                fdr=self.fdr, significance=method or "stir",
+                                n_permutations=self.n_permutations,
+                                random_state=PERMUTATION_SEED)
 
     def scores_table(self):
         """Scores as a table in Rank's format: a column per estimator (with a significance

@@ -26,14 +26,15 @@ from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.numbers import format_scores
-from orangecontrib.relief.widgets.names import shorten
+from orangecontrib.relief.widgets.names import distinguishing
 
 __all__ = ["OWLocalityProfile", "locality_profile", "correlation"]
 
 #: attributes named in the legend of the profile when none is selected
 LEGEND_SIZE = 10
-#: the longest attribute name the legend shows in full
-LEGEND_CHARACTERS = 24
+#: the longest attribute name the legend shows in full (longer names lose the start and end the
+#: names in the legend share, :func:`.names.distinguishing`; their tooltips are in full)
+LEGEND_CHARACTERS = 22
 #: selected attributes drawn (and named in the legend) each as its own curve; the rest of a
 #: larger selection is drawn together as one curve
 SELECTED_SHOWN = 20
@@ -381,9 +382,10 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         if rest:
             self.rest = self._many_curves(rest, pg.mkPen(QColor(90, 90, 90), width=2), z=2)
         self.profile_legend.clear()
-        for i in shown:
-            self.profile_legend.addItem(self.curves[int(i)],
-                                        shorten(attrs[i].name, LEGEND_CHARACTERS))
+        labels = distinguishing([attrs[i].name for i in shown], LEGEND_CHARACTERS)
+        for i, label in zip(shown, labels):
+            self.profile_legend.addItem(self.curves[int(i)], label)
+            self.profile_legend.items[-1][1].setToolTip(attrs[i].name)
         if rest:
             self.profile_legend.addItem(self.rest, f"+ {len(rest)} more selected")
 
