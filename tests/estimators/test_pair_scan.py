@@ -34,8 +34,7 @@ def snp_data(n=240, a=9, seed=0, maf=(0.05, 0.5), missing=0.0, classes=2, values
 def loglinear_lrt(a, b, y):
     """Deviance of the Poisson log-linear model [CA][CB][AB] of the C x I x J table of the
     instances (both values known), fitted by statsmodels (the saturated model's deviance is 0),
-    and its df: (classes present - 1) x (cells of A x B present - rank of the main effects'
-    design on them)."""
+    and its df (C - 1)(I - 1)(J - 1) of the classes and values present."""
     keep = ~(np.isnan(a) | np.isnan(b))
     a, b, y = a[keep].astype(int), b[keep].astype(int), y[keep].astype(int)
     av, bv, cv = np.unique(a), np.unique(b), np.unique(y)
@@ -55,11 +54,7 @@ def loglinear_lrt(a, b, y):
                                          for cell in cells], float))
     design = np.unique(np.column_stack(columns), axis=1)
     fit = sm.GLM(counts, design, family=sm.families.Poisson()).fit(tol=1e-13, maxiter=500)
-    present = [(i, j) for i in av for j in bv if np.sum((a == i) & (b == j))]
-    main = np.array([[1.0] + [i == u for u in av[1:]] + [j == v for v in bv[1:]]
-                     for i, j in present], float)
-    df = (len(cv) - 1) * (len(present) - np.linalg.matrix_rank(main))
-    return fit.deviance, df
+    return fit.deviance, (len(cv) - 1) * (len(av) - 1) * (len(bv) - 1)
 
 
 def reference(data):
@@ -192,3 +187,27 @@ def test_covariates_are_refused_on_the_other_paths_too(keywords):
     data = replace(snp_data(a=6), covariates=as_covariates(np.arange(240.0)[:, None], 240))
     with pytest.raises(ValueError, match="does not adjust for covariates"):
         interacting_pairs(data, n_permutations=2, **keywords)
+
+
+def test_the_screens_df_counts_the_interaction_terms_a_sparse_table_can_estimate():
+    """interaction_df: (classes present - 1) x (combinations of the two values present - the
+    rank of the main effects' design on them), the rank by numpy, on random sparse tables; never
+    above the test's df."""
+    from orangecontrib.relief.estimators.interactions import table_df
+    from orangecontrib.relief.estimators.pair_scan import interaction_df
+    rng = np.random.default_rng(6)
+    tables = rng.integers(0, 3, (300, 2, 4, 4)) * (rng.random((300, 2, 4, 4)) < 0.3)
+    tables[:5, 1] = 0                                  # one class only: no test
+    expected = []
+    for table in tables:
+        cells = [(i, j) for i in range(4) for j in range(4) if table[:, i, j].sum()]
+        rows = sorted({i for i, _ in cells})
+        cols = sorted({j for _, j in cells})
+        design = np.array([[1.0] + [i == u for u in rows[1:]] + [j == v for v in cols[1:]]
+                           for i, j in cells], float).reshape(len(cells), -1)
+        classes = int((table.sum(axis=(1, 2)) > 0).sum())
+        rank = np.linalg.matrix_rank(design) if cells else 0
+        expected.append(max(classes - 1, 0) * (len(cells) - rank))
+    np.testing.assert_array_equal(interaction_df(tables), expected)
+    assert (interaction_df(tables) <= table_df(tables)).all()
+    assert (interaction_df(tables) < table_df(tables)).any()

@@ -10,13 +10,13 @@ no three-factor interaction [CA][CB][AB], whose fitted counts ``m_cij`` have the
 margins ``n_ci.``, ``n_c.j`` and ``n_.ij`` and are found by iterative proportional fitting
 (Deming & Stephan 1940; Agresti, *Categorical Data Analysis*, 3rd ed., 2013, sec. 9.7)::
 
-    G² = 2 Σ n_cij log(n_cij / m_cij),    df = (C - 1)(E - I - J + K),
+    G² = 2 Σ n_cij log(n_cij / m_cij),    df = (C - 1)(I - 1)(J - 1),
 
-C counting the classes present in the table, I and J the values of A and B present, E the
-combinations (i, j) present (n_.ij > 0) and K the connected components of the graph whose
-edges are those combinations (:func:`.pair_scan.interaction_df`): a full table has the familiar
-df = (C - 1)(I - 1)(J - 1), a sparse one (rare genotypes: a combination no instance has) as
-many interaction terms as can be estimated. G² is 0 when the log odds of the classes are the
+C, I and J counting the classes and values present in the pair's table (:func:`table_df`).
+A sparse table (rare genotypes: a combination no instance has) has fewer interaction terms that
+can be estimated (:func:`.pair_scan.interaction_df`), but the chi-square distribution with that
+smaller df makes the test liberal on such tables (measured: p < 0.05 in 6.5-6.9 % of rare x rare
+pairs without interaction at n = 1,600), while the full df keeps it valid (3 %). G² is 0 when the log odds of the classes are the
 sum of an effect of A and an effect of B, and grows with the interaction; a pure epistatic pair
 (each SNP alone unrelated to the class) has a large G² and small main effects. An instance
 missing A or B is left out of the pair's table. Data with covariates are refused: the test
@@ -66,11 +66,11 @@ import numpy as np
 from scipy import sparse, stats
 
 from .base import progress_part, random_generator
-from .pair_scan import EXACT_PAIRS, interaction_df, scan
+from .pair_scan import EXACT_PAIRS, scan
 from .significance import benjamini_hochberg, seeded, target_estimates
 
 __all__ = ["Pair", "InteractingPairs", "interacting_pairs", "scan_pairs", "pair_statistics",
-           "no_interaction_fit", "MAX_VALUES", "SCAN_TOP", "METHODS", "choose_method", "filter_estimator"]
+           "no_interaction_fit", "table_df", "MAX_VALUES", "SCAN_TOP", "METHODS", "choose_method", "filter_estimator"]
 
 #: the most values of an attribute whose pairs are tested (the tables grow as its square)
 MAX_VALUES = 16
@@ -220,7 +220,7 @@ def pair_statistics(codes, y, n_classes, n_values, callback=None):
         done = starts[lo] / first.size
         step = None if callback is None else (lambda: callback(done))
         statistics[starts[lo]:starts[hi]] = _likelihood_ratio(tables, step)
-        df[starts[lo]:starts[hi]] = interaction_df(tables)
+        df[starts[lo]:starts[hi]] = table_df(tables)
         if callback is not None:
             callback(starts[hi] / first.size)
         lo = hi
@@ -387,10 +387,23 @@ def interacting_pairs(data, attributes=None, top=None, estimator=None, n_permuta
                             estimator=estimator if rank else None, n_tested=n_pairs)
 
 
+def table_df(tables):
+    """(P,) df = (C - 1)(I - 1)(J - 1) of each (C, I, J) table of counts in ``tables``
+    (P, C, I, J), counting the classes and values present in it; 0 where fewer than two
+    classes are present (module docstring). It is at least the df of the interaction terms
+    that can be estimated on the table (:func:`.pair_scan.interaction_df`)."""
+    tables = np.asarray(tables)
+    classes = (tables.sum(axis=(2, 3)) > 0).sum(axis=1)
+    rows = (tables.sum(axis=(1, 3)) > 0).sum(axis=1)
+    cols = (tables.sum(axis=(1, 2)) > 0).sum(axis=1)
+    return (np.maximum(classes - 1, 0) * np.maximum(rows - 1, 0)
+            * np.maximum(cols - 1, 0)).astype(float)
+
+
 def _exact(tables, step=None):
     """(G², df, -log p) of the chi-square test of each table (module docstring)."""
     statistics = _likelihood_ratio(tables, step)
-    df = interaction_df(tables)
+    df = table_df(tables)
     return statistics, df, _tail(statistics, df)
 
 

@@ -11,13 +11,15 @@ eqs. 3-5)::
     G² = 2 Σ n_cij log(n_cij / m_cij),        p = P(χ²_df >= G²),
 
 ``m_cij`` the fit of no interaction (iterative proportional fitting,
-:func:`.interactions.no_interaction_fit`) and df = (C - 1)(E - I - J + K) counting the classes,
-values and value combinations present (:func:`interaction_df`). Here every pair
-of the attributes is tested and the p-value is the chi-square test's. Measured on simulated
+:func:`.interactions.no_interaction_fit`) and df = (C - 1)(I - 1)(J - 1) counting the classes and
+values present in the pair's table (:func:`.interactions.table_df`). Here every pair of the
+attributes is tested and the p-value is the chi-square test's. Measured on simulated
 SNPs without interaction (the benchmark ``pair_scan.py``), the p-values are valid in every
 stratum of allele frequencies: common x common pairs give p < 0.05 in about 5 % of the pairs,
 rare x rare ones in fewer (the test is conservative on sparse tables), with and without main
-effects of the SNPs.
+effects of the SNPs. The screen below uses the df of the interaction terms that can be
+estimated on the table (:func:`interaction_df`), never more than the test's: a lower threshold,
+so it keeps every pair the test may find.
 
 **Tables from bit planes** (Wan et al. 2010, "Boolean representation"): the instances are
 ordered by class and, for each attribute and value v, a bit plane marks the instances of each
