@@ -659,3 +659,21 @@ def test_covariate_columns_of_a_table_are_adjusted_for_and_not_ranked(tmp_path, 
         status, out, err = run(["rank", str(path), "--class", "y", "-q", "-e", "NPDR", *extra],
                                capsys)
         assert status == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_npdr_refuses_degenerate_covariates_as_the_api_does(tmp_path, capsys):
+    # a covariate equal to the class, one repeating another, a constant one: the API's
+    # ValueError naming the covariate, one line on stderr, exit 2
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] > 0, "yes", "no")
+    age = rng.normal(size=60)
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,c,age,age2,same,twin,y\n" + "".join(
+        f"{r[0]},{r[1]},{r[2]},{g},{2 * g + 1},1,{c},{c}\n" for r, g, c in zip(X, age, y)))
+    for covariates, message in (("twin", "covariate 'twin' predicts whether a neighbour pair"),
+                                ("age,age2", "covariate 'age2' repeats 'age'"),
+                                ("same", "covariate 'same' does not vary")):
+        status, out, err = run(["rank", str(path), "--class", "y", "-q", "-e", "NPDR",
+                                "--covariates", covariates], capsys)
+        assert status == 2 and message in err and err.count("\n") == 1, err

@@ -44,8 +44,11 @@ def _data(kind, covariates, seed=0):
     return data, logistic
 
 
-def _independent_fit(data, rows, others, column, logistic):
-    """statsmodels' fit of the pair design of one attribute, written from the definitions."""
+def _independent_fit(data, rows, others, column, logistic, statistic="wald"):
+    """statsmodels' fit of the pair design of one attribute, written from the definitions;
+    ``statistic="score"``: statsmodels' score test of the attribute's diff from the fit of the
+    other columns (signed by the score), with the one-step coefficient and its standard error
+    from the same chi-square."""
     y, x = data.y, data.X[:, column]
     outcome = (y[rows] != y[others]).astype(float) if logistic else np.abs(y[rows] - y[others])
     d = (x[rows] != x[others]).astype(float) if data.discrete[column] \
@@ -57,6 +60,13 @@ def _independent_fit(data, rows, others, column, logistic):
             u, v = covs.values[rows, c], covs.values[others, c]
             design.append((u != v).astype(float) if covs.discrete[c] else np.abs(u - v))
     design = np.column_stack(design + [d])
+    if logistic and statistic == "score":
+        null = sm.GLM(outcome, design[:, :-1], family=sm.families.Binomial()).fit(tol=1e-14)
+        chi2 = float(np.ravel(null.score_test(exog_extra=d[:, None])[0])[0])
+        U = d @ (outcome - null.fittedvalues)
+        z = np.sign(U) * np.sqrt(chi2)
+        # chi2 = U^2 / V: V = U^2 / chi2, the one-step coefficient U / V, its se 1 / sqrt(V)
+        return U / (U ** 2 / chi2), np.sqrt(chi2) / abs(U), z, stats.norm.sf(z)
     if logistic:
         fit = sm.GLM(outcome, design, family=sm.families.Binomial()).fit(tol=1e-14)
         p = stats.norm.sf(fit.tvalues[-1])
@@ -66,21 +76,27 @@ def _independent_fit(data, rows, others, column, logistic):
     return fit.params[-1], fit.bse[-1], fit.tvalues[-1], p
 
 
-@pytest.mark.parametrize("neighbourhood", ["multisurf", "k-nearest"])
+@pytest.mark.parametrize("neighbourhood,statistic", [("multisurf", "score"), ("multisurf", "wald"),
+                                                     ("k-nearest", "score")])
 @pytest.mark.parametrize("covariates", [None, "numeric", "discrete", "mixed"])
 @pytest.mark.parametrize("kind", ["snp", "numeric", "quantitative"])
-def test_equals_statsmodels(kind, covariates, neighbourhood):
+def test_equals_statsmodels(kind, covariates, neighbourhood, statistic):
+    # (a numeric target has one test, least squares, whatever the statistic; the SNP data with
+    # a numeric covariate take the counted score sums, single-precision products: 1e-5)
     data, logistic = _data(kind, covariates)
-    npdr = NPDR(neighbourhood=neighbourhood, k=8)
+    npdr = NPDR(neighbourhood=neighbourhood, k=8, statistic=statistic)
     context = npdr.context(data)
     result = npdr.test(data, calibration=0)
     assert result.df is (None if logistic else result.df)
+    counted = statistic == "score" and kind == "snp" and covariates in ("numeric", "mixed")
+    tolerance = 1e-5 if counted else 1e-6
     for column in range(0, data.n_attributes, 1 if kind != "snp" else 9):
-        b, se, z, p = _independent_fit(data, context.rows, context.others, column, logistic)
+        b, se, z, p = _independent_fit(data, context.rows, context.others, column, logistic,
+                                       statistic)
         np.testing.assert_allclose(
             [result.coefficients[column], result.standard_errors[column],
              result.statistics[column], result.pvalues[column]], [b, se, z, p],
-            rtol=1e-6, atol=1e-6)
+            rtol=tolerance, atol=tolerance)
     np.testing.assert_allclose(result.qvalues, benjamini_hochberg(result.pvalues))
     np.testing.assert_allclose(result.bonferroni,
                                np.minimum(result.pvalues * data.n_attributes, 1))
@@ -195,14 +211,64 @@ def test_estimators_that_do_not_adjust_refuse_covariates():
         ReliefF()(data)
 
 
-@pytest.mark.parametrize("bad,match", [
-    (np.full((70, 1), 2.0), "does not vary"),
-    (np.c_[np.arange(70.0), np.arange(70.0)], "linearly dependent"),
+@pytest.mark.parametrize("statistic", ["score", "wald"])
+@pytest.mark.parametrize("kind,bad,discrete,match", [
+    ("numeric", np.full((70, 1), 2.0), False, "'covariate 1' does not vary"),
+    ("numeric", np.c_[np.arange(70.0), np.arange(70.0)], False,
+     "'covariate 2' repeats 'covariate 1'"),
+    ("numeric", np.c_[np.arange(70.0), 3 - 2 * np.arange(70.0)], False,
+     "'covariate 2' repeats 'covariate 1'"),
+    ("numeric", "class", False, "'covariate 2' predicts whether a neighbour pair is a hit"),
+    ("snp", "class", True, "'covariate 2' predicts whether a neighbour pair is a hit"),
+    ("snp", np.c_[np.arange(70) % 2, np.arange(70) % 2], True,
+     "'covariate 2' repeats 'covariate 1'"),
+    ("quantitative", "class", False, "'covariate 2' explains the target's differences"),
 ])
-def test_bad_covariates(bad, match):
-    data, _ = _data("numeric", None)
+def test_bad_covariates(kind, bad, discrete, match, statistic):
+    # a constant covariate, one repeating another (equal, or a linear function of it: the same
+    # diffs up to a factor), one that equals the class (or the numeric target): a ValueError
+    # that names it, never a LinAlgError
+    data, _ = _data(kind, None)
+    if isinstance(bad, str):
+        other = np.random.default_rng(1).integers(0, 2, 70) if discrete \
+            else np.random.default_rng(1).normal(size=70)
+        bad = np.c_[other, data.y]
+    covariates = as_covariates(bad, 70, discrete=discrete)
     with pytest.raises(ValueError, match=match):
-        NPDR()(encode(data.X, data.y, n_classes=2, covariates=bad))
+        NPDR(statistic=statistic)(encode(data.X, data.y, discrete=data.discrete,
+                                          n_classes=data.n_classes, covariates=covariates))
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_an_attribute_equal_to_the_class_comes_first(mixed):
+    # 8 instances x 2,000 attributes, attribute 0 equal to the class (its logistic likelihood
+    # has no finite maximum: separation): its score statistic is finite, the largest, and its
+    # p-value the smallest (random attributes equal to the class, or to its complement, by
+    # chance tie with it: 2,000 attributes of 8 binary values repeat each pattern about 8
+    # times); in mixed data (numeric attributes beside the discrete ones) the same. Calibrated
+    # by permutations of 8 classes (70 distinct ones, 2 of them reproducing a0's pattern), no
+    # p-value can be far below 2/70: a0's is of that size and in the first percentile
+    rng = np.random.default_rng(0)
+    y = np.tile([0.0, 1.0], 4)
+    X = rng.integers(0, 2, (8, 2000)).astype(float)
+    X[:, 0] = y
+    discrete = np.ones(2000, bool)
+    if mixed:
+        X[:, 1000:] = rng.normal(size=(8, 1000))
+        discrete[1000:] = False
+    data = encode(X, y, discrete=discrete, n_classes=2)
+    for calibration in (0, 30):
+        result = NPDR().test(data, calibration=calibration, random_state=0)
+        assert np.isfinite(result.statistics[0])
+        assert result.statistics[0] == np.nanmax(result.statistics)
+        if calibration:
+            assert 0 < result.pvalues[0] < 0.1
+            assert np.mean(result.pvalues < result.pvalues[0]) < 0.01
+        else:
+            assert 0 < result.pvalues[0] == np.nanmin(result.pvalues) < 1e-5
+        twins = discrete & (np.all(X == y[:, None], axis=0) | np.all(X == 1 - y[:, None], axis=0))
+        top = np.flatnonzero(result.statistics == result.statistics[0])
+        np.testing.assert_array_equal(top, np.flatnonzero(twins))
 
 
 def test_covariates_bad_shape_and_values():
@@ -223,16 +289,17 @@ def test_cancel():
 
 
 def test_cancel_between_newton_steps_of_a_block(monkeypatch):
-    # with a numeric covariate the pairs' regressions are fitted a block of attributes at a
-    # time (here one attribute a block); a block of a million pairs takes seconds, so each of
-    # its Newton steps reports the progress so far: more reports than blocks, the fraction
+    # with a numeric covariate the pairs' Wald regressions are fitted a block of attributes at
+    # a time (here one attribute a block); a block of a million pairs takes seconds, so each
+    # of its Newton steps reports the progress so far: more reports than blocks, the fraction
     # never decreasing, and a cancel raised within the first block ends the call
     from orangecontrib.relief.estimators import npdr
     data, _ = _data("snp", "numeric")
-    context = NPDR().context(data)
+    wald = NPDR(statistic="wald")
+    context = wald.context(data)
     monkeypatch.setattr(npdr, "PAIR_BLOCK_BYTES", 8 * context.rows.size)
     seen = []
-    NPDR().estimate(context, callback=seen.append)
+    wald.estimate(context, callback=seen.append)
     assert len(seen) > 2 * data.n_attributes
     assert seen == sorted(seen) and seen[-1] == 1.0
 
@@ -242,7 +309,7 @@ def test_cancel_between_newton_steps_of_a_block(monkeypatch):
             raise KeyboardInterrupt
     seen.clear()
     with pytest.raises(KeyboardInterrupt):
-        NPDR().estimate(context, callback=cancel)
+        wald.estimate(context, callback=cancel)
     assert seen == [0.0, 0.0]
 
 
@@ -263,3 +330,46 @@ def test_adjustment_for_a_numeric_confounder():
                                   covariates=as_covariates(age, n)), random_state=0)
     assert (plain.qvalues[:3] < 0.05).all()
     assert (adjusted.pvalues[:3] > 0.05).all()
+
+
+def test_score_test_agrees_with_the_full_regression_under_the_null():
+    # null SNPs with two numeric covariates (the counted score sums) and numeric attributes
+    # (the score from the pairs' diffs): the score test's z and the full regressions' Wald z
+    # are one statistic up to sampling noise (correlation > 0.99 over the attributes), and
+    # their own p-values agree (both shares below 0.05 within 3 points of each other)
+    rng = np.random.default_rng(11)
+    n = 150
+    covs = as_covariates(rng.normal(size=(n, 2)), n)
+    y = (rng.random(n) < 0.4).astype(float)
+    for X, discrete in ((_snps(rng, n, 120), True), (rng.normal(size=(n, 40)), False)):
+        data = encode(X, y, discrete=discrete, n_classes=2, covariates=covs)
+        score = NPDR(statistic="score").test(data, calibration=0)
+        wald = NPDR(statistic="wald").test(data, calibration=0)
+        assert np.corrcoef(score.statistics, wald.statistics)[0, 1] > 0.99
+        assert abs(np.mean(score.pvalues < 0.05) - np.mean(wald.pvalues < 0.05)) <= 0.03
+        np.testing.assert_allclose(score.statistics, wald.statistics, atol=0.25)
+
+
+def test_progress_is_proportional_to_the_work(monkeypatch):
+    # NPDR.test finds the neighbours once and fits once a permutation: the fraction reported
+    # never decreases, each of the (1 + calibration) passes of fits takes an equal share, and
+    # within a pass the fraction grows with the attributes done (blocks of attributes here)
+    from orangecontrib.relief.estimators import npdr
+    data, _ = _data("snp", "numeric")
+    estimator = NPDR()
+    seen = []
+    monkeypatch.setattr(npdr, "SCORE_BLOCK_BYTES", 4 * 2 * 280 * 7)   # blocks of 7 attributes
+    estimator.test(data, calibration=3, random_state=0, callback=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    found = 1 / (1 + 4 * estimator.fit_work(data))
+    assert found < 0.05                      # the counted score sums: the fits are the work
+    fits = np.array([f for f in seen if f > found])
+    runs = (fits - found) / (1 - found) * 4      # passes done, fractional within one
+    first = runs[runs <= 1]
+    assert len(first) >= 4
+    steps = np.diff(np.r_[0.0, first])
+    # equal blocks of attributes, equal steps (the last block takes the rest)
+    np.testing.assert_allclose(steps[:-1], steps[0], rtol=1e-9)
+    assert steps[-1] <= steps[0] + 1e-12
+    for r in range(1, 5):
+        assert np.any(np.isclose(runs, r))

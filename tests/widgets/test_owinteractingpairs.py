@@ -400,10 +400,14 @@ class TestOWInteractingPairs(WidgetTest):
             # a 60-character name does not: shortened in the middle, whole in the tooltip
             self.assertLess(width, metrics.horizontalAdvance(names[1]))
         self.assertEqual(view.textElideMode(), Qt.ElideMiddle)
+        tip = Qt.ToolTipRole
         row = next(r for r in range(model.rowCount())
-                   if names[1] in (model.index(r, 1).data(), model.index(r, 2).data()))
-        column = 1 if model.index(row, 1).data() == names[1] else 2
-        self.assertEqual(model.index(row, column).data(Qt.ToolTipRole), names[1])
+                   if names[1] in (model.index(r, 1).data(tip), model.index(r, 2).data(tip)))
+        column = 1 if model.index(row, 1).data(tip) == names[1] else 2
+        shown = model.index(row, column).data()
+        self.assertIn("…", shown)
+        self.assertLessEqual(metrics.horizontalAdvance(shown), view.columnWidth(column))
+        self.assertTrue(shown.endswith("000002"), shown)     # the end that tells it apart
         self.assertEqual(elided_in_table(view), [])
 
     def test_columns_are_as_wide_as_the_widest_text_of_all_pairs(self):
@@ -493,3 +497,50 @@ class TestOWInteractingPairsBigFont(BigFont, WidgetTest):
         widths = sum(view.columnWidth(c) for c in range(len(COLUMNS)))
         self.assertLessEqual(widths, view.viewport().width())      # every column in view
         self.assertEqual(len(w.heatmap.attributes), 25)
+
+    def test_sixty_character_names_that_differ_in_the_middle_at_9_and_12_pt(self):
+        # names as a genome-wide table's: chromosome and position in the middle, a gene at
+        # the end, a shared description between them
+        from AnyQt.QtGui import QFont
+        big = QApplication.font()
+        for font in (QFont("DejaVu Sans", 9), big):
+            with self.subTest(points=font.pointSizeF()):
+                QApplication.setFont(font)
+                try:
+                    self.check_long_names()
+                finally:
+                    QApplication.setFont(big)
+
+    def check_long_names(self):
+        w = self.create_widget(OWInteractingPairs)
+        w.show()
+        w.resize(w.sizeHint())
+        w.n_permutations = 10
+        data = snps(n_instances=300, n_snps=30)
+        names = [f"chr{i % 22 + 1}_rs{1000000 + i}_intergenic_region_of_cohort_A_near_GENEB_"
+                 f"{i:03d}" for i in range(30)]
+        self.assertTrue(all(59 <= len(n) <= 60 for n in names), names)
+        domain = Domain([a.renamed(n) for a, n in zip(data.domain.attributes, names)],
+                        data.domain.class_var)
+        self.send_signal(w.Inputs.data, Table.from_numpy(domain, data.X, data.Y), widget=w)
+        self.wait_until_finished(widget=w, timeout=TIMEOUT)
+        w.resize(w.sizeHint())
+        self.process_events()
+        for size in (w.sizeHint(), w.minimumSizeHint(), w.size()):
+            self.assertLessEqual(size.width(), 1366)
+        view, model = w.view, w.model
+        self.assertLessEqual(sum(view.columnWidth(c) for c in range(len(COLUMNS))),
+                             view.viewport().width())                 # q in view
+        shown = {model.index(r, c).data() for r in range(model.rowCount()) for c in (1, 2)}
+        self.assertEqual(len(shown), 20)                               # each name its own
+        self.assertEqual(elided_in_table(view, 15), [])
+        # the heatmap's pane shows cells beside the names, and its whole title
+        heatmap = w.heatmap
+        visible = heatmap.mapToScene(heatmap.viewport().rect()).boundingRect()
+        cell = heatmap.cells[next(iter(heatmap.cells))]
+        self.assertGreaterEqual(sum(visible.intersects(item.sceneBoundingRect())
+                                    for item in heatmap.cells.values()), 2)
+        self.assertGreater(cell.rect().width(), 10)
+        title = [item for item in heatmap.scene_.items() if hasattr(item, "toPlainText")][0]
+        self.assertLessEqual(title.sceneBoundingRect().right(), visible.right())
+        w.onDeleteWidget()

@@ -50,8 +50,10 @@ from .base import Estimator, check_data, parallel_launch, progress_part, random_
 from .description import Param
 from .neighbourhood.diffs import DiffModel, DiffOptions
 from .neighbourhood.neighbours import nearest_neighbours
+from .neighbourhood.bit_planes import unpack
 from .neighbourhood.packed import cell_mismatch_counts, column_planes
-from .pair_regression import PairFits, linear_fits, logistic_fits
+from .pair_regression import (COLLINEAR, NullModel, PairFits, SeparatedError, linear_fits,
+                              logistic_fits, logistic_scores, score_statistics)
 from .parameters import ITERATIONS, RANDOM_STATE, equals
 from .significance import (STIR_CALIBRATION, Significance, benjamini_hochberg,
                            calibrated_pvalues, check_calibration, permutation_strata,
@@ -71,6 +73,20 @@ PAIR_BLOCK_BYTES = 32 * 2 ** 20
 #: words (sampled instances x words of the instances' bits x attributes) the grouped counts
 #: read per block of attributes (a tenth of a second or so between progress reports)
 COUNT_BLOCK_WORDS = 2 * 10 ** 8
+#: bytes of the pair weights laid out as (weight, sampled instance, instance) matrices for the
+#: counted score sums (:func:`_counted_scores`): kept for every block of attributes up to this
+#: size, made again for each block above it
+STACK_BYTES = 2 ** 30
+#: bytes of the value indicators (and the products) of one block of attributes of the counted
+#: score sums
+SCORE_BLOCK_BYTES = 128 * 2 ** 20
+#: the work of one pass of fits relative to the neighbour search on the same data, the share
+#: of the progress each part reports (measured on 1,000 instances by ``benchmarks/npdr.py
+#: --sections progress``: 1.0, 2.3 x 12, 19 and 77): the grouped counts read about as many
+#: words as the search; the counted score sums multiply about 2.5 x (covariates + 2) times as
+#: much; the fits over the pairs' diffs form them pair by pair, and the Wald fits take Newton
+#: steps over them
+FIT_WORK = {"grouped": 1.0, "counted": 2.5, "score": 20.0, "wald": 80.0, "linear": 20.0}
 
 NEIGHBOURHOOD = Param(
     "neighbourhood", "choice", "multisurf", "Neighbours",
@@ -86,6 +102,18 @@ NPDR_K = Param(
     tooltip="k nearest instances of each instance, of any class; by default "
             "(n − 1)(1 − erf(0.5/√2))/2, the expected number within MultiSURF's radius "
             "(as in the R package npdr).")
+NPDR_STATISTIC = Param(
+    "statistic", "choice", "score", "Test of an attribute",
+    choices=(("score", "Score test"), ("wald", "Regression of each attribute")),
+    advanced=True,
+    tooltip="For a categorical class, how each attribute's diff is tested in the logistic "
+            "regression of whether a neighbour pair is a miss: Rao's score test from the "
+            "regression on the covariates' diffs alone, fitted once for all attributes (as "
+            "REGENIE and SAIGE test genetic variants: fast with numeric covariates such as "
+            "ancestry components, and defined when an attribute predicts the class "
+            "perfectly), or the Wald z of each attribute's own regression (the NPDR paper's). "
+            "Both are standard normal under the null hypothesis. A numeric target is tested "
+            "by its least-squares t either way.")
 
 
 def default_k(n):
@@ -136,19 +164,25 @@ class NPDR(Estimator):
         sampled with ``random_state``.
     random_state
         Seed of the sample of instances.
+    statistic
+        For a discrete class, "score" (Rao's score test of each attribute from the model of
+        the covariates alone, :func:`.pair_regression.logistic_scores`) or "wald" (the Wald z of
+        each attribute's own fit).
     """
     name = "NPDR"
     paper = "Le, Dawkins & McKinney 2020, Bioinformatics 36(9), §2"
-    parameters = (NEIGHBOURHOOD, NPDR_K, ITERATIONS, RANDOM_STATE)
+    parameters = (NEIGHBOURHOOD, NPDR_K, ITERATIONS, RANDOM_STATE, NPDR_STATISTIC)
     samples_instances = True
     adjusts_covariates = True
     reads_weights = False
     split_selector = False
     min_instances = 3
 
-    def __init__(self, neighbourhood="multisurf", k=None, iterations=None, random_state=None):
+    def __init__(self, neighbourhood="multisurf", k=None, iterations=None, random_state=None,
+                 statistic="score"):
         self.neighbourhood = neighbourhood
         self.k = k
+        self.statistic = statistic
         self.iterations = iterations
         self.random_state = random_state
 
@@ -194,7 +228,9 @@ class NPDR(Estimator):
 
     def fits(self, context, columns=None, callback=None):
         """The regressions of every attribute of ``columns`` (default: the context's data) on
-        the context's pairs: a :class:`.pair_regression.PairFits`."""
+        the context's pairs: a :class:`.pair_regression.PairFits`. ``ValueError`` names a
+        covariate that does not vary among the pairs, repeats others or explains the outcome
+        of the pairs by itself."""
         data = context.data
         columns = data if columns is None else replace(columns, covariates=data.covariates)
         Z = _shared_columns(data, context.rows, context.others)
@@ -206,14 +242,34 @@ class NPDR(Estimator):
             # every pair a hit, or every one a miss: no attribute explains anything
             nan = np.full(columns.n_attributes, np.nan)
             return PairFits(nan, nan, nan, None, np.ones(columns.n_attributes, bool))
+        null = _null_model(data, Z, outcome)
         if data.is_classification:
+            score = self.statistic == "score"
             model = context.diff_model if columns is data else \
                 DiffModel(replace(columns, covariates=None), DIFFS)
-            grouped = _grouped_fits(context, model, callback)
+            grouped = _grouped_fits(context, model, score, callback)
             if grouped is not None:
                 return grouped
-            return _pair_fits(context, columns, Z, outcome, True, callback)
-        return _pair_fits(context, columns, Z, outcome, False, callback)
+            if score and _counted(model, context, Z):
+                return _counted_scores(context, model, Z, null, callback)
+            return _pair_fits(context, columns, Z, outcome, self.statistic, null, callback)
+        return _pair_fits(context, columns, Z, outcome, "linear", null, callback)
+
+    def fit_work(self, data):
+        """The work of one pass of :meth:`fits` on ``data`` relative to that of
+        :meth:`context` (``FIT_WORK``): the share of the progress each part reports."""
+        if not data.is_classification:
+            return FIT_WORK["linear"]
+        model = DiffModel(replace(data, covariates=None), DIFFS)
+        bits = model.planes.shape[2] > 0 and model.usable.all()
+        covs = data.covariates
+        if bits and (covs is None or np.all(covs.discrete)):
+            return FIT_WORK["grouped"]
+        if self.statistic == "wald":
+            return FIT_WORK["wald"]
+        if bits:
+            return FIT_WORK["counted"] * (2 + (0 if covs is None else covs.n_covariates))
+        return FIT_WORK["score"]
 
     def test(self, data, calibration=STIR_CALIBRATION, random_state=None, callback=None):
         """Statistics, one-sided p-values and their Benjamini-Hochberg and Bonferroni
@@ -232,8 +288,15 @@ class NPDR(Estimator):
         (or whose likelihood has no finite maximum) NaN. ``callback(fraction)`` reports progress."""
         check_calibration(calibration)
         runs = calibration + 1
-        context = self.context(data, progress_part(callback, 0.0, 0.5 / runs))
-        fits = self.fits(context, callback=progress_part(callback, 0.5 / runs, 1 / runs))
+        # the neighbours are found once and the fits run once a permutation: each part's share
+        # of the progress is its share of the work (:meth:`fit_work`)
+        found = 1 / (1 + runs * self.fit_work(data))
+
+        def run(r):
+            lo = found + (1 - found) * r / runs
+            return progress_part(callback, lo, lo + (1 - found) / runs)
+        context = self.context(data, progress_part(callback, 0.0, found))
+        fits = self.fits(context, callback=run(0))
         statistics = np.where(fits.degenerate, 0.0, fits.statistics)
         if calibration:
             rng = random_generator(random_state)
@@ -242,8 +305,7 @@ class NPDR(Estimator):
             for r in range(calibration):
                 permuted = replace(context, data=replace(
                     data, y=permuted_targets(data, strata, rng)))
-                null[r] = self.estimate(permuted, callback=progress_part(
-                    callback, (r + 1) / runs, (r + 2) / runs))
+                null[r] = self.estimate(permuted, callback=run(r + 1))
             p = calibrated_pvalues(statistics, null)
         else:
             from scipy import stats           # here: 30 MB that the estimates never need
@@ -261,60 +323,166 @@ class NPDR(Estimator):
             bonferroni=np.minimum(p * tested, 1.0), df=fits.df)
 
     def __call__(self, data, callback=None):
-        context = self.context(data, progress_part(callback, 0.0, 0.5))
-        return self.estimate(context, callback=progress_part(callback, 0.5, 1.0))
+        found = 1 / (1 + self.fit_work(data))
+        context = self.context(data, progress_part(callback, 0.0, found))
+        return self.estimate(context, callback=progress_part(callback, found, 1.0))
 
 
 def _shared_columns(data, rows, others):
     """(P, 1 + c) the intercept and the covariates' diffs of the pairs; ``ValueError`` naming a
-    covariate whose diffs do not vary or repeat another's."""
+    covariate whose diffs do not vary or repeat others'."""
     ones = np.ones((rows.size, 1))
     if data.covariates is None:
         return ones
     Z = np.hstack([ones, data.covariates.pair_diffs(rows, others)])
-    for c, name in enumerate(data.covariates.names):
+    names = data.covariates.names
+    for c, name in enumerate(names):
         if np.ptp(Z[:, c + 1]) == 0:
             raise ValueError(f"NPDR: covariate {name!r} does not vary among the neighbour "
                              "pairs")
-    if np.linalg.matrix_rank(Z) < Z.shape[1]:
-        raise ValueError("NPDR: the covariates' diffs are linearly dependent (a covariate "
-                         "repeats others): leave one out")
+        if np.linalg.matrix_rank(Z[:, :c + 2]) < c + 2:
+            earlier = ", ".join(repr(n) for n in names[:c])
+            raise ValueError(f"NPDR: covariate {name!r} repeats {earlier} (its diffs among the "
+                             "neighbour pairs are a combination of theirs): leave one out")
     return Z
 
 
-def _pair_fits(context, columns, Z, outcome, logistic, callback):
-    """The fits from the pairs' diffs, a block of attributes at a time."""
+def _null_model(data, Z, outcome):
+    """The model of the pairs' outcome on the shared columns ``Z`` alone: a
+    :class:`.pair_regression.NullModel` for a discrete class, None for a numeric target;
+    ``ValueError`` naming the covariates that explain the outcome by themselves (a logistic
+    model without a finite maximum; least squares without residuals)."""
+    null, explained = _null_fit(data, Z, outcome)
+    if not explained:
+        return null
+    explains = "predicts whether a neighbour pair is a hit or a miss" \
+        if data.is_classification else "explains the target's differences of the neighbour pairs"
+    names = data.covariates.names if data.covariates is not None else ()
+    alone = [name for c, name in enumerate(names)
+             if _null_fit(data, Z[:, [0, c + 1]], outcome)[1]]
+    named = ", ".join(repr(n) for n in (alone or names))
+    raise ValueError(f"NPDR: covariate {named} {explains} by itself (nothing is left for the "
+                     "attributes to explain): leave it out")
+
+
+def _null_fit(data, Z, outcome):
+    """(the null model, None for a numeric target; whether ``Z`` explains the outcome)."""
+    if data.is_classification:
+        try:
+            return NullModel(Z, outcome, np.ones(outcome.size)), False
+        except SeparatedError:
+            return None, True
+    Q, _ = np.linalg.qr(Z)
+    left = outcome - Q @ (Q.T @ outcome)
+    centred = outcome - outcome.mean()
+    return None, not left @ left > COLLINEAR * (centred @ centred)
+
+
+def _pair_fits(context, columns, Z, outcome, how, null, callback):
+    """The fits from the pairs' diffs, a block of attributes at a time: ``how`` "linear",
+    "wald" (logistic) or "score" (from the :class:`.pair_regression.NullModel` ``null``)."""
     P, a = context.rows.size, columns.n_attributes
     step = max(1, PAIR_BLOCK_BYTES // (8 * max(P, 1)))
     blocks = [np.arange(lo, min(lo + step, a)) for lo in range(0, a, step)]
     b, se, stat, flat = np.empty(a), np.empty(a), np.empty(a), np.zeros(a, bool)
     start = None
-    if logistic:
-        from .pair_regression import shared_logistic_fit
-        start = shared_logistic_fit(Z, outcome, np.ones(P))
+    if how == "wald":
+        start = null.coefficients
     df = None
     plain = replace(columns, covariates=None)
-    for done, cols in enumerate(blocks):
+    ones = np.ones(P)
+    for cols in blocks:
         D = DiffModel(plain.columns(cols), DIFFS).pair_diffs(context.rows, context.others)
         unknown = np.isnan(D).any(axis=0)          # an attribute without a known value
         D[:, unknown] = 0.0
         # a block of many pairs (a million with a numeric covariate) takes seconds: its Newton
         # steps report the progress so far, so that a cancel takes effect between them
-        tick = None if callback is None else lambda done=done: callback(done / len(blocks))
-        fit = logistic_fits(Z, D, outcome, np.ones(P), start, tick) if logistic \
-            else linear_fits(Z, D, outcome)
+        tick = None if callback is None else lambda lo=cols[0]: callback(lo / a)
+        if how == "wald":
+            fit = logistic_fits(Z, D, outcome, ones, start, tick)
+        elif how == "score":
+            fit = logistic_scores(Z, D, outcome, ones, null)
+        else:
+            fit = linear_fits(Z, D, outcome)
         b[cols], se[cols], stat[cols], df = (fit.coefficients, fit.standard_errors,
                                              fit.statistics, fit.df)
         flat[cols] = fit.degenerate & ~unknown
         stat[cols[unknown]] = np.nan
         if callback is not None:
-            callback((done + 1) / len(blocks))
+            callback((cols[-1] + 1) / a)
     return PairFits(b, se, stat, df, flat)
 
 
-def _grouped_fits(context, model, callback):
-    """The logistic fits from the grouped counts of the pairs (module docstring), or None
-    when the data do not allow them (not every attribute in bit planes, too many groups)."""
+def _counted(model, context, Z):
+    """Whether :func:`_counted_scores` applies: every attribute in the model's bit planes."""
+    return model.planes.shape[2] > 0 and bool(model.usable.all())
+
+
+def _counted_scores(context, model, Z, null, callback):
+    """The score tests (:func:`.pair_regression.score_statistics`) of attributes held in bit
+    planes (discrete, at most four values, none missing), without the pairs' diffs: the sums
+    over the pairs of a weight c_p (the null model's residual r_p, and its weight w_p times each
+    shared column) where the two instances of the pair differ, sum_p c_p - sum_p c_p [v_i =
+    v_j], and the sums over the pairs of equal values come from one matrix product: with the
+    weights of the pairs of each sampled instance q laid out as a row C[q, j] (0 for non-
+    neighbours) and A_v the (instance, attribute) indicators of value v,
+    sum_p c_p [v_i = v_j] = sum_v sum_q A_v[i_q] (C A_v)[q], the last value's product C A_V =
+    C 1 - sum of the others'. Single-precision products (the sums of a sampled instance's
+    neighbours), double-precision totals."""
+    data = model.data
+    n, a = data.n_instances, data.n_attributes
+    member = context.member
+    m = member.shape[0]
+    q_of, others = np.nonzero(member)
+    weights = np.column_stack([null.residuals, null.weights[:, None] * Z])      # (P, K)
+    K = weights.shape[1]
+    totals = weights.sum(axis=0)
+    row_sums = np.stack([np.bincount(q_of, weights[:, k], minlength=m) for k in range(K)])
+    V = int(max(int(np.max(data.n_values)), 1))
+    chunk = max(1, STACK_BYTES // 4 // (K * n * 4)) if K * m * n * 4 > STACK_BYTES \
+        else m
+    chunks = [np.arange(lo, min(lo + chunk, m)) for lo in range(0, m, chunk)]
+
+    def stack(queries):
+        """(K * len(queries), n) float32 weights of the pairs of ``queries``."""
+        out = np.zeros((K, queries.size, n), np.float32)
+        inside = (q_of >= queries[0]) & (q_of <= queries[-1])
+        out[:, q_of[inside] - queries[0], others[inside]] = weights[inside].T
+        return out.reshape(K * queries.size, n)
+    kept = [stack(c) for c in chunks] if K * m * n * 4 <= STACK_BYTES else None
+    step = max(1, SCORE_BLOCK_BYTES // (4 * max(V - 1, 1) * max(K * chunk, n)))
+    blocks = [np.arange(lo, min(lo + step, a)) for lo in range(0, a, step)]
+    U, dWd, ZWd = np.empty(a), np.empty(a), np.empty((K - 1, a))
+    constant = np.zeros(a, bool)
+    for cols in blocks:
+        codes = unpack(model.planes, np.arange(n), cols)                       # (n, b)
+        constant[cols] = np.all(codes == codes[:1], axis=0)
+        last = (codes == V - 1).astype(np.float32)
+        A = np.concatenate([(codes == v) for v in range(V - 1)], axis=1).astype(np.float32)
+        equal = np.zeros((K, cols.size))
+        for c, queries in enumerate(chunks):
+            rows = context.instances[queries]
+            equal += row_sums[:, queries] @ last[rows]
+            if V > 1:
+                T = (kept[c] if kept is not None else stack(queries)) @ A
+                T = T.reshape(K, queries.size, V - 1, cols.size)
+                for v in range(V - 1):
+                    weight = (codes[rows] == v).astype(np.float32) - last[rows]
+                    equal += (T[:, :, v] * weight).sum(axis=1, dtype=np.float64)
+        sums = totals[:, None] - equal
+        U[cols], dWd[cols], ZWd[:, cols] = sums[0], sums[1], sums[1:]
+        if callback is not None:
+            callback((cols[-1] + 1) / a)
+    fit = score_statistics(U, dWd, ZWd, null.information)
+    nan = np.where(constant, np.nan, 0.0)
+    return PairFits(fit.coefficients + nan, fit.standard_errors + nan, fit.statistics + nan,
+                    None, fit.degenerate | constant)
+
+
+def _grouped_fits(context, model, score, callback):
+    """The logistic fits (``score``: the score tests) from the grouped counts of the pairs
+    (module docstring), or None when the data do not allow them (not every attribute in bit
+    planes, too many groups)."""
     data = model.data
     planes = model.planes
     usable = np.flatnonzero(model.usable)
@@ -381,4 +549,4 @@ def _grouped_fits(context, model, callback):
     D = np.broadcast_to(np.repeat([0.0, 1.0], S)[:, None], (2 * S, a))
     counts = np.vstack([trials[:, None] - trials1, trials1])
     successes = np.vstack([misses[:, None] - misses1, misses1])
-    return logistic_fits(Z, D, successes, counts)
+    return (logistic_scores if score else logistic_fits)(Z, D, successes, counts)

@@ -58,8 +58,9 @@ target keeps its dependence on the covariates: the null hypothesis is that an at
 nothing of the target beyond the covariates, and a permutation over all instances would break
 the covariates' own effect and count an attribute that merely follows a covariate as a
 discovery.
-An estimator with ``target_contexts(data, callback)`` (ReliefF, Relief, RReliefF) gives the
-contexts of the permuted targets from one neighbour search.
+An estimator with ``target_contexts(data, callback)`` (ReliefF, Relief, RReliefF, the SURF
+family; TuRF for its rounds over all attributes) gives the contexts of the permuted targets,
+``function(target, callback)``, from one neighbour search.
 
 **q-values** (Benjamini & Hochberg, "Controlling the false discovery rate", 1995): selecting the
 attributes with q <= alpha keeps the expected share of false discoveries among them at most alpha
@@ -303,8 +304,9 @@ def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callb
         for r in range(calibration):
             part = progress_part(callback, (r + 1) / runs, (r + 2) / runs)
             permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
-            permuted_context = shared(permuted) if shared is not None \
-                else estimator.context(permuted, progress_part(part, 0.0, 0.7))
+            permuted_context = shared(permuted, progress_part(part, 0.0, 0.7)) \
+                if shared is not None else estimator.context(permuted,
+                                                             progress_part(part, 0.0, 0.7))
             null[r] = statistic(permuted_context, progress_part(part, 0.7, 1.0))[0]
         p = calibrated_pvalues(t, null)
     if callback is not None:
@@ -322,7 +324,8 @@ def target_estimates(estimator, data, callback=None):
     shared = make(data, callback) if make is not None else None
 
     def estimate(target, part=None):
-        context = shared(target) if shared is not None else estimator.context(target, part)
+        context = shared(target, part) if shared is not None \
+            else estimator.context(target, part)
         scores = np.asarray(estimator.estimate(context), dtype=float)
         if part is not None:
             part(1.0)

@@ -27,7 +27,7 @@ from orangecontrib.relief.estimators.interactions import interacting_pairs, scan
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
-from orangecontrib.relief.widgets.names import NAME_CHARACTERS, shorten
+from orangecontrib.relief.widgets.names import NAME_CHARACTERS, distinguishing
 from orangecontrib.relief.widgets.numbers import count, format_p, format_statistic
 
 __all__ = ["OWInteractingPairs", "pairs_task", "pairs_table"]
@@ -38,10 +38,11 @@ DEFAULT_ESTIMATOR = "MultiSURF"
 MAX_TOP = 1000
 #: the heatmap shows the pairs of at most this many attributes (the best ranked)
 HEATMAP_SIZE = 25
-#: the heatmap shows names up to this many characters in full (tooltips in full)
-HEATMAP_CHARACTERS = 24
-#: the heatmap's pane is at least this wide (it scrolls), so that the table can show its columns
-HEATMAP_MIN_WIDTH = 160
+#: the heatmap shows names up to this many characters in full, longer ones by what tells them
+#: apart (:func:`.names.distinguishing`; tooltips in full)
+HEATMAP_CHARACTERS = 12
+#: the heatmap's pane shows at least this many columns of cells beside the names (it scrolls)
+HEATMAP_MIN_CELLS = 3
 #: the widget opens at most this wide (it fits a 1366-pixel screen)
 MAX_WIDTH = 1360
 #: a table too narrow for its columns shortens the names in the middle, to no fewer than this
@@ -142,12 +143,14 @@ class PairsModel(AbstractSortTableModel):
         super().__init__(parent)
         self.pairs = None
         self.names = []
+        self.shown_names = {}       # attribute index -> its name as the table shows it
         self._name_order = None
 
     def set_pairs(self, pairs, names):
         """Show ``pairs`` (:class:`.InteractingPairs`, or None) of the attributes ``names``."""
         self.beginResetModel()
         self.pairs, self.names = pairs, names
+        self.shown_names = {}
         self._name_order = None
         self.endResetModel()
         self.resetSorting()
@@ -182,12 +185,23 @@ class PairsModel(AbstractSortTableModel):
             return f"{pairs.df[row]:.0f}"
         return format_p((pairs.pvalues if column == P else pairs.qvalues)[row])
 
+    def show_names(self, characters):
+        """Show the tested attributes' names in at most ``characters`` characters each, by
+        what tells them apart (:func:`.names.distinguishing`; the tooltips in full)."""
+        tested = [int(i) for i in self.pairs.attributes]
+        shown = distinguishing([self.names[i] for i in tested], characters)
+        self.shown_names = dict(zip(tested, shown))
+
     def data(self, index, role=Qt.DisplayRole):
         if not index.isValid() or self.pairs is None:
             return None
         row = int(self.mapToSourceRows(index.row()))
         column = index.column()
         if role == Qt.DisplayRole:
+            if column in self.name_columns and self.shown_names:
+                pairs = self.pairs
+                attribute = (pairs.first if column == FIRST else pairs.second)[row]
+                return self.shown_names.get(int(attribute), self.names[attribute])
             return self.text(row, column)
         if role == Qt.ToolTipRole and column in self.name_columns:
             return self.text(row, column)
@@ -255,19 +269,24 @@ class Heatmap(QGraphicsView):
             return
         metrics = self.fontMetrics()
         cell = metrics.height() + 6
-        labels = [shorten(names[a], HEATMAP_CHARACTERS) for a in self.attributes]
+        labels = distinguishing([names[a] for a in self.attributes], HEATMAP_CHARACTERS)
         margin = max(metrics.horizontalAdvance(label) for label in labels) + 8
         position = {a: i for i, a in enumerate(self.attributes)}
         shown = self._pairs_among(pairs, self.attributes)
         scores = -np.log10(np.maximum(pairs.pvalues[shown], 1e-300))
         top = max(float(scores.max(initial=0.0)), 1.0)
         colours = self.colours(scores / top)
-        title = scene.addSimpleText(
+        side = len(self.attributes) * cell
+        # the title wraps within the matrix's width (or the narrowest pane's), not cut
+        title = scene.addText(
             "-log10 p of the pairs of the "
-            + (f"{len(self.attributes)} best ranked of {total} attributes"
-               if len(self.attributes) < total else f"{total} attributes"))
+            + (f"{len(self.attributes)} best ranked of {count(total, 'attribute')}"
+               if len(self.attributes) < total else count(total, "attribute")))
+        title.setDefaultTextColor(QColor(Qt.black))
+        title.setFont(self.font())
+        title.setTextWidth(margin + min(len(self.attributes), HEATMAP_MIN_CELLS) * cell)
         title.setPos(0, 0)
-        y0 = metrics.height() + 8 + margin
+        y0 = title.boundingRect().height() + 4 + margin
         x0 = margin
         for i, label in enumerate(labels):
             left = QGraphicsSimpleTextItem(label)
@@ -302,7 +321,6 @@ class Heatmap(QGraphicsView):
                 scene.addItem(rect)
                 self.cells[(a, b)] = rect
         # the colour scale
-        side = len(self.attributes) * cell
         bar = QRectF(x0, y0 + side + cell, min(side, 240), cell * 0.8)
         gradient = QLinearGradient(bar.topLeft(), bar.topRight())
         gradient.setColorAt(0, self.WHITE)
@@ -312,7 +330,9 @@ class Heatmap(QGraphicsView):
             text = scene.addSimpleText(f"{value:.3g}")
             text.setPos(x - text.boundingRect().width() / 2, bar.bottom() + 2)
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-4, -4, 4, 4))
-        self.setMinimumWidth(int(min(scene.sceneRect().width(), HEATMAP_MIN_WIDTH))
+        # the names and a few columns of cells in view (the rest scrolls)
+        self.setMinimumWidth(int(min(scene.sceneRect().width(),
+                                     x0 + HEATMAP_MIN_CELLS * cell + 4))
                              + 2 * self.frameWidth()
                              + self.verticalScrollBar().sizeHint().width())
 
@@ -401,6 +421,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             self.estimator_name = DEFAULT_ESTIMATOR
         self.heatmap_scene = None
         self._names_of, self._name_list = (), []     # the data's attributes and their names
+        self._table_width = 0       # the width of the table's columns (and frame)
 
         scroll = gui.VerticalScrollArea(self.controlArea)
         form = gui.vBox(None, margin=0)
@@ -511,9 +532,10 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         self.resize(1300, 700)
 
     def sizeHint(self):
-        # as wide as the table's columns need beside the heatmap's narrowest pane
-        needed = self._outside_splitter() + self.view.minimumWidth() \
-            + self.splitter.handleWidth() + HEATMAP_MIN_WIDTH + 20
+        # as wide as the table's columns need beside the heatmap's narrowest pane, at most
+        # a 1366-pixel screen's width
+        needed = self._outside_splitter() + self._table_width \
+            + self.splitter.handleWidth() + self.heatmap.minimumWidth() + 20
         return QSize(min(max(1300, needed), MAX_WIDTH), 700)
 
     def _outside_splitter(self):
@@ -636,8 +658,8 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                    else count(tested, "attribute"))
             self.summary.setText(f"{count(len(pairs), 'pair')} of {how}; p-values from "
                                  f"{count(pairs.n_permutations, 'permutation')} of the class.")
-        self._fit_columns()
         self.heatmap.show_pairs(names, shown[:HEATMAP_SIZE], pairs, len(shown))
+        self._fit_columns()
         self._select_stored_pairs()
 
     def _names(self):
@@ -671,20 +693,37 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                                 header.sectionSizeHint(c))
         frame = 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
         room = (MAX_WIDTH - self._outside_splitter() - self.splitter.handleWidth()
-                - HEATMAP_MIN_WIDTH - 20 - frame - sum(widths.values())) \
+                - self.heatmap.minimumWidth() - 20 - frame - sum(widths.values())) \
             // len(model.name_columns) - margin
         average = metrics.averageCharWidth()
         # every name of up to NAME_CHARACTERS characters in full (measured, not counted in
         # average characters: names are wider than the average of the font's characters)
         name_width = min(max(metrics.horizontalAdvance(n) for n in names),
                          max(room, average * MIN_NAME_CHARACTERS))
+        # names longer than their column keep what tells them apart
+        characters = max(int(name_width / average), MIN_NAME_CHARACTERS)
+        while True:
+            model.show_names(characters)
+            longest = sorted(set(model.shown_names.values()), key=len)[-64:]
+            if characters <= MIN_NAME_CHARACTERS or max(
+                    (metrics.horizontalAdvance(n) for n in longest), default=0) <= name_width:
+                break
+            characters -= 1
         for c in model.name_columns:
             widths[c] = max(name_width + margin, header.sectionSizeHint(c))
         for c, width in widths.items():
             view.setColumnWidth(c, width)
         if len(pairs):
             view.verticalHeader().setDefaultSectionSize(view.sizeHintForRow(0))
-        view.setMinimumWidth(sum(widths.values()) + frame)
+        # the table's pane as wide as its columns when the widget opens; narrower (it scrolls)
+        # rather than make the widget wider than the screen (the heatmap keeps its minimum)
+        self._table_width = sum(widths.values()) + frame
+        view.setMinimumWidth(min(self._table_width,
+                                 MAX_WIDTH - self._outside_splitter() - 20
+                                 - self.splitter.handleWidth() - self.heatmap.minimumWidth()))
+        total = sum(self.splitter.sizes())
+        if total > 0:
+            self.splitter.setSizes([self._table_width, max(total - self._table_width, 1)])
 
     # --- selection
     def _select_rows(self, source_rows, toggle=False, quiet=False):
