@@ -57,6 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from orangecontrib.relief.estimators import (  # noqa: E402
     MultiScaleRelief, MultiSURF, MultiSURFstar, ReliefF, TuRF, encode)
 from orangecontrib.relief.estimators.interactions import interacting_pairs  # noqa: E402
+from orangecontrib.relief.estimators.iterative import Iter  # noqa: E402
+from orangecontrib.relief.estimators.vls import VLS  # noqa: E402
 
 #: the candidate filters of the ``filter`` part: name -> a new estimator
 FILTERS = {
@@ -71,6 +73,8 @@ FILTERS = {
     "TuRF-ReliefF-10 10%x10": lambda: TuRF(ReliefF(k=10), remove=0.1),
     "TuRF-ReliefF-100 10%x10": lambda: TuRF(ReliefF(k=100), remove=0.1),
     "TuRF-ReliefF-100 50%x1": lambda: TuRF(ReliefF(k=100), remove=0.5, rounds=1),
+    "VLS-MultiSURF": lambda: VLS(MultiSURF(), random_state=0),
+    "Iter-MultiSURF": lambda: Iter(MultiSURF()),
 }
 
 

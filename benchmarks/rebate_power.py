@@ -22,7 +22,11 @@ Methods (``--methods``, comma-separated; default all): ours ``ReliefF-10``, ``Re
 ReliefF with k = 10 and MultiSURF, the recommended estimator before it took TuRF around
 ReliefF) and the recommended default ``Recommended`` (``MultiScaleRelief()``); scikit-rebate
 ``sk-`` and fast-select ``fs-`` versions of the first seven (fast-select has no TuRF, so no
-``fs-TuRF``; it handles classification only). Every run appends one JSON line to
+``fs-TuRF``; it handles classification only). The members scikit-rebate 0.8 added, ours and
+its ``sk-`` versions side by side: the wrappers ``VLS`` and ``Iter`` around MultiSURF (VLS:
+40 subsets of max(5, attributes / 20) attributes, seed 0, in both; Iter: ten rounds at most,
+Widrow-Hoff rate 0.1), and the cores ``SWRF``, ``SWRF*``, ``MultiSWRF``, ``MultiSWRF*``,
+``MultiSWRFDB``, ``MultiSWRFDB*`` and ``MuRelief`` (k = 10) where the catalogue has them. Every run appends one JSON line to
 ``--results`` (runs already there are skipped, so a run can be resumed, and several processes
 may share the file: each line is one append); ``--report`` prints the table from the results
 files without running anything.
@@ -66,6 +70,23 @@ from orangecontrib.relief.estimators.surf import (SURF, SURFstar, MultiSURF,    
                                                   MultiSURFstar)
 from orangecontrib.relief.estimators.turf import TuRF                           # noqa: E402
 from orangecontrib.relief.estimators.multiscale import MultiScaleRelief         # noqa: E402
+from orangecontrib.relief.estimators.catalogue import ESTIMATORS                # noqa: E402
+from orangecontrib.relief.estimators.iterative import Iter                      # noqa: E402
+from orangecontrib.relief.estimators.vls import VLS                             # noqa: E402
+
+#: the cores scikit-rebate 0.8 added: method name -> (class name, keyword arguments); the
+#: same names in scikit-rebate
+CORES = {"SWRF": ("SWRF", {}), "SWRF*": ("SWRFstar", {}), "MultiSWRF": ("MultiSWRF", {}),
+         "MultiSWRF*": ("MultiSWRFstar", {}), "MultiSWRFDB": ("MultiSWRFDB", {}),
+         "MultiSWRFDB*": ("MultiSWRFDBstar", {}), "MuRelief": ("MuRelief", {"k": 10})}
+_CATALOGUE = {cls.__name__: cls for cls in ESTIMATORS}
+
+
+def vls_size(n_attributes):
+    """The attributes of each of VLS's 40 subsets: max(5, attributes / 20), as ours chooses
+    (every attribute in two subsets on average; scikit-rebate's default of 5 cannot cover more
+    than 200 attributes)."""
+    return VLS(subsets=40).size_(n_attributes)
 
 OURS = {
     "ReliefF-10": lambda reg: RReliefF(k=10, weighting="equal") if reg else ReliefF(k=10),
@@ -78,11 +99,28 @@ OURS = {
     "TuRF-ReliefF-10": lambda reg: TuRF(OURS["ReliefF-10"](reg), remove=0.5, rounds=1),
     "MaxZ-ReliefF-10": lambda reg: MultiScaleRelief([OURS["ReliefF-10"](reg), MultiSURF()]),
     "Recommended": lambda reg: MultiScaleRelief(),
+    "VLS": lambda reg: VLS(MultiSURF(), subsets=40, random_state=0),
+    "Iter": lambda reg: Iter(MultiSURF()),
 }
+OURS.update({name: (lambda reg, c=cls, kw=kwargs: _CATALOGUE[c](**kw))
+             for name, (cls, kwargs) in CORES.items() if cls in _CATALOGUE})
 
 
 def _skrebate(name):
     import skrebate
+    if name in CORES:
+        cls, kwargs = CORES[name]
+        kwargs = {"n_neighbors": kwargs["k"]} if "k" in kwargs else {}
+        return lambda X, y: getattr(skrebate, cls)(n_features_to_select=2, **kwargs).fit(
+            X, y).feature_importances_
+    if name == "VLS":
+        return lambda X, y: skrebate.VLS(
+            skrebate.MultiSURF(n_features_to_select=2), num_feature_subset=40,
+            size_feature_subset=vls_size(X.shape[1]), random_state=0).fit(
+            X, y).feature_importances_
+    if name == "Iter":
+        return lambda X, y: skrebate.Iter(skrebate.MultiSURF(n_features_to_select=2)).fit(
+            X, y).feature_importances_
     make = {"ReliefF-10": lambda: skrebate.ReliefF(n_neighbors=10, n_features_to_select=2),
             "ReliefF-100": lambda: skrebate.ReliefF(n_neighbors=100, n_features_to_select=2),
             "SURF": lambda: skrebate.SURF(n_features_to_select=2),
@@ -106,7 +144,10 @@ def _fast_select(name):
 
 
 PEERS = ["ReliefF-10", "ReliefF-100", "SURF", "SURF*", "MultiSURF", "MultiSURF*", "TuRF"]
-METHODS = list(OURS) + [f"sk-{m}" for m in PEERS] + [f"fs-{m}" for m in PEERS if m != "TuRF"]
+#: the members scikit-rebate 0.8 added (ours where the catalogue has them, and scikit-rebate's)
+NEW = ["VLS", "Iter"] + list(CORES)
+METHODS = (list(OURS) + [f"sk-{m}" for m in PEERS] + [f"fs-{m}" for m in PEERS if m != "TuRF"]
+           + [f"sk-{m}" for m in NEW])
 
 
 def configurations(root):

@@ -26,7 +26,7 @@ the advanced ones are named after them. *Also*: what else it does — it samples
 `random_state`, its estimates take STIR's significance test (every estimator takes the
 permutation test), its estimates for every k come from one neighbour search, it reads sparse
 data, it packs SNP-like data into bits, the Dask backend computes it, it gives the case counts of
-the Π framework.
+the Π framework, its distance takes attribute weights (as Iterative Relief sets them).
 
 """
 

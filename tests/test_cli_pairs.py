@@ -109,7 +109,7 @@ def test_the_output_says_whether_every_pair_was_scanned_or_the_filters_best(xor_
                             "-s", "1"], capsys)
     assert status == 0, err
     assert out.splitlines()[0].startswith(
-        "Pairs of the 4 attributes TuRF around MultiSURF (1 round removing 50%) ranks best "
+        "Pairs of the 4 attributes TuRF around MultiSURF (2 rounds removing 50%) ranks best "
         "(filter) in xor")
     status, out, err = run(["pairs", path, "-q", "-m", "filter", "-n", "4", "-r", "3",
                             "-s", "1", "-f", "json"], capsys)

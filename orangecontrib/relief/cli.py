@@ -512,8 +512,8 @@ def pairs_command(parser):
     parser.add_argument("-a", "--attributes", metavar="NAME,...",
                         help="test the pairs of these attributes instead (no ranking)")
     parser.add_argument("-e", "--estimator", metavar="NAME",
-                        help="filter: the estimator that ranks the attributes (default one "
-                             "TuRF round around MultiSURF that removes half the attributes; "
+                        help="filter: the estimator that ranks the attributes (default two "
+                             "TuRF rounds around MultiSURF, each removing half the attributes; "
                              "see 'orange-relief estimators')")
     parser.add_argument("-r", "--permutations", type=positive_int, metavar="R",
                         help="permutations of the class for the p-values (default: enough "

@@ -157,8 +157,9 @@ def test_pvalues_after_the_default_filter_are_uniform_on_null_data():
 
 def test_auto_scans_while_instances_times_pairs_fit_the_scan_and_filters_above():
     for n in (300, 1000, 2000):
-        a = 2          # the most attributes whose pairs fit, counted pair by pair
-        while n * sum(range(a + 1)) <= interactions.SCAN_WORK:
+        a, pairs = 2, 1          # the most attributes whose pairs fit, a new attribute at a time
+        while n * (pairs + a) <= interactions.SCAN_WORK:
+            pairs += a
             a += 1
         assert choose_method(n, a) == "scan" and choose_method(n, a + 1) == "filter"
 
@@ -174,7 +175,7 @@ def test_the_result_names_the_method_that_chose_the_pairs(monkeypatch):
     assert filtered.method == "filter" and len(filtered) == 50 * 49 // 2
     estimator = filtered.estimator
     assert isinstance(estimator, TuRF) and isinstance(estimator.estimator, MultiSURF)
-    assert (estimator.remove, estimator.rounds) == (0.5, 1)
+    assert (estimator.remove, estimator.rounds) == (0.5, 2)
     assert (filtered[0].first, filtered[0].second) == (2, 5)
     # asking for the scan, for the filter's top or estimator, or naming attributes
     assert interacting_pairs(data, method="scan", n_permutations=1).method == "scan"

@@ -169,6 +169,21 @@ def weights():
     return encode(data.X, data.y, discrete=data.discrete, n_classes=3, weights=w)
 
 
+@form("attribute weights", variants=True)
+def attribute_weights():
+    """The mixed form with weights of its attributes in the distance (Iterative Relief's), one
+    of them 0."""
+    return mixed().with_attribute_weights([0.5, 2.0, 0.0, 1.5, 1.0, 0.7])
+
+
+@form("SNP attribute weights")
+def snp_attribute_weights():
+    """Genotypes held as bit planes with attribute weights: distances weighed column by
+    column."""
+    data = plink_planes()
+    return data.with_attribute_weights(rng(19).random(data.n_attributes))
+
+
 @form("heavy ties")
 def ties():
     """Two binary columns and a numeric one on a coarse grid: most distances are tied."""
@@ -199,11 +214,15 @@ def kd_tree():
 
 
 def variants(cls):
-    """(label, keyword arguments) of ``cls``'s variants, from its description: the defaults,
-    each "choice" or "bool" parameter changed alone to each of its other values, and, if it
-    samples instances, a sample of :data:`SAMPLED` (with a seed)."""
-    out = [("defaults", {})]
+    """(label, keyword arguments) of ``cls``'s variants, from its description: the defaults
+    (with a seed where it draws at random without sampling instances), each "choice" or
+    "bool" parameter changed alone to each of its other values, and, if it samples
+    instances, a sample of :data:`SAMPLED` (with a seed)."""
     names = {p.name for p in cls.parameters}
+    # a wrapper that draws at random whatever its other parameters (VLS's subsets) runs with
+    # a seed, so that both kernel modes see the same draw
+    drawn = "random_state" in names and not any(p.high == N_INSTANCES for p in cls.parameters)
+    out = [("defaults", {"random_state": 0} if drawn else {})]
     for p in cls.parameters:
         if p.kind == "choice":
             others = [value for value, _ in p.choices if value != p.default]

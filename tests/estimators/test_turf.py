@@ -1,6 +1,8 @@
 """TuRF on few attributes: constant and all-missing columns, removal that would leave a single
 attribute. The expected values are the base estimator's own, run on exactly the columns that
 survive (an independent run), and the order of the removal groups."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -91,3 +93,19 @@ def test_informative_columns_sparse():
     data = encode(sp.csr_matrix(X), [0, 1, 0], discrete=[True, True, False, False],
                   n_classes=2)
     np.testing.assert_array_equal(informative_columns(data), [0, 0, 0, 1])
+
+
+def test_target_contexts_give_the_rounds_of_each_target():
+    # the rounds over all attributes share one neighbour search across targets (a permutation
+    # test); the estimates equal TuRF's own on each target, with a constant attribute too
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (80, 9)).astype(float)
+    X[:, 4] = 1.0
+    y = ((X[:, 0] == 1) ^ (X[:, 1] == 1)).astype(float)
+    data = encode(X, y, discrete=True, n_values=[3] * 9, n_classes=2)
+    for base in (MultiSURF(), ReliefF(k=10)):
+        turf = TuRF(base, remove=0.5, rounds=2)
+        make = turf.target_contexts(data)
+        for seed in range(3):
+            target = replace(data, y=data.y[np.random.default_rng(seed).permutation(80)])
+            np.testing.assert_allclose(turf.estimate(make(target)), turf(target), atol=1e-12)

@@ -31,6 +31,8 @@ _EXPORTS = {
     "surf": ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext",
              "band_thresholds", "others_mean_std", "band_coefficients", "band_estimates"],
     "turf": ["TuRF", "TuRFContext"],
+    "vls": ["VLS", "VLSContext", "vls_subsets", "subset_maximum"],
+    "iterative": ["Iter", "IterContext", "relief_weights"],
     "multiscale": ["MultiScaleRelief", "standardise"],
     "cost_sampling": ["expected_cost_sample", "ReliefFsmp", "MDLsmp"],
     "contextual_merit": ["ContextualMerit", "MeritContext", "PairwiseClassEstimator"],

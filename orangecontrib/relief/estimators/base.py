@@ -115,6 +115,10 @@ class Estimator(Parameters, AttributeEstimator):
     #: it reads instance weights (:attr:`.encoding.EncodedData.weights`); the others refuse
     #: weighted data
     reads_weights = True
+    #: its neighbourhoods take attribute weights in the distance
+    #: (:attr:`.encoding.EncodedData.attribute_weights`, as Iterative Relief sets them); the
+    #: others refuse data that carry them
+    weighs_distances = False
     #: it is offered as a tree's split selector (its values compare across candidate splits)
     split_selector = True
     #: the parameters whose default is the preset's (None in a selector: the preset's value)
@@ -170,7 +174,8 @@ class Estimator(Parameters, AttributeEstimator):
                  ("stir" in cls.significance_tests, "STIR"),
                  (cls.profiles_k, "profile over k"), (cls.sparse_input, "sparse"),
                  (cls.packed_snps, "bit-packed SNPs"), (cls.dask_backend, "Dask"),
-                 (cls.counts_cases, "case counts"), (cls.adjusts_covariates, "covariates")]
+                 (cls.counts_cases, "case counts"), (cls.adjusts_covariates, "covariates"),
+                 (cls.weighs_distances, "weighted distance")]
         return [text for flag, text in flags if flag]
 
     def context(self, data, callback=None):
@@ -197,6 +202,10 @@ def check_data(data, estimator):
     # (getattr: learners such as the oblivious tree check their data here too)
     if data.weights is not None and not getattr(estimator, "reads_weights", True):
         raise ValueError(f"{estimator.name} does not take instance weights: leave them out")
+    if getattr(data, "attribute_weights", None) is not None \
+            and not getattr(estimator, "weighs_distances", False):
+        raise ValueError(f"{estimator.name} does not take attribute weights in its distance: "
+                         "use a Relief-family estimator (ReliefF, RReliefF, the SURF family)")
     if data.covariates is not None and not getattr(estimator, "adjusts_covariates", False):
         raise ValueError(f"{estimator.name} does not adjust for covariates: use NPDR, or "
                          "leave the covariates out")

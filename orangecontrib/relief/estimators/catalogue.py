@@ -10,15 +10,17 @@ from .npdr import NPDR
 from .relieff import Relief, ReliefF, ReliefFbestK
 from .rrelieff import RReliefF
 from .surf import SURF, MultiSURF, MultiSURFstar, SURFstar
+from .iterative import Iter
 from .turf import TuRF
 from .unified_pi import UnifiedPi
+from .vls import VLS
 
 __all__ = ["ESTIMATORS", "COUNTERPARTS", "for_task"]
 
 #: the offered estimator classes
 ESTIMATORS = (ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF,
-              MultiSURFstar, SURF, SURFstar, TuRF, NPDR, MyopicReliefF, ContextualMerit, UnifiedPi,
-              InfGain, GainRatio, Gini, MDL, Accuracy, MSE)
+              MultiSURFstar, SURF, SURFstar, TuRF, VLS, Iter, NPDR, MyopicReliefF,
+              ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy, MSE)
 
 #: the estimator that takes the place of one that suits only the other kind of target: the
 #: Relief family's classification forms become RReliefF (and it ReliefF), the impurity

@@ -63,6 +63,10 @@ class EncodedData:
     y_span: float = 1.0      # max - min of a regression target (1 for classification)
     weights: np.ndarray = None   # (n,) instance weights > 0; None = every instance weighs 1
     covariates: Covariates = None    # variables to adjust for (NPDR); None = none
+    #: (a,) weights >= 0 of the attributes in the distances between instances (Iterative
+    #: Relief; :meth:`with_attribute_weights`); None = every attribute weighs 1. They weigh
+    #: each attribute's diff in the distance only, never in the estimates.
+    attribute_weights: np.ndarray = None
 
     @property
     def n_instances(self):
@@ -129,14 +133,33 @@ class EncodedData:
         minimum, span = _ranges(X, discrete)
         names = tuple(names) if names is not None else tuple(f"x{i}" for i in range(X.shape[1]))
         return replace(self, X=X, discrete=discrete, n_values=n_values, minimum=minimum,
-                       span=span, names=names)
+                       span=span, names=names, attribute_weights=None)
 
     def columns(self, cols):
         """A view on a subset of the attributes (ranges kept)."""
         cols = np.asarray(cols, dtype=np.intp)
+        weights = self.attribute_weights
         return replace(self, X=self.X[:, cols], discrete=self.discrete[cols],
                        n_values=self.n_values[cols], minimum=self.minimum[cols],
-                       span=self.span[cols], names=tuple(self.names[c] for c in cols))
+                       span=self.span[cols], names=tuple(self.names[c] for c in cols),
+                       attribute_weights=None if weights is None else weights[cols])
+
+    def with_attribute_weights(self, weights):
+        """The same data whose distances weigh attribute t's diff by ``weights[t]`` (finite,
+        >= 0, not all 0; None: all 1): D(I1, I2) = sum_t w_t diff(A_t, I1, I2), the weighted
+        distance of Iterative Relief (Draper, Kaito & Bins 2003). The estimates' diffs stay
+        unweighted. ``ValueError`` for weights of the wrong length or value."""
+        if weights is None:
+            return replace(self, attribute_weights=None)
+        weights = np.array(weights, dtype=np.float64, copy=True).ravel()
+        if weights.shape != (self.n_attributes,):
+            raise ValueError(f"{weights.size} attribute weights for {self.n_attributes} "
+                             "attributes")
+        if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+            raise ValueError("attribute weights must be finite and >= 0")
+        if not np.any(weights > 0):
+            raise ValueError("attribute weights must not all be 0")
+        return replace(self, attribute_weights=None if np.all(weights == 1) else weights)
 
 
 #: bytes of the temporary arrays of one block of rows or columns checked by :func:`_as_matrix`

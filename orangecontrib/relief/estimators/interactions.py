@@ -39,7 +39,7 @@ the tested pairs. The pairs are ordered by p-value, best first (equal p-values b
 is chosen by default ("auto") when the data's instances times pairs are at most
 ``SCAN_WORK``, about a minute's work on two cores. Above that the filter ("filter") tests the
 pairs of the ``top`` attributes (default ``FILTER_TOP``) that an estimator ranks best — by
-default :func:`filter_estimator`, one TuRF round around MultiSURF, which on wide SNP data
+default :func:`filter_estimator`, two TuRF rounds around MultiSURF, which on wide SNP data
 keeps the SNPs of a pure epistatic pair near the top where MultiSURF alone ranks them among
 hundreds of noise SNPs (Moore & White, "Tuning ReliefF for genome-wide genetic analysis",
 EvoBIO 2007). Giving ``top`` or ``estimator`` asks for the filter, giving ``attributes`` tests
@@ -282,11 +282,11 @@ def choose_method(n_instances, n_attributes):
 
 def filter_estimator():
     """The filter's default estimator, recommended for ranking wide SNP data: TuRF around
-    MultiSURF with one round that removes the worse-scored half of the SNPs (module
+    MultiSURF with two rounds that each remove the worse-scored half of the SNPs (module
     docstring)."""
     from .surf import MultiSURF
     from .turf import TuRF
-    return TuRF(MultiSURF(), remove=0.5, rounds=1)
+    return TuRF(MultiSURF(), remove=0.5, rounds=2)
 
 
 def interacting_pairs(data, attributes=None, top=None, estimator=None, n_permutations=None,

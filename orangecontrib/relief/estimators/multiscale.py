@@ -78,6 +78,9 @@ class MultiScaleRelief(Estimator):
     combine (None: the defaults for the data's target)."""
     name = "MultiScale Relief"
     short_name = "MScale"
+    #: attribute weights in the distance go to its estimators with the data (which refuse
+    #: them if they cannot take them)
+    weighs_distances = True
     paper = ("this add-on: MultiSURF and TuRF around ReliefF, after Urbanowicz et al. 2018, "
              "J Biomed Inform 85")
     parameters = (Param("estimators", "estimators", None, "Estimators", none="the defaults",

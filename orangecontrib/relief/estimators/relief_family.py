@@ -90,6 +90,7 @@ class ReliefFamily(Estimator):
     relief_threshold = True
     profiles_k = True
     packed_snps = True
+    weighs_distances = True
     #: whether CORElearn leaves out neighbours at distance 0 in this estimator
     corelearn_skips_zero = True
     #: the keyword arguments that set single fields of ``diff`` (also readable attributes)

@@ -91,7 +91,7 @@ class ReliefF(ReliefFamily):
             return None
         ordered = self._search(data, n, "all", callback)
         k, groups = self.k_, self.groups
-        return lambda target: regroup(ordered, target, k, groups)
+        return lambda target, callback=None: regroup(ordered, target, k, groups)
 
     def hit_miss_pairs(self, context):
         """The (instance, neighbour) pairs of the estimate with their weights in the hit and the

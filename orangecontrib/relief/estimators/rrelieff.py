@@ -51,7 +51,7 @@ class RReliefF(ReliefFamily):
         instances and attributes) to its context. The neighbours do not depend on a numeric
         target, so one search serves every target."""
         context = self.context(data, callback)
-        return lambda target: replace(context, data=target)
+        return lambda target, callback=None: replace(context, data=target)
 
     def profile(self, context, ks, columns=None, callback=None):
         nb = context.neighbours

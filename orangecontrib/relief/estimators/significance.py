@@ -58,12 +58,23 @@ target keeps its dependence on the covariates: the null hypothesis is that an at
 nothing of the target beyond the covariates, and a permutation over all instances would break
 the covariates' own effect and count an attribute that merely follows a covariate as a
 discovery.
-An estimator with ``target_contexts(data, callback)`` (ReliefF, Relief, RReliefF) gives the
-contexts of the permuted targets from one neighbour search.
+An estimator with ``target_contexts(data, callback)`` (ReliefF, Relief, RReliefF, the SURF
+family; TuRF for its rounds over all attributes) gives the contexts of the permuted targets,
+``function(target, callback)``, from one neighbour search.
 
 **q-values** (Benjamini & Hochberg, "Controlling the false discovery rate", 1995): selecting the
 attributes with q <= alpha keeps the expected share of false discoveries among them at most alpha
 (for independent or positively dependent p-values).
+
+**How many permutations** (:func:`permutation_rule`): a permutation p-value is at least
+1/(R + 1), and the best of M tested attributes has q = p M at best, so q <= alpha needs
+R >= M / alpha - 1 (20 M - 1 for alpha = 0.05): 100 permutations cannot give q < 0.05 among
+more than 5 attributes. By default :func:`permutation_test` runs that many, up to
+``MAX_DEFAULT_PERMUTATIONS``, and warns (``PermutationWarning``) when its number of
+permutations cannot reach q < 0.05, saying how many would. Calibrated p-values (STIR's, NPDR's)
+and the pooled p-values of interacting pairs have no such floor: beyond the pool of permuted
+statistics they follow the normal (chi-square) tail, so any number of permutations can give
+q < 0.05.
 """
 from copy import copy
 from dataclasses import dataclass, replace
@@ -76,7 +87,8 @@ from .description import Param
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
            "calibrated_pvalues", "check_calibration", "supports_stir", "permutation_test",
            "target_estimates", "seeded", "significance", "permutation_strata",
-           "permuted_targets", "METHODS", "STIR_CALIBRATION", "STRATUM_SIZE"]
+           "permuted_targets", "METHODS", "STIR_CALIBRATION", "STRATUM_SIZE", "permutation_rule",
+           "PermutationWarning", "MAX_DEFAULT_PERMUTATIONS", "warn_permutations"]
 
 METHODS = ("stir", "permutation", "npdr")
 #: permutations that calibrate STIR's statistic by default (module docstring)
@@ -90,6 +102,49 @@ TAIL_DRAWS = 1
 #: relative tolerance by which a permuted estimate still counts as reaching the observed one
 #: (the same number summed in another order)
 TIE_RTOL = 1e-9
+#: the q-value the default number of permutations is to make reachable
+TARGET_Q = 0.05
+#: permutations :func:`permutation_test` runs at most by default (each is a whole estimate)
+MAX_DEFAULT_PERMUTATIONS = 1000
+
+
+class PermutationWarning(UserWarning):
+    """Too few permutations for a permutation p-value to reach q < 0.05 among the tests."""
+
+
+def permutation_rule(n_tests, n_permutations=None, pooled=False, alpha=TARGET_Q,
+                     most=MAX_DEFAULT_PERMUTATIONS, kind="tests"):
+    """``(R, warning)``: the number of permutations R of a test of ``n_tests`` attributes (or
+    pairs), ``n_permutations`` or by default the fewest with which the smallest permutation
+    p-value, 1/(R + 1), can pass Benjamini-Hochberg at ``alpha`` (q = p n_tests <= alpha:
+    R = ceil(n_tests / alpha) - 1), at most ``most``; and ``warning``, None or a sentence saying
+    that R permutations cannot give q < alpha and how many would (module docstring).
+    ``pooled`` p-values (calibrated, pooled over the tests, with a normal tail beyond the pool)
+    have no floor: the default is then ``n_permutations`` as given and there is no warning.
+    ``kind`` names the tests in the warning ("attributes", "pairs").
+
+    >>> permutation_rule(20)
+    (399, None)
+    >>> permutation_rule(30, 100)[1].split("; ")[1]
+    '599 can'
+    """
+    n_tests = max(int(n_tests), 1)
+    needed = max(int(np.ceil(n_tests / alpha - 1e-9)) - 1, 1)
+    if pooled:
+        return n_permutations, None
+    r = min(needed, most) if n_permutations is None else int(n_permutations)
+    if r >= needed:
+        return r, None
+    return r, (f"{r} permutations cannot give q < {alpha:g} among {n_tests} {kind} (a "
+               f"permutation p-value is at least 1/{r + 1}); {needed} can")
+
+
+def warn_permutations(message):
+    """Issue ``message`` of :func:`permutation_rule` as a :class:`PermutationWarning` (None:
+    nothing)."""
+    if message:
+        import warnings
+        warnings.warn(message, PermutationWarning, stacklevel=3)
 
 
 @dataclass(frozen=True)
@@ -303,8 +358,9 @@ def stir(estimator, data, calibration=STIR_CALIBRATION, random_state=None, callb
         for r in range(calibration):
             part = progress_part(callback, (r + 1) / runs, (r + 2) / runs)
             permuted = replace(data, y=data.y[rng.permutation(data.n_instances)])
-            permuted_context = shared(permuted) if shared is not None \
-                else estimator.context(permuted, progress_part(part, 0.0, 0.7))
+            permuted_context = shared(permuted, progress_part(part, 0.0, 0.7)) \
+                if shared is not None else estimator.context(permuted,
+                                                             progress_part(part, 0.0, 0.7))
             null[r] = statistic(permuted_context, progress_part(part, 0.7, 1.0))[0]
         p = calibrated_pvalues(t, null)
     if callback is not None:
@@ -322,7 +378,8 @@ def target_estimates(estimator, data, callback=None):
     shared = make(data, callback) if make is not None else None
 
     def estimate(target, part=None):
-        context = shared(target) if shared is not None else estimator.context(target, part)
+        context = shared(target, part) if shared is not None \
+            else estimator.context(target, part)
         scores = np.asarray(estimator.estimate(context), dtype=float)
         if part is not None:
             part(1.0)
@@ -341,7 +398,8 @@ def seeded(estimator, rng):
 
 
 #: the number of permutations of a permutation test
-N_PERMUTATIONS = Param("n_permutations", "int", 100, "Permutations", low=1,
+N_PERMUTATIONS = Param("n_permutations", "int", None, "Permutations", low=1,
+                       none="enough for q < 0.05 among the attributes, at most 1,000",
                        tooltip="Estimates with the target permuted at random.")
 
 
@@ -385,13 +443,18 @@ def permuted_targets(data, strata, rng):
     return data.y[order]
 
 
-def permutation_test(estimator, data, n_permutations=100, random_state=None, callback=None):
+def permutation_test(estimator, data, n_permutations=None, random_state=None, callback=None):
     """Permutation p-values (module docstring) of any ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`): R = ``n_permutations`` estimates with the target permuted
     (within :func:`permutation_strata`) by ``random_state`` (None, an int or a numpy
-    Generator). ``callback(fraction)`` reports progress after each part of each run; raising
-    from it cancels."""
+    Generator); by default enough for q < 0.05 among the attributes, at most
+    ``MAX_DEFAULT_PERMUTATIONS`` (:func:`permutation_rule`, which warns with a
+    :class:`PermutationWarning` when R cannot reach q < 0.05). ``callback(fraction)`` reports
+    progress after each part of each run; raising from it cancels."""
     N_PERMUTATIONS.check(n_permutations)
+    n_permutations, message = permutation_rule(data.n_attributes, n_permutations,
+                                               kind="attributes")
+    warn_permutations(message)
     rng = random_generator(random_state)
     runs = n_permutations + 1
     estimate = target_estimates(seeded(estimator, rng), data,
@@ -411,10 +474,11 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
                         n_permutations=int(n_permutations))
 
 
-def significance(estimator, data, method="stir", n_permutations=100, random_state=None,
+def significance(estimator, data, method="stir", n_permutations=None, random_state=None,
                  callback=None, calibration=STIR_CALIBRATION):
     """:func:`stir` (``method="stir"``, with ``calibration`` permutations),
-    :func:`permutation_test` (``"permutation"``, with ``n_permutations``) or NPDR's own
+    :func:`permutation_test` (``"permutation"``, with ``n_permutations``, None: enough for
+    q < 0.05, see :func:`permutation_rule`) or NPDR's own
     p-values (``"npdr"``, :meth:`.npdr.NPDR.test`, with ``calibration`` permutations), drawn
     by ``random_state``."""
     if method == "stir":

@@ -86,7 +86,7 @@ class BandContext:
 def _row_blocks(m, n, model):
     """Blocks of the m sampled rows whose distances to the n instances take about
     ``BLOCK_WORK`` cells (bit planes: a cell per plane word, four for the band counts)."""
-    words = model.planes.shape[2]
+    words = model.distance_planes.shape[2]
     a = 4 * words if words else model.data.n_attributes
     step = max(1, min(BLOCK_WORK // max(n * a, 1), BLOCK_BYTES // (8 * 8 * max(n, 1))))
     return [slice(lo, min(lo + step, m)) for lo in range(0, m, step)]
@@ -168,7 +168,8 @@ class SURF(ReliefFamily):
                 _fill_bands(bands[blk], d, instances[blk], weights, near[blk],
                             far[blk] if self.far_band else None)
         return BandContext(data, model, instances, bands, near, far,
-                           "packed SNP" if model.planes.shape[2] else "double precision")
+                           "packed SNP" if model.distance_planes.shape[2]
+                           else "double precision")
 
     def __call__(self, data, callback=None):
         return self.estimate(self.context(data, progress_part(callback, 0.0, 0.6)),
@@ -183,7 +184,7 @@ class SURF(ReliefFamily):
         if options.missing == "D" and data.any_missing:
             return None
         context = self.context(data, callback)
-        return lambda target: replace(context, data=target,
+        return lambda target, callback=None: replace(context, data=target,
                                       diff_model=DiffModel(target, options))
 
     def hit_miss_pairs(self, context):

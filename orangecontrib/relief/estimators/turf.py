@@ -78,6 +78,9 @@ class TuRF(Estimator):
     name = "TuRF"
     paper = "Moore & White 2007, EvoBIO (Tuned ReliefF)"
     removes_attributes = True
+    #: attribute weights in the distance go to its estimators with the data (which refuse
+    #: them if they cannot take them)
+    weighs_distances = True
     parameters = (
         Param("estimator", "estimator", None, "Base estimator", none="MultiSURF",
               tooltip="The estimator whose estimates rank the attributes in each round."),
@@ -113,6 +116,35 @@ class TuRF(Estimator):
 
     def context(self, data, callback=None):
         """Run the rounds (the base estimator's context and estimate of each)."""
+        return self._rounds(data, None, callback)
+
+    def target_contexts(self, data, callback=None):
+        """For a permutation test: a function from ``data`` with another target (the same
+        instances and attributes) and a ``callback`` to its context. The rounds over all (informative) attributes
+        search their neighbours in a space that does not depend on the target, so the base
+        estimator's ``target_contexts`` finds them once; the later rounds, over the survivors
+        of each target, search again. None when the base estimator has no such search."""
+        check_data(data, self)
+        base = self.estimator_
+        make = getattr(base, "target_contexts", None)
+        if make is None:
+            return None
+        informative = informative_columns(data)
+        spaces = [np.arange(data.n_attributes)] if 0 < informative.sum() < informative.size \
+            else []
+        spaces.append(np.flatnonzero(informative))
+        shared = [make(data.columns(space), progress_part(callback, i / len(spaces),
+                                                          (i + 1) / len(spaces)))
+                  for i, space in enumerate(spaces)]
+        if any(function is None for function in shared):
+            return None
+        return lambda target, callback=None: self._rounds(target, [
+            lambda columns, part, function=function: function(columns) for function in shared],
+            callback)
+
+    def _rounds(self, data, first, callback=None):
+        """The rounds; ``first``: None, or the functions (columns, callback) -> context of the
+        all-attribute round (when there are uninformative attributes) and the first round."""
         check_data(data, self)
         base = self.estimator_
         check_data(data, base)
@@ -122,16 +154,20 @@ class TuRF(Estimator):
         informative = informative_columns(data)
         removed = []
         steps = rounds + 1 + (0 < informative.sum() < informative.size)
+        searches = list(first) if first is not None else []
+
+        def search(columns, part):
+            return (searches.pop(0) if searches else base.context)(columns, part)
         if steps > rounds + 1:
             # constant and all-missing attributes: a group of their own, removed first, with
             # their estimates among all attributes
             part = progress_part(callback, 0.0, 1 / steps)
-            estimates = np.asarray(base.estimate(base.context(data, part)), dtype=float)
+            estimates = np.asarray(base.estimate(search(data, part)), dtype=float)
             removed.append((survivors[~informative], estimates[~informative]))
             survivors = survivors[informative]
         for r in range(rounds + 1):
             step = steps - (rounds + 1) + r
-            context = base.context(data.columns(survivors), progress_part(
+            context = search(data.columns(survivors), progress_part(
                 callback, step / steps, (step + 1) / steps))
             estimates = np.asarray(base.estimate(context), dtype=float)
             if r == rounds or survivors.size <= keep:

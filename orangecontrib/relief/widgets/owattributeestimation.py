@@ -30,7 +30,8 @@ from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.catalogue import for_task
-from orangecontrib.relief.estimators.significance import significance, supports_stir
+from orangecontrib.relief.estimators.significance import (permutation_rule, significance,
+                                                          supports_stir)
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.selection import SelectAttributes
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
@@ -380,6 +381,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
                       "target, without covariates; choose {} for {}.")
         no_npdr = Msg("The regression test is NPDR's own; choose permutations for {}.")
+        few_permutations = Msg("{} (Runs).")
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -813,6 +815,10 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         unadjusted = [s.stem() for s in scorers if not s.adjusts_covariates]
         self.Information.unadjusted(", ".join(self.adjusting), ", ".join(unadjusted),
                                     shown=adjusted and bool(unadjusted))
+        tested = len(self.data.domain.attributes) - len(self.covariates_in_use())
+        message = permutation_rule(tested, self.n_permutations, kind="attributes")[1]
+        self.Warning.few_permutations(message, shown=self._method() == "permutation"
+                                      and message is not None)
         return (partial(estimate_all, method=self._method(),
                         n_permutations=self.n_permutations), scorers, self.data)
 

@@ -30,7 +30,15 @@ estimate. A constant numeric attribute has diff 0 everywhere.
 
 Distances are the sum of the diffs over the attributes (Manhattan, the papers' choice), or with
 ``distance="euclidean"`` the sum of squared diffs (Kira & Rendell's original, 1992),
-whose order is that of the Euclidean distance.
+whose order is that of the Euclidean distance. Data with attribute weights
+(:attr:`.encoding.EncodedData.attribute_weights`, Iterative Relief: Draper, Kaito & Bins
+2003) weigh each attribute's term by its weight, sum_t w_t diff_t (or w_t diff_t^2); an
+attribute of weight 0 takes no part. Only distances are weighted, never the pair diffs
+(:meth:`DiffModel.pair_diffs`) the estimates sum. Weighted distances are the tiled kernel's
+alone: a popcount of bit planes counts mismatches, not their weights, so SNP data held as
+planes are decoded for a weighted search (8 bytes a genotype; a tiled pass reads a column per
+genotype where the popcount reads 64), and the faster searches of :mod:`.neighbours` (k-d
+trees, single precision) stand aside.
 
 With ``corelearn=True`` the arithmetic is CORElearn's (Robnik-Sikonja's R package), so that
 near-equal distances order as there: a numeric diff is computed from ``d = |x - y|`` as 0 if
@@ -96,9 +104,10 @@ class DiffOptions:
 
 #: what the distance kernels read (:attr:`DiffModel.tiles`): the values and classes, the
 #: candidates in tiles, the columns in groups, the scales and value codes (:func:`_code`), the
-#: diffs against a missing value and the options (ramp, t_equal, slope, Euclidean)
+#: diffs against a missing value, the options (ramp, t_equal, slope, Euclidean) and each
+#: attribute's weight in the distance (ones without attribute weights)
 Tiles = namedtuple("Tiles", "values cls order ranges columns first_row groups partial discrete "
-                            "shift inv_span factor n_codes other both options")
+                            "shift inv_span factor n_codes other both options weight")
 
 #: what the pair-diff kernels read (:meth:`DiffModel._pair_args`): the values, classes and
 #: kinds, the value codes (:func:`_code`), the numeric ramp (:attr:`DiffModel._ramp_args`), the
@@ -160,6 +169,11 @@ class DiffModel:
         self.options = options.check()
         self.data = data
         self._reference = reference
+        #: (a,) the attributes' weights in the distance, or None (all 1; module docstring)
+        self.distance_weights = data.attribute_weights
+        if self.distance_weights is not None and options.corelearn:
+            raise ValueError("preset='corelearn' does not take attribute weights in the "
+                             "distance (CORElearn has none): use the 'papers' preset")
         X = data.X
         n, a = X.shape
         # (CORElearn's search reads values, not planes, and numeric diffs are no mismatches:
@@ -197,6 +211,27 @@ class DiffModel:
         # planes are read as they are (the kernels read ``_kernel_values``, no column of them)
         self.values = X if self.packed else np.ascontiguousarray(
             X if np.all(self.scale == 1) else X * self.scale)
+
+    @property
+    def weighted(self):
+        """Whether distances weigh the attributes (:attr:`distance_weights`)."""
+        return self.distance_weights is not None
+
+    @cached_property
+    def _distance_values(self):
+        """The values the distance kernels read: :attr:`_kernel_values`, or for weighted
+        distances over data held as bit planes their codes decoded (module docstring)."""
+        if self.packed and self.weighted:
+            return np.asarray(self.data.X, dtype=np.float64)
+        return self._kernel_values
+
+    @property
+    def distance_planes(self):
+        """:attr:`planes` where distances are mismatch counts, else (weighted distances) an
+        empty (n, 2, 0) array: the distances then come from the tiled kernel."""
+        if self.weighted:
+            return np.zeros((self.data.n_instances, 2, 0), np.uint64)
+        return self.planes
 
     @property
     def _kernel_values(self):
@@ -378,7 +413,7 @@ class DiffModel:
         shape (len(rows), n), by the tiled kernel of :meth:`tiles`."""
         rows = np.ascontiguousarray(rows, dtype=np.intp)
         out = np.empty((rows.size, self.data.n_instances))
-        tiles, planes = self.tiles, self.planes       # (packing launches a kernel itself)
+        tiles, planes = self.tiles, self.distance_planes   # (packing launches a kernel itself)
         notify_search("packed SNP" if planes.shape[2] else "double precision")
         with _threads_for(out.size * self.data.n_attributes), parallel_launch():
             _distances(rows, tiles, planes, out)
@@ -420,12 +455,15 @@ class DiffModel:
         a missing candidate value one number per tile (RELIEF-D conditions it on the
         candidate's class), so every cell is one branch-free select. ``other[t, v, c]`` and
         ``both[c, d, t]`` are the diffs against a missing value (:attr:`missing_diffs`, squared
-        for the Euclidean distance)."""
+        for the Euclidean distance); ``weight[t]`` weighs A_t's terms (:attr:`distance_weights`;
+        a column of weight 0 is left out of ``columns``)."""
         o = self.options
         partial = self.has_missing
         other, both = (d * d if o.distance == "euclidean" else d for d in self.missing_diffs)
         order, ranges = class_tiles(self.cls, self.n_cls)
         usable = self.kind != UNUSABLE
+        if self.weighted:
+            usable = usable & (self.distance_weights > 0)
         columns = np.concatenate([np.flatnonzero(usable & ~partial), np.flatnonzero(partial)])
         first_row = np.concatenate([[0], np.cumsum(np.where(partial[columns],
                                                             1 + self.n_cls, 1))])
@@ -437,10 +475,12 @@ class DiffModel:
         groups.append(columns.size)
         options = np.array([o.numeric == "ramp", o.t_equal, self._inv_w,
                             o.distance == "euclidean"], dtype=float)
-        return Tiles(self._kernel_values, self.cls, order, ranges, columns.astype(np.intp),
+        weight = (np.ones(self.data.n_attributes) if self.distance_weights is None
+                  else np.ascontiguousarray(self.distance_weights, dtype=np.float64))
+        return Tiles(self._distance_values, self.cls, order, ranges, columns.astype(np.intp),
                      first_row.astype(np.intp), np.array(groups, np.intp), partial,
                      np.ascontiguousarray(self.data.discrete, dtype=np.bool_), *self._code_args,
-                     other, both, options)
+                     other, both, options, weight)
 
     @cached_property
     def missing_diffs(self):
@@ -574,12 +614,13 @@ def _load_tile(buf, tiles, tile, group, centred=False, diffs=True):
     """Transpose group ``group`` of tile ``tile`` into ``buf``: per column the scaled values
     (x / span, or with ``centred`` (x - min) / span; a discrete column's scale is 1 and its
     shift 0; NaN where missing), and (``diffs``) for a column with missing values, for each
-    query class c, the diff of a query of class c whose value is missing to each candidate.
-    Return (start, width, class) of the tile."""
+    query class c, the diff of a query of class c whose value is missing to each candidate
+    (times the column's weight). Return (start, width, class) of the tile."""
     X, order, ranges, columns, first_row = (tiles.values, tiles.order, tiles.ranges,
                                             tiles.columns, tiles.first_row)
     groups, partial, other, both = tiles.groups, tiles.partial, tiles.other, tiles.both
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
+    weight = tiles.weight
     lo, width, c_tile = ranges[tile, 0], ranges[tile, 1] - ranges[tile, 0], ranges[tile, 2]
     n_cls = both.shape[0]
     base = first_row[groups[group]]
@@ -593,7 +634,8 @@ def _load_tile(buf, tiles, tile, group, centred=False, diffs=True):
             if diffs and partial[t]:
                 code = _code(x, t, shift, inv_span, factor, n_codes)
                 for c in range(n_cls):
-                    buf[row + 1 + c, j] = other[t, code, c] if x == x else both[c, c_tile, t]
+                    buf[row + 1 + c, j] = weight[t] * (other[t, code, c] if x == x
+                                                       else both[c, c_tile, t])
     return lo, width, c_tile
 
 
@@ -610,33 +652,40 @@ def _g(a, b, discrete, ramp, t_equal, inv_w, euclid):
 
 
 @njit(cache=True, nogil=True)
-def _add_terms(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
-    """acc[j] += g(col[j], x) (:func:`_g`), or ``to_missing`` where col[j] is NaN (missing)
-    when the column is ``partial``. :func:`_add_column` passes ``discrete``, ``ramp`` and
-    ``euclid`` as constants, so numba compiles a version per combination whose loops carry no
-    branch (and vectorise)."""
+def _add_terms(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial,
+               w):
+    """acc[j] += w * g(col[j], x) (:func:`_g`), or ``to_missing`` (weighted already) where
+    col[j] is NaN (missing) when the column is ``partial``. :func:`_add_column` passes
+    ``discrete``, ``ramp`` and ``euclid`` as constants, so numba compiles a version per
+    combination whose loops carry no branch (and vectorise); w = 1 without attribute weights
+    (exact: the terms are those of an unweighted distance to the last bit)."""
     if partial:
         for j in range(width):
-            d = _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
+            d = w * _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
             acc[j] += d if col[j] == col[j] else to_missing
     else:
         for j in range(width):
-            acc[j] += _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
+            acc[j] += w * _g(col[j], x, discrete, ramp, t_equal, inv_w, euclid)
 
 
 @njit(cache=True, nogil=True)
-def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial):
+def _add_column(acc, col, x, to_missing, width, discrete, ramp, t_equal, inv_w, euclid, partial,
+                w):
     """:func:`_add_terms` with the flags of the column and the options as constants."""
     if discrete:
-        _add_terms(acc, col, x, to_missing, width, True, False, t_equal, inv_w, False, partial)
+        _add_terms(acc, col, x, to_missing, width, True, False, t_equal, inv_w, False, partial,
+                   w)
     elif ramp and euclid:
-        _add_terms(acc, col, x, to_missing, width, False, True, t_equal, inv_w, True, partial)
+        _add_terms(acc, col, x, to_missing, width, False, True, t_equal, inv_w, True, partial, w)
     elif ramp:
-        _add_terms(acc, col, x, to_missing, width, False, True, t_equal, inv_w, False, partial)
+        _add_terms(acc, col, x, to_missing, width, False, True, t_equal, inv_w, False, partial,
+                   w)
     elif euclid:
-        _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, True, partial)
+        _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, True, partial,
+                   w)
     else:
-        _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, False, partial)
+        _add_terms(acc, col, x, to_missing, width, False, False, t_equal, inv_w, False, partial,
+                   w)
 
 
 @njit(cache=True, nogil=True)
@@ -647,10 +696,11 @@ def _missing_query_terms(acc, tiles, r, t, lo, c_tile, width):
     X, order, other, both = tiles.values, tiles.order, tiles.other, tiles.both
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     c_r = tiles.cls[r]
-    unknown = both[c_r, c_tile, t]
+    w = tiles.weight[t]
+    unknown = w * both[c_r, c_tile, t]
     for j in range(width):
         y = X[order[lo + j], t]
-        known = other[t, _code(y, t, shift, inv_span, factor, n_codes), c_r]
+        known = w * other[t, _code(y, t, shift, inv_span, factor, n_codes), c_r]
         acc[j] += known if y == y else unknown
 
 
@@ -660,24 +710,26 @@ def _add_group(acc, buf, tiles, group, r, lo, c_tile, width, loaded=True):
     candidate j of the tile of class ``c_tile`` starting at ``lo``, loaded by
     :func:`_load_tile` (``loaded``: with its diff rows, else r's diffs to missing values are
     looked up for r alone): g (:func:`_g`) where both values are known, else the RELIEF-B/D
-    diff against a missing value (squared for the Euclidean distance). Summed over the groups,
-    acc is the distance."""
+    diff against a missing value (squared for the Euclidean distance), each times the column's
+    weight. Summed over the groups, acc is the distance."""
     X, cls, columns, first_row, groups = (tiles.values, tiles.cls, tiles.columns,
                                           tiles.first_row, tiles.groups)
     partial, discrete, other, options = tiles.partial, tiles.discrete, tiles.other, tiles.options
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
     ramp, t_equal, inv_w, euclid = options[0] != 0.0, options[1], options[2], options[3] != 0.0
+    weight = tiles.weight
     base = first_row[groups[group]]
     for u in range(groups[group], groups[group + 1]):
         t = columns[u]
         row = first_row[u] - base
         if not partial[t]:
             _add_column(acc, buf[row], X[r, t] * inv_span[t], 0.0, width, discrete[t], ramp,
-                        t_equal, inv_w, euclid, False)
+                        t_equal, inv_w, euclid, False, weight[t])
         elif X[r, t] == X[r, t]:
             code = _code(X[r, t], t, shift, inv_span, factor, n_codes)
-            _add_column(acc, buf[row], X[r, t] * inv_span[t], other[t, code, c_tile], width,
-                        discrete[t], ramp, t_equal, inv_w, euclid, True)
+            _add_column(acc, buf[row], X[r, t] * inv_span[t],
+                        weight[t] * other[t, code, c_tile], width, discrete[t], ramp, t_equal,
+                        inv_w, euclid, True, weight[t])
         elif loaded:        # the query's value is missing: its diffs were loaded with the tile
             diffs = buf[row + 1 + cls[r]]
             for j in range(width):

@@ -244,7 +244,7 @@ def _search(how, instances, K, callback, ties=0):
             deferred = True
     alone = search is None          # (the outputs are then as filled above)
     if alone:                       # the brute-force search (planes: packed by then anyway)
-        search = "packed SNP" if diff_model.planes.shape[2] else "double precision"
+        search = "packed SNP" if diff_model.distance_planes.shape[2] else "double precision"
     notify_search(search)
     if K and todo.size:
         _brute_force_search(diff_model, instances, todo, groups, skip_zero_distance,
@@ -333,6 +333,8 @@ def _self_distances(model, instances):
     terms = model.missing_diffs[1][c, c, :]
     if model.options.distance == "euclidean":
         terms = terms * terms
+    if model.weighted:
+        terms = terms * model.distance_weights
     return np.where(missing, terms, 0.0).sum(axis=1)
 
 
@@ -434,7 +436,7 @@ def _search_rows(model, rows, tiles, groups, skip_zero, shape, nearest=None, out
         out = (np.full((rows.size,) + tuple(shape), -1, dtype=np.intp),
                np.full((rows.size,) + tuple(shape), np.inf))
     found_idx, found_dist = out
-    planes = model.planes                   # (packing launches a kernel itself)
+    planes = model.distance_planes          # (packing launches a kernel itself)
     with parallel_launch():
         _nearest_search(np.ascontiguousarray(rows, dtype=np.intp), tiles, planes,
                         _GROUP_MODES[groups], skip_zero, _chunks(),
@@ -582,7 +584,7 @@ def _chunks():
 
 def _kd_tree_suits(model):
     n, a = model.data.X.shape
-    return (n >= KD_TREE_MIN_INSTANCES and a <= KD_TREE_MAX_ATTRIBUTES
+    return (n >= KD_TREE_MIN_INSTANCES and a <= KD_TREE_MAX_ATTRIBUTES and not model.weighted
             and model.options.numeric == "linear" and not model.has_missing.any()
             and np.all(model.kind == NUMERIC))
 

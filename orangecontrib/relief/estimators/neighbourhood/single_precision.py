@@ -91,7 +91,7 @@ def suits(model, n_queries, skip_zero, n_groups=1, K=10):
     a = model.data.n_attributes
     work = n_queries * model.data.n_instances * a
     if (model.sparse or o.corelearn or skip_zero or work < MIN_WORK or a > MAX_ATTRIBUTES
-            or model.planes.shape[2] or not np.any(model.kind != UNUSABLE)):
+            or model.planes.shape[2] or model.weighted or not np.any(model.kind != UNUSABLE)):
         return False
     if model.has_missing.any() and o.missing == "D" and o.both_missing != "both":
         return False

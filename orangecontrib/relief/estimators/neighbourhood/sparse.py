@@ -72,8 +72,12 @@ class SparseDiffModel(DiffModel):
                              "neighbour order is that of its dense search): use the 'papers' "
                              "preset (numeric_diff='ramp' gives CORElearn's diff), or convert "
                              "the data to a dense array")
+        if data.attribute_weights is not None:
+            raise ValueError("attribute weights in the distance are not available for sparse "
+                             "data: convert the data to a dense array")
         self.data = data
         self._reference = None
+        self.distance_weights = None
         X = data.X
         n, a = X.shape
         self.kind = np.where(data.discrete, DISCRETE, NUMERIC).astype(np.int8)

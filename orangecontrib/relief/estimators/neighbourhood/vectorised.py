@@ -212,7 +212,7 @@ def _distance_matrix(rows, tiles, cand, c_cand):
     """The distances of :func:`.diffs._tile_distances` between instances ``rows`` and the
     candidates ``cand`` (of tile classes ``c_cand``), index arrays broadcast together (rows
     (b, 1) against candidates (1, c) for a matrix, or equal shapes for pairs): the terms of the
-    columns added in the kernel's order."""
+    columns added in the kernel's order, each times the column's weight."""
     X, cls, columns, partial, discrete = (tiles.values, tiles.cls, tiles.columns, tiles.partial,
                                           tiles.discrete)
     shift, inv_span, factor, n_codes = tiles.shift, tiles.inv_span, tiles.factor, tiles.n_codes
@@ -241,7 +241,7 @@ def _distance_matrix(rows, tiles, cand, c_cand):
             known_query = np.where(col_known, term, to_missing)
             missing_query = np.where(col_known, other[t, c_code, c_query], both[c_query, c_cand, t])
             term = np.where(x == x, known_query, missing_query)
-        acc += term
+        acc += tiles.weight[t] * term
     return acc
 
 
@@ -347,7 +347,7 @@ def _approximate_distances(tiles, planes, cand):
     within a rounding bound of it."""
     X, columns, options = tiles.values, tiles.columns, tiles.options
     n, a = cand.size, columns.size
-    if not a or tiles.partial[columns].any():
+    if not a or tiles.partial[columns].any() or np.any(tiles.weight[columns] != 1.0):
         return None
     discrete = tiles.discrete[columns]
     if discrete.all():
