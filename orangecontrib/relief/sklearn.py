@@ -14,9 +14,11 @@ Each selector takes its estimator's parameters (``ReliefF(k=..., iterations=...,
 * ``threshold``: keep the features whose estimate exceeds it;
 * ``fdr``: keep the features whose Benjamini-Hochberg q-value is below it (needs ``pvalues``);
 * ``pvalues``: None, "stir" (STIR, the Relief family of a discrete class, calibrated by 30
-  permutations drawn with ``random_state``) or "permutation" (any estimator;
+  permutations drawn with ``random_state``), "permutation" (any estimator;
   ``n_permutations`` runs with ``random_state``; None: enough for q < 0.05 among the
-  features, at most 1,000, with a warning when that cannot reach it): fitting then sets
+  features, at most 1,000, with a warning when that cannot reach it), "npdr" (NPDR's
+  regression test) or "trend" (the allelic trend test's regression p-values, of
+  ``selectors.TrendTest``): fitting then sets
   ``pvalues_`` and ``qvalues_`` (see :mod:`orangecontrib.relief.estimators.significance`);
 * ``discrete_features``: which columns are discrete (nominal): False (none, the default), True
   (all), a boolean mask or column indices. A discrete column's distinct values are its values;
