@@ -27,13 +27,43 @@ Sections (``--sections``, comma-separated):
   sets: the share of planted SNPs found at q < 0.05 (mean and 95 % interval), the false
   discovery proportion, the paired difference from STIR MultiSURF; and the correlation of
   NPDR's and STIR's uncalibrated statistics over the SNPs of each data set;
+* ``standard``: NPDR beside the standard tests on one simulation, n = 400, 100 SNPs (MAF
+  uniform in 0.1..0.5), two scenarios: *main effects* (10 planted SNPs with an odds ratio of 2
+  per allele, logit centred for classes about 50/50) and *a pure-epistatic pair* (SNPs 0 and
+  1: the class's logit +-2 by the XOR of carrying their minor alleles, no main effect). Per data
+  set: the allelic trend test (logistic regression on the allele count), NPDR calibrated (30
+  permutations), STIR MultiSURF calibrated and the scan of every pair for interaction
+  (:func:`.interactions.interacting_pairs`, ``method="scan"``); the share of planted SNPs found
+  at q < 0.05 (for the scan: in a pair at q < 0.05 with another planted SNP) and the false
+  discovery proportion among the SNPs (pairs for the scan) called;
 * ``speed``: NPDR with MultiSURF neighbourhoods and two covariates on 2,000 x 100,000 SNPs read
   from a ``.bed`` file (written once into ``--workdir`` by bed-reader): discrete covariates
   (sex and a 3-level site: the grouped popcount path), in a child process for its peak memory,
-  after a warm-up on a small file that compiles the kernels into numba's cache.
+  after a warm-up on a small file that compiles the kernels into numba's cache;
+* ``speed-numeric``: the same with 10 numeric covariates (principal components, standard
+  normal) instead: the score test's counted sums (``statistic="score"``, the default), the
+  neighbour search and the fits timed apart, on ``-a`` SNPs (a slice of 100,000 when the
+  machine is loaded: the fits' work is linear in the SNPs, and so is the search's);
+* ``strata``: the calibration of the permutations within strata of a numeric covariate on
+  SNPs unrelated to it: age (standard normal) sets the class (logit 1.5 a standard deviation)
+  and the allele frequency of 10 SNPs (as ``confounding-numeric``), 90 SNPs are unrelated to
+  both, no SNP is causal; n = 400, NPDR adjusted for age with 30 permutations in strata of
+  ``STRATUM_SIZE`` instances of similar predicted class, and for comparison in strata of 5 and
+  40 and over all instances. Over the replicates: the share of unrelated and of confounded
+  SNPs with p < 0.05, the KS test of the unrelated SNPs' p-values against uniform, and the
+  share of data sets with any discovery (q < 0.05; at most 5 % under a complete null);
+* ``score-vs-wald``: the score test against the full regression (the Wald z of each SNP's own
+  fit) on null SNPs with two numeric covariates: the correlation of the statistics, and the
+  shares of their own p-values and of their calibrated p-values below 0.05;
+* ``progress``: the time of the neighbour search and of one pass of fits apart, for each kind
+  of fits (grouped counts, counted score sums, score and Wald fits over the pairs' diffs),
+  against the ratio the progress assumes (``npdr.FIT_WORK``).
 
     python benchmarks/npdr.py --sections null,confounding,power --reps 30
     python benchmarks/npdr.py --sections speed --workdir DIR
+    python benchmarks/npdr.py --sections standard --reps 20
+    python benchmarks/npdr.py --sections speed-numeric --workdir DIR -a 10000
+    python benchmarks/npdr.py --sections strata,score-vs-wald --reps 20
 """
 import argparse
 import json
@@ -229,6 +259,196 @@ def power_section(reps):
           f"min {correlation.min():.3f}")
 
 
+def main_effects(rng, n=400, a=100, planted=10, odds_ratio=2.0):
+    X = snps(rng, n, a)
+    logit = np.log(odds_ratio) * X[:, :planted].sum(axis=1)
+    logit -= np.median(logit)
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(float)
+    return X, y
+
+
+def epistatic_pair(rng, n=400, a=100, logit=2.0):
+    X = snps(rng, n, a)
+    carry = X[:, :2] > 0
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit * np.where(carry[:, 0] ^ carry[:, 1], 1, -1)))
+         ).astype(float)
+    return X, y
+
+
+def standard_section(reps, skip=()):
+    from orangecontrib.relief.estimators.interactions import interacting_pairs
+    from orangecontrib.relief.estimators.trend import TrendTest
+    snp_data = lambda X, y: encode(X, y, discrete=True, n_classes=2)
+    methods = {
+        "allelic trend test": lambda d, s: TrendTest().test(d).qvalues,
+        "NPDR (calibrated)": lambda d, s: NPDR().test(d, random_state=s).qvalues,
+        "STIR MultiSURF (calibrated)": lambda d, s: stir(MultiSURF(), d, random_state=s).qvalues,
+        "pair scan": lambda d, s: interacting_pairs(d, method="scan", random_state=s),
+    }
+    methods = {name: m for name, m in methods.items()
+               if not any(word and word in name for word in skip)}
+    scenarios = {"main effects (10 SNPs, OR 2 per allele)": (main_effects, 10),
+                 "pure-epistatic pair (XOR, logit +-2)": (epistatic_pair, 2)}
+    print("| scenario | method | data sets | planted found at q < .05, mean [95 % interval] | "
+          "FDP, mean [95 % interval] | s/data set |")
+    print("|---|---|---|---|---|---|")
+    for scenario, (simulate, planted) in scenarios.items():
+        found = {name: [] for name in methods}
+        fdp = {name: [] for name in methods}
+        seconds = {name: 0.0 for name in methods}
+        for rep in range(reps):
+            X, y = simulate(np.random.default_rng(3000 + rep))
+            data = snp_data(X, y)
+            for name, method in methods.items():
+                start = time.perf_counter()
+                result = method(data, rep)
+                seconds[name] += time.perf_counter() - start
+                if name == "pair scan":
+                    called = [(p.first, p.second) for p in result if p.qvalue < 0.05]
+                    true = [c for c in called if c[0] < planted and c[1] < planted]
+                    hit = {i for c in true for i in c}
+                    found[name].append(len(hit) / planted)
+                    fdp[name].append((len(called) - len(true)) / max(len(called), 1))
+                else:
+                    chosen = result < 0.05
+                    found[name].append(chosen[:planted].mean())
+                    fdp[name].append(chosen[planted:].sum() / max(chosen.sum(), 1))
+        for name in methods:
+            print(f"| {scenario} | {name} | {reps} | {interval(found[name])} | "
+                  f"{interval(fdp[name])} | {seconds[name] / reps:.2f} |", flush=True)
+def strata_section(reps):
+    from orangecontrib.relief.estimators import significance
+    n = 400
+    print("| permutations | replicates | unrelated SNPs p < .05 | KS p (unrelated) | "
+          "confounded SNPs p < .05 | sets with a discovery (q < .05) |")
+    print("|---|---|---|---|---|---|")
+    for size, label in ((significance.STRATUM_SIZE, "strata of "
+                         f"{significance.STRATUM_SIZE} (the default)"),
+                        (5, "strata of 5"), (40, "strata of 40"), (n, "over all instances")):
+        unrelated, confounded, any_fd = [], [], []
+        previous, significance.STRATUM_SIZE = significance.STRATUM_SIZE, size
+        try:
+            for rep in range(reps):
+                rng = np.random.default_rng(5000 + rep)
+                age = rng.normal(size=n)
+                X = snps(rng, n, 100)
+                X[:, :10] = rng.binomial(2, 1 / (1 + np.exp(0.85 - 1.5 * age))[:, None],
+                                         (n, 10))
+                y = (rng.random(n) < 1 / (1 + np.exp(-1.5 * age))).astype(float)
+                data = encode(X, y, discrete=True, n_classes=2,
+                              covariates=as_covariates(age, n, names=["age"]))
+                result = NPDR().test(data, random_state=rep)
+                unrelated.append(result.pvalues[10:])
+                confounded.append(result.pvalues[:10])
+                any_fd.append((result.qvalues < 0.05).any())
+        finally:
+            significance.STRATUM_SIZE = previous
+        u, c = np.concatenate(unrelated), np.concatenate(confounded)
+        print(f"| {label} | {reps} | {np.mean(u < 0.05):.1%} | "
+              f"{stats.kstest(u, 'uniform').pvalue:.2g} | {np.mean(c < 0.05):.1%} | "
+              f"{np.mean(any_fd):.0%} |", flush=True)
+
+
+def score_vs_wald_section(reps):
+    n = 300
+    r, own, calibrated = [], {"score": [], "wald": []}, {"score": [], "wald": []}
+    for rep in range(reps):
+        rng = np.random.default_rng(7000 + rep)
+        y = (rng.random(n) < 0.4).astype(float)
+        data = encode(snps(rng, n, 60), y, discrete=True, n_classes=2,
+                      covariates=as_covariates(rng.normal(size=(n, 2)), n))
+        results = {}
+        for statistic in ("score", "wald"):
+            results[statistic] = NPDR(statistic=statistic).test(data, calibration=0)
+            own[statistic].append(results[statistic].pvalues)
+            calibrated[statistic].append(NPDR(statistic=statistic).test(
+                data, random_state=rep).pvalues)
+        r.append(np.corrcoef(results["score"].statistics, results["wald"].statistics)[0, 1])
+    print("| statistic | the regressions' own p < .05 | calibrated p < .05 (30 permutations) |"
+          " KS p (calibrated) |")
+    print("|---|---|---|---|")
+    for statistic in ("score", "wald"):
+        o, c = np.concatenate(own[statistic]), np.concatenate(calibrated[statistic])
+        print(f"| {statistic} | {np.mean(o < 0.05):.1%} | {np.mean(c < 0.05):.1%} | "
+              f"{stats.kstest(c, 'uniform').pvalue:.2g} |")
+    print(f"\ncorrelation of the score and Wald statistics over the SNPs of a data set: mean "
+          f"{np.mean(r):.4f}, min {np.min(r):.4f} ({reps} data sets of {n} x 60 null SNPs, "
+          "two numeric covariates)")
+
+
+def progress_section():
+    rng = np.random.default_rng(0)
+    n, a = 1000, 4000
+    X = snps(rng, n, a)
+    y = rng.integers(0, 2, n).astype(float)
+    pcs = rng.normal(size=(n, 10))
+    sex_site = as_covariates(np.c_[rng.integers(0, 2, n), rng.integers(0, 3, n)], n,
+                             discrete=True)
+    cases = (("grouped", X, True, sex_site, "score"),
+             ("counted", X, True, as_covariates(pcs, n), "score"),
+             ("score", rng.normal(size=(n, a // 10)), False, as_covariates(pcs[:, :2], n),
+              "score"),
+             ("wald", rng.normal(size=(n, a // 50)), False, as_covariates(pcs[:, :2], n),
+              "wald"))
+    print("| fits | data | search (CPU s) | one pass of fits (CPU s) | ratio | assumed |")
+    print("|---|---|---|---|---|---|")
+    for name, Xc, discrete, covs, statistic in cases:
+        data = encode(Xc, y, discrete=discrete, n_classes=2, covariates=covs)
+        npdr = NPDR(statistic=statistic)
+        npdr(encode(Xc[:60], y[:60], discrete=discrete, n_classes=2,
+                    covariates=as_covariates(covs.values[:60], 60, discrete=covs.discrete)))
+        start = time.process_time()
+        context = npdr.context(data)
+        search = time.process_time() - start
+        start = time.process_time()
+        npdr.estimate(context)
+        fits = time.process_time() - start
+        print(f"| {name} | {n} x {Xc.shape[1]}, {covs.n_covariates} covariates | "
+              f"{search:.2f} | {fits:.2f} | {fits / search:.1f} | {npdr.fit_work(data):.1f} |",
+              flush=True)
+
+
+def speed_numeric_child(path):
+    from dataclasses import replace
+    from orangecontrib.relief.readers import read_plink
+    start = time.perf_counter()
+    data = read_plink(path)
+    read = time.perf_counter() - start
+    rng = np.random.default_rng(0)
+    n = data.n_instances
+    covs = as_covariates(rng.normal(size=(n, 10)), n, names=[f"PC{i}" for i in range(1, 11)])
+    data = replace(data, covariates=covs)
+    npdr = NPDR()
+    begin = time.perf_counter()
+    context = npdr.context(data)
+    search = time.perf_counter() - begin
+    begin = time.perf_counter()
+    scores = npdr.estimate(context)
+    fits = time.perf_counter() - begin
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20
+    print(json.dumps({"read": read, "search": search, "fits": fits,
+                      "pairs": int(context.rows.size), "peak_gb": peak, "load": os.getloadavg()[0],
+                      "top": [int(i) for i in np.argsort(-scores)[:2]]}))
+
+
+def speed_numeric_section(workdir, n, a):
+    sys.path.insert(0, os.path.dirname(__file__))
+    from plink_scale import write_bed
+    path = write_bed(os.path.join(workdir, f"npdr_{n}x{a}.bed"), n, a)
+    out = subprocess.run([sys.executable, __file__, "--speed-numeric-child", path], check=True,
+                         capture_output=True, text=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    scale = 100_000 / a
+    print(f"NPDR MultiSURF + 10 numeric covariates (score test), {n:,} x {a:,} SNPs from .bed "
+          f"({result['pairs']:,} pairs): reading {result['read']:.1f} s, neighbour search "
+          f"{result['search']:.1f} s, fits {result['fits']:.1f} s, peak {result['peak_gb']:.2f} "
+          f"GB, load {result['load']:.1f}, top SNPs {result['top']}")
+    if a < 100_000:
+        print(f"linear in the SNPs, 100,000 SNPs would take {scale * result['search']:.0f} s of "
+              f"search and {scale * result['fits']:.0f} s of fits at this load: "
+              f"{scale * (result['search'] + result['fits']):.0f} s")
+
+
 def speed_child(path):
     from dataclasses import replace
     from orangecontrib.relief.readers import read_plink
@@ -269,12 +489,17 @@ def main():
     parser.add_argument("--sections", default="null,confounding,power")
     parser.add_argument("--reps", type=int, default=30)
     parser.add_argument("--workdir", default=".")
+    parser.add_argument("--skip", default="", help="standard: leave out the methods whose "
+                        "name contains one of these words (comma-separated), e.g. STIR")
     parser.add_argument("-n", type=int, default=2000)
     parser.add_argument("-a", type=int, default=100_000)
     parser.add_argument("--speed-child", help=argparse.SUPPRESS)
+    parser.add_argument("--speed-numeric-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.speed_child:
         return speed_child(args.speed_child)
+    if args.speed_numeric_child:
+        return speed_numeric_child(args.speed_numeric_child)
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
     for section in args.sections.split(","):
@@ -285,8 +510,18 @@ def main():
             confounding_section(args.reps, numeric=section == "confounding-numeric")
         elif section == "power":
             power_section(args.reps)
+        elif section == "standard":
+            standard_section(args.reps, args.skip.split(","))
         elif section == "speed":
             speed_section(args.workdir, args.n, args.a)
+        elif section == "speed-numeric":
+            speed_numeric_section(args.workdir, args.n, args.a)
+        elif section == "strata":
+            strata_section(args.reps)
+        elif section == "score-vs-wald":
+            score_vs_wald_section(args.reps)
+        elif section == "progress":
+            progress_section()
         print()
 
 

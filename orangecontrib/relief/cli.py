@@ -286,8 +286,20 @@ def rank_command(parser):
                              "with --iterations M")
     parser.add_argument("-n", "--top", type=positive_int, metavar="N",
                         help="print only the N best attributes")
+    parser.add_argument("--calibration", type=calibration_count, default=None, metavar="R",
+                        help="NPDR: the permutations of the class that calibrate its p-values "
+                             "(default 30; 0 = the regression's own p-values, which are too "
+                             "small: its neighbour pairs are not independent)")
     add_output_options(parser, "the ranking", FORMATS)
     return run_rank
+
+
+def calibration_count(text):
+    """--calibration: 0 or an integer >= 3."""
+    value = int_value(text)
+    if value != 0 and value < 3:
+        raise argparse.ArgumentTypeError(f"must be 0 or an integer >= 3, got {text!r}")
+    return value
 
 
 def add_output_options(parser, what, formats):
@@ -343,9 +355,18 @@ def run_rank(args, out):
                ("--seed", "random_state"): args.seed}
     options.update({(f"--param {name}", name): value for name, value in args.param})
     kwargs = scorer_parameters(cls, options)
+    own = own_test(cls) if not args.dask else None
+    if args.calibration is not None and own != "npdr":
+        raise CliError("--calibration calibrates NPDR's p-values; the estimator is "
+                       f"{cls.__name__}")
+    tested = None
     try:
         with progress(args, cls.__name__) as callback:
-            scores = np.asarray(score(args, data, cls, kwargs, callback), dtype=float)
+            if own is None:
+                scores = np.asarray(score(args, data, cls, kwargs, callback), dtype=float)
+            else:
+                tested = own_significance(args, data, cls, kwargs, own, callback)
+                scores = np.asarray(tested.scores, dtype=float)
     except ValueError as error:
         raise CliError(f"{cls.__name__} cannot rank {args.data!r}: {error}") from None
     result = {
@@ -354,9 +375,55 @@ def run_rank(args, out):
         "left_out": {reason: count for reason, count in data.dropped.items() if count},
         "attributes": len(data.attributes), "class": data.class_name,
         "class_type": "discrete" if task == "classification" else "numeric",
-        "ranking": ranking(list(data.attributes), scores, args.top)}
+        "ranking": ranking(list(data.attributes), scores, args.top, tested)}
+    if tested is not None:
+        result["pvalues"] = pvalue_notice(cls, own, tested)
+        if not args.quiet:
+            print(f"{PROGRAM}: {result['pvalues']['score']}; p: {result['pvalues']['p']}; "
+                  f"q: {result['pvalues']['q']}", file=sys.stderr)
     return write_result(args, out, result, FORMATS, output_format,
                         f"{len(result['ranking'])} scores")
+
+
+def own_test(cls):
+    """The method of the estimator's own test whose p-values ``rank`` prints beside its
+    scores ("npdr", "trend"), or None."""
+    from .estimators.significance import OWN_TESTS
+    return next((m for m in cls.engine().significance_tests if m in OWN_TESTS), None)
+
+
+def own_significance(args, data, cls, kwargs, method, callback):
+    """The scores with their p-values and q-values by the estimator's own test ``method``
+    (:func:`.estimators.significance.significance`; NPDR's calibrated by ``--calibration``
+    permutations of the class drawn with ``--seed``)."""
+    from .estimators.significance import STIR_CALIBRATION, significance
+    calibration = STIR_CALIBRATION if args.calibration is None else args.calibration
+    if data.kind == "plink" or data.covariates is not None:     # encoded data
+        return significance(cls.engine()(**kwargs), data.data, method,
+                            random_state=args.seed, callback=callback,
+                            calibration=calibration)
+    encoded, _, _ = cls(**kwargs).encode(data.data)
+    return significance(cls(**kwargs), encoded, method, random_state=args.seed,
+                        callback=callback, calibration=calibration)
+
+
+def pvalue_notice(cls, method, tested):
+    """What the score, p and q columns of an own test's ranking are, in words (the notice on
+    stderr and the JSON's ``pvalues``)."""
+    if method == "npdr":
+        score = ("score: NPDR's regression z (not a p-value; its neighbour pairs are not "
+                 "independent, so its own normal p-values are too small)")
+        p = (f"one-sided, z referred to its null distribution from {tested.n_permutations} "
+             "permutations of the class (calibrated)" if tested.n_permutations else
+             "one-sided normal p of the regression's z, not calibrated (too small)")
+    else:
+        score = ("score: the statistic squared, chi-squared with 1 degree of freedom "
+                 "(t squared for a numeric class)")
+        p = f"two-sided, {tested.test}, with the covariates"
+    return {"method": method, "score": score, "p": p,
+            "q": "Benjamini-Hochberg over the attributes ranked (FDR, an average over data "
+                 "sets)",
+            "n_permutations": int(tested.n_permutations)}
 
 
 def write_result(args, out, result, formats, output_format, what):
@@ -434,17 +501,21 @@ def local_cluster(distributed, **options):
         signal.signal(signal.SIGINT, previous)
 
 
-def ranking(names, scores, top=None):
-    """[(rank, attribute, score)], best first (ties in the attributes' order), NaN last."""
+def ranking(names, scores, top=None, tested=None):
+    """[(rank, attribute, score)], best first (ties in the attributes' order), NaN last; with
+    ``tested`` (a Significance) [(rank, attribute, score, p, q)]."""
     order = np.argsort(-scores, kind="stable")[:top]
-    return [(rank, names[i], float(scores[i])) for rank, i in enumerate(order, start=1)]
+    if tested is None:
+        return [(rank, names[i], float(scores[i])) for rank, i in enumerate(order, start=1)]
+    return [(rank, names[i], float(scores[i]), float(tested.pvalues[i]),
+             float(tested.qvalues[i])) for rank, i in enumerate(order, start=1)]
 
 
 def format_table(result):
     """A line saying what was estimated, then rank, attribute and score aligned."""
     settings = ", ".join(f"{k}={v!r}" for k, v in result["parameters"].items())
     rows = result["ranking"]
-    width = max([len("attribute")] + [len(name) for _, name, _ in rows])
+    width = max([len("attribute")] + [len(row[1]) for row in rows])
     from .reading import reasons_text
     left_out = reasons_text(result["left_out"])
     used = (f"{result['instances']} instances" if not left_out else
@@ -452,30 +523,40 @@ def format_table(result):
             f"{left_out})")
     lines = [f"{result['estimator']}({settings}) on {result['data']}: {used}, "
              f"{result['attributes']} attributes, class {result['class']!r} "
-             f"({result['class_type']})",
-             f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}"]
-    lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}" for rank, name, score in rows]
+             f"({result['class_type']})"]
+    if "pvalues" not in result:
+        lines.append(f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}")
+        lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}" for rank, name, score in rows]
+        return "\n".join(lines) + "\n"
+    lines.append(f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}  {'p':>9}  {'q':>9}")
+    lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}  {p:>9.3g}  {q:>9.3g}"
+              for rank, name, score, p, q in rows]
     return "\n".join(lines) + "\n"
 
 
 def format_csv(result):
-    """``rank,attribute,score`` rows (scores in full precision, NaN as an empty field)."""
+    """``rank,attribute,score`` rows (scores in full precision, NaN as an empty field), with
+    ``p,q`` columns for an estimator's own test."""
     from io import StringIO
     text = StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["rank", "attribute", "score"])
-    writer.writerows((rank, name, "" if np.isnan(score) else repr(score))
-                     for rank, name, score in result["ranking"])
+    tested = "pvalues" in result
+    writer.writerow(["rank", "attribute", "score"] + (["p", "q"] if tested else []))
+    writer.writerows((rank, name, *("" if np.isnan(v) else repr(v) for v in values))
+                     for rank, name, *values in result["ranking"])
     return text.getvalue()
 
 
 def format_json(result):
     """One JSON object: what was estimated (``instances`` used of ``instances_read``, those
     ``left_out`` by reason) and ``ranking``, a list of {rank, attribute, score} (NaN as
-    null)."""
+    null), with ``p`` and ``q`` for an estimator's own test, whose ``pvalues`` says how they
+    were computed."""
+    keys = ("score", "p", "q")
     document = dict(result, ranking=[
-        {"rank": rank, "attribute": name, "score": None if np.isnan(score) else score}
-        for rank, name, score in result["ranking"]])
+        {"rank": rank, "attribute": name,
+         **{key: None if np.isnan(v) else v for key, v in zip(keys, values)}}
+        for rank, name, *values in result["ranking"]])
     return json.dumps(document, indent=2, default=str) + "\n"
 
 

@@ -115,12 +115,14 @@ class EstimatorScorer(Scorer):
         scores = np.asarray(self.engine().__call__(self, encoded, callback), dtype=float)
         return _aligned(scores, estimated, len(data.domain.attributes))
 
-    def significance(self, data, method="stir", n_permutations=100, random_state=None,
+    def significance(self, data, method="stir", n_permutations=None, random_state=None,
                      callback=None):
         """Estimates of ``data.domain.attributes`` with their p-values and Benjamini-Hochberg
         q-values: a :class:`~.estimators.significance.Significance`. ``method="stir"`` (the
-        Relief estimators of a discrete class: STIR, calibrated by permutations) or ``"permutation"`` (any
-        scorer: ``n_permutations`` estimates with the class permuted by ``random_state``);
+        Relief estimators of a discrete class: STIR, calibrated by permutations) or
+        ``"permutation"`` (any scorer: ``n_permutations`` estimates with the class permuted by
+        ``random_state``; None: enough for q < 0.05 among the attributes, at most 1,000, with a
+        warning when that cannot reach it);
         with :attr:`covariates` also ``"npdr"`` (NPDR's own test) and permutations of an
         estimator that adjusts for them (the permutations exchange the class over all
         instances), while STIR refuses them. The per-attribute arrays are aligned with

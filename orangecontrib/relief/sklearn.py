@@ -14,8 +14,11 @@ Each selector takes its estimator's parameters (``ReliefF(k=..., iterations=...,
 * ``threshold``: keep the features whose estimate exceeds it;
 * ``fdr``: keep the features whose Benjamini-Hochberg q-value is below it (needs ``pvalues``);
 * ``pvalues``: None, "stir" (STIR, the Relief family of a discrete class, calibrated by 30
-  permutations drawn with ``random_state``) or "permutation" (any estimator;
-  ``n_permutations`` runs with ``random_state``): fitting then sets
+  permutations drawn with ``random_state``), "permutation" (any estimator;
+  ``n_permutations`` runs with ``random_state``; None: enough for q < 0.05 among the
+  features, at most 1,000, with a warning when that cannot reach it), "npdr" (NPDR's
+  regression test) or "trend" (the allelic trend test's regression p-values, of
+  ``selectors.TrendTest``): fitting then sets
   ``pvalues_`` and ``qvalues_`` (see :mod:`orangecontrib.relief.estimators.significance`);
 * ``discrete_features``: which columns are discrete (nominal): False (none, the default), True
   (all), a boolean mask or column indices. A discrete column's distinct values are its values;
@@ -58,7 +61,7 @@ __all__ = ["EstimatorSelector", "SELECTORS", "selector_class"] + [
 
 #: the selection's parameters and their defaults, after the estimator's
 SELECTION = {"n_features_to_select": None, "threshold": None, "fdr": None, "pvalues": None,
-             "n_permutations": 100, "discrete_features": False, "backend": None,
+             "n_permutations": None, "discrete_features": False, "backend": None,
              "client": None}
 
 #: where :meth:`EstimatorSelector.fit` computes: in memory (None or "numpy") or on Dask

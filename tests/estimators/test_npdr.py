@@ -239,10 +239,12 @@ def test_bad_covariates(kind, bad, discrete, match, statistic):
                                           n_classes=data.n_classes, covariates=covariates))
 
 
-@pytest.mark.parametrize("mixed", [False, True])
-def test_an_attribute_equal_to_the_class_comes_first(mixed):
+@pytest.mark.parametrize("mixed,statistic", [(False, "score"), (True, "score"),
+                                             (False, "wald"), (True, "wald")])
+def test_an_attribute_equal_to_the_class_comes_first(mixed, statistic):
     # 8 instances x 2,000 attributes, attribute 0 equal to the class (its logistic likelihood
-    # has no finite maximum: separation): its score statistic is finite, the largest, and its
+    # has no finite maximum: separation): its score statistic (or, for the Wald statistic of
+    # its own regression, Firth's penalised likelihood ratio) is finite, the largest, and its
     # p-value the smallest (random attributes equal to the class, or to its complement, by
     # chance tie with it: 2,000 attributes of 8 binary values repeat each pattern about 8
     # times); in mixed data (numeric attributes beside the discrete ones) the same. Calibrated
@@ -258,7 +260,7 @@ def test_an_attribute_equal_to_the_class_comes_first(mixed):
         discrete[1000:] = False
     data = encode(X, y, discrete=discrete, n_classes=2)
     for calibration in (0, 30):
-        result = NPDR().test(data, calibration=calibration, random_state=0)
+        result = NPDR(statistic=statistic).test(data, calibration=calibration, random_state=0)
         assert np.isfinite(result.statistics[0])
         assert result.statistics[0] == np.nanmax(result.statistics)
         if calibration:
@@ -373,3 +375,31 @@ def test_progress_is_proportional_to_the_work(monkeypatch):
     assert steps[-1] <= steps[0] + 1e-12
     for r in range(1, 5):
         assert np.any(np.isclose(runs, r))
+
+
+def test_separated_wald_fits_are_firths():
+    # the Wald statistic of an attribute equal to the class: the fit has no finite maximum, so
+    # its coefficient and standard error are those of Firth's penalised likelihood and its
+    # statistic the signed root of the penalised likelihood ratio, as firthmodels computes them
+    # on the pairs one by one
+    import warnings
+    from firthmodels import FirthLogisticRegression
+    rng = np.random.default_rng(3)
+    y = np.tile([0.0, 1.0], 10)
+    X = rng.integers(0, 3, (20, 70)).astype(float)
+    X[:, 0] = 2 * y
+    data = encode(X, y, discrete=True, n_classes=2)
+    npdr = NPDR(statistic="wald")
+    context = npdr.context(data)
+    result = npdr.test(data, calibration=0)
+    outcome = (y[context.rows] != y[context.others]).astype(float)
+    d = (X[context.rows, 0] != X[context.others, 0]).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = FirthLogisticRegression(gtol=1e-12, xtol=1e-12, max_iter=500).fit(
+            d[:, None], outcome)
+        model.lrt()
+    z = np.sign(model.coef_[0]) * np.sqrt(stats.chi2.isf(model.lrt_pvalues_[0], 1))
+    np.testing.assert_allclose([result.coefficients[0], result.standard_errors[0],
+                                result.statistics[0]], [model.coef_[0], model.bse_[0], z],
+                               rtol=1e-5)

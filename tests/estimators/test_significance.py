@@ -1,5 +1,6 @@
 """Significance: STIR's pseudo t-test against plain-loop computations, permutation p-values,
 Benjamini-Hochberg q-values and false discoveries on null data."""
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -496,3 +497,59 @@ def test_permutation_strata_keep_the_covariates_effect():
     for stratum in both:
         index = sorted(stratum)
         assert sorted(permuted[index]) == sorted(y[index])
+
+
+def test_permutation_rule_by_hand():
+    # the smallest permutation p-value is 1/(R + 1) and the best of M attributes has q = p M
+    # at best: q <= 0.05 needs R + 1 >= 20 M
+    from orangecontrib.relief.estimators.significance import permutation_rule
+    assert permutation_rule(1) == (19, None)
+    assert permutation_rule(20) == (399, None)
+    assert permutation_rule(20, 399) == (399, None)
+    r, message = permutation_rule(20, 398, kind="attributes")
+    assert r == 398 and message == ("398 permutations cannot give q < 0.05 among 20 "
+                                    "attributes (a permutation p-value is at least 1/399); "
+                                    "399 can")
+    assert permutation_rule(5, 100) == (100, None)          # 5 / 101 < 0.05
+    assert permutation_rule(6, 100)[1] is not None           # 6 / 101 > 0.05
+    # beyond the most run by default: that many, with the warning
+    r, message = permutation_rule(1000)
+    assert r == 1000 and "19999 can" in message
+    # pooled (calibrated) p-values have no floor: no default of their own, never a warning
+    assert permutation_rule(1000, 30, pooled=True) == (30, None)
+
+
+def test_default_permutations_reach_q_below_0_05():
+    # 30 attributes, the first the class itself: by default 599 permutations, and its q-value
+    # reaches 0.05 (p = 1/600, q = 30/600); with 100 the rule warns and q cannot (q = 30/101)
+    from orangecontrib.relief.estimators.significance import PermutationWarning
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 40)
+    X = rng.integers(0, 2, (40, 30)).astype(float)
+    X[:, 0] = y
+    data = encode(X, y, discrete=True, n_classes=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = permutation_test(InfGain(), data, random_state=0)
+    assert result.n_permutations == 599
+    assert result.pvalues[0] == 1 / 600 and result.qvalues[0] <= 0.05
+    with pytest.warns(PermutationWarning, match="100 permutations cannot give q < 0.05 among "
+                                                "30 attributes .*; 599 can"):
+        few = significance(InfGain(), data, "permutation", 100, random_state=0)
+    assert few.qvalues.min() == pytest.approx(30 / 101)
+
+
+def test_calibrated_pvalues_have_no_permutation_floor():
+    # STIR's calibrated p-values with 30 permutations (and NPDR's, the same calibration)
+    # reach far below 1/31 for a strong attribute among 100: q < 0.05 without 2,000
+    # permutations, so the rule does not warn for them
+    rng = np.random.default_rng(1)
+    n = 120
+    y = rng.integers(0, 2, n)
+    X = rng.integers(0, 3, (n, 100)).astype(float)
+    X[:, 0] = np.where(rng.random(n) < 0.9, 2 * y, X[:, 0])
+    data = encode(X, y, discrete=True, n_classes=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = stir(MultiSURF(), data, random_state=0)
+    assert result.pvalues[0] < 1 / 31 / 100 and result.qvalues[0] < 0.05

@@ -435,6 +435,26 @@ class TestSignificance(EstimationWidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         np.testing.assert_array_equal(self.get_output(self.widget.Outputs.scores).X, first.X)
 
+    def test_too_few_permutations_for_q_below_0_05_warn(self):
+        # the parity data's attributes need 20 x their number less one permutations for any q
+        # to reach 0.05 (the rule of the API's warning): 19 warn, saying how many would do,
+        # that many do not; other methods never warn
+        n = len(self.parity.domain.attributes)
+        self.widget.n_permutations = 19
+        self.run_with("permutation", "GainRatio")
+        warning = self.widget.Warning.few_permutations
+        self.assertTrue(warning.is_shown())
+        self.assertIn(f"19 permutations cannot give q < 0.05 among {n} attributes",
+                      warning.formatted)
+        self.assertIn(f"{20 * n - 1} can", warning.formatted)
+        self.widget.n_permutations = 20 * n - 1
+        self.widget._on_significance_changed()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertFalse(warning.is_shown())
+        self.widget.n_permutations = 19
+        self.run_with("stir")
+        self.assertFalse(warning.is_shown())
+
     def test_stir_for_an_estimator_without_hits_and_misses_warns(self):
         table = self.run_with("stir", "GainRatio")
         self.assertEqual(len(table.domain.attributes), 1)

@@ -178,6 +178,9 @@ def _check_estimator(estimator, in_memory=False):
     if estimator.preset == "corelearn" or estimator.diff_options().corelearn:
         raise ValueError("the Dask backend does not reproduce CORElearn's neighbour order: "
                          "use preset='papers'")
+    if estimator.preset == "skrebate":
+        raise ValueError("the Dask backend does not reproduce scikit-rebate: use "
+                         "preset='papers'")
     if estimator.iterations is None and not in_memory:
         raise ValueError("the Dask backend needs iterations=m, the number of sampled "
                          "instances (iterations=None would gather every instance)")

@@ -111,7 +111,8 @@ NPDR_STATISTIC = Param(
             "regression on the covariates' diffs alone, fitted once for all attributes (as "
             "REGENIE and SAIGE test genetic variants: fast with numeric covariates such as "
             "ancestry components, and defined when an attribute predicts the class "
-            "perfectly), or the Wald z of each attribute's own regression (the NPDR paper's). "
+            "perfectly), or the Wald z of each attribute's own regression (the NPDR paper's; "
+            "where the attribute predicts the class perfectly, Firth's penalised likelihood). "
             "Both are standard normal under the null hypothesis. A numeric target is tested "
             "by its least-squares t either way.")
 

@@ -31,8 +31,12 @@ wanted, with its standard error and test statistic.
   is the one Newton step from 0, U / V, with standard error 1 / sqrt(V).
 
 An attribute whose column is constant or a combination of the shared columns has no
-coefficient (NaN), as has one whose likelihood has no finite maximum (separated data) in the
-full fit. Shared columns whose own model has no finite maximum (they predict the outcome
+coefficient (NaN). One whose likelihood has no finite maximum (separated data: the column
+predicts the outcome perfectly) is fitted by Firth's penalised likelihood instead, as PLINK 2's
+``--glm firth-fallback`` does (:func:`.firth.logistic_regressions`; Firth 1993, Heinze &
+Schemper 2002): its coefficient and standard error are Firth's and its statistic the signed
+root of the penalised likelihood-ratio statistic (Heinze & Schemper's recommended test: Firth's
+Wald errors are too wide under separation). Shared columns whose own model has no finite maximum (they predict the outcome
 perfectly) raise :class:`SeparatedError`."""
 import numpy as np
 
@@ -243,7 +247,18 @@ def logistic_fits(Z, D, successes, counts, start=None, tick=None):
         se = np.sqrt(np.linalg.inv(info)[:, q, q])
     bad = singular | (np.abs(b) > SEPARATED) | active
     b, se = np.where(bad, np.nan, b), np.where(bad, np.nan, se)
-    return PairFits(b, se, b / se, None, singular)
+    z = b / se
+    separated = np.flatnonzero(bad & ~singular)
+    if separated.size:
+        from .firth import logistic_regressions
+        with np.errstate(divide="ignore", invalid="ignore"):
+            firth = logistic_regressions(Z, D[:, separated], successes[:, separated],
+                                         counts[:, separated], firth=True,
+                                         likelihood_ratio=True)
+        b[separated] = firth.coefficients[:, -1]
+        se[separated] = firth.standard_errors[:, -1]
+        z[separated] = firth.signed_root
+    return PairFits(b, se, z, None, singular)
 
 
 def _collinear(info, q):

@@ -65,6 +65,16 @@ family; TuRF for its rounds over all attributes) gives the contexts of the permu
 **q-values** (Benjamini & Hochberg, "Controlling the false discovery rate", 1995): selecting the
 attributes with q <= alpha keeps the expected share of false discoveries among them at most alpha
 (for independent or positively dependent p-values).
+
+**How many permutations** (:func:`permutation_rule`): a permutation p-value is at least
+1/(R + 1), and the best of M tested attributes has q = p M at best, so q <= alpha needs
+R >= M / alpha - 1 (20 M - 1 for alpha = 0.05): 100 permutations cannot give q < 0.05 among
+more than 5 attributes. By default :func:`permutation_test` runs that many, up to
+``MAX_DEFAULT_PERMUTATIONS``, and warns (``PermutationWarning``) when its number of
+permutations cannot reach q < 0.05, saying how many would. Calibrated p-values (STIR's, NPDR's)
+and the pooled p-values of interacting pairs have no such floor: beyond the pool of permuted
+statistics they follow the normal (chi-square) tail, so any number of permutations can give
+q < 0.05.
 """
 from copy import copy
 from dataclasses import dataclass, replace
@@ -77,9 +87,12 @@ from .description import Param
 __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_test",
            "calibrated_pvalues", "check_calibration", "supports_stir", "permutation_test",
            "target_estimates", "seeded", "significance", "permutation_strata",
-           "permuted_targets", "METHODS", "STIR_CALIBRATION", "STRATUM_SIZE"]
+           "permuted_targets", "METHODS", "STIR_CALIBRATION", "STRATUM_SIZE", "permutation_rule",
+           "PermutationWarning", "MAX_DEFAULT_PERMUTATIONS", "warn_permutations"]
 
-METHODS = ("stir", "permutation", "npdr")
+METHODS = ("stir", "permutation", "npdr", "trend")
+#: the methods that are an estimator's own test (its ``test`` method), by the estimator's name
+OWN_TESTS = {"npdr": "NPDR", "trend": "the allelic trend test"}
 #: permutations that calibrate STIR's statistic by default (module docstring)
 STIR_CALIBRATION = 30
 #: instances of a stratum of the permutations when a covariate is numeric
@@ -91,6 +104,49 @@ TAIL_DRAWS = 1
 #: relative tolerance by which a permuted estimate still counts as reaching the observed one
 #: (the same number summed in another order)
 TIE_RTOL = 1e-9
+#: the q-value the default number of permutations is to make reachable
+TARGET_Q = 0.05
+#: permutations :func:`permutation_test` runs at most by default (each is a whole estimate)
+MAX_DEFAULT_PERMUTATIONS = 1000
+
+
+class PermutationWarning(UserWarning):
+    """Too few permutations for a permutation p-value to reach q < 0.05 among the tests."""
+
+
+def permutation_rule(n_tests, n_permutations=None, pooled=False, alpha=TARGET_Q,
+                     most=MAX_DEFAULT_PERMUTATIONS, kind="tests"):
+    """``(R, warning)``: the number of permutations R of a test of ``n_tests`` attributes (or
+    pairs), ``n_permutations`` or by default the fewest with which the smallest permutation
+    p-value, 1/(R + 1), can pass Benjamini-Hochberg at ``alpha`` (q = p n_tests <= alpha:
+    R = ceil(n_tests / alpha) - 1), at most ``most``; and ``warning``, None or a sentence saying
+    that R permutations cannot give q < alpha and how many would (module docstring).
+    ``pooled`` p-values (calibrated, pooled over the tests, with a normal tail beyond the pool)
+    have no floor: the default is then ``n_permutations`` as given and there is no warning.
+    ``kind`` names the tests in the warning ("attributes", "pairs").
+
+    >>> permutation_rule(20)
+    (399, None)
+    >>> permutation_rule(30, 100)[1].split("; ")[1]
+    '599 can'
+    """
+    n_tests = max(int(n_tests), 1)
+    needed = max(int(np.ceil(n_tests / alpha - 1e-9)) - 1, 1)
+    if pooled:
+        return n_permutations, None
+    r = min(needed, most) if n_permutations is None else int(n_permutations)
+    if r >= needed:
+        return r, None
+    return r, (f"{r} permutations cannot give q < {alpha:g} among {n_tests} {kind} (a "
+               f"permutation p-value is at least 1/{r + 1}); {needed} can")
+
+
+def warn_permutations(message):
+    """Issue ``message`` of :func:`permutation_rule` as a :class:`PermutationWarning` (None:
+    nothing)."""
+    if message:
+        import warnings
+        warnings.warn(message, PermutationWarning, stacklevel=3)
 
 
 @dataclass(frozen=True)
@@ -344,7 +400,8 @@ def seeded(estimator, rng):
 
 
 #: the number of permutations of a permutation test
-N_PERMUTATIONS = Param("n_permutations", "int", 100, "Permutations", low=1,
+N_PERMUTATIONS = Param("n_permutations", "int", None, "Permutations", low=1,
+                       none="enough for q < 0.05 among the attributes, at most 1,000",
                        tooltip="Estimates with the target permuted at random.")
 
 
@@ -388,13 +445,18 @@ def permuted_targets(data, strata, rng):
     return data.y[order]
 
 
-def permutation_test(estimator, data, n_permutations=100, random_state=None, callback=None):
+def permutation_test(estimator, data, n_permutations=None, random_state=None, callback=None):
     """Permutation p-values (module docstring) of any ``estimator`` on ``data``
     (:class:`.encoding.EncodedData`): R = ``n_permutations`` estimates with the target permuted
     (within :func:`permutation_strata`) by ``random_state`` (None, an int or a numpy
-    Generator). ``callback(fraction)`` reports progress after each part of each run; raising
-    from it cancels."""
+    Generator); by default enough for q < 0.05 among the attributes, at most
+    ``MAX_DEFAULT_PERMUTATIONS`` (:func:`permutation_rule`, which warns with a
+    :class:`PermutationWarning` when R cannot reach q < 0.05). ``callback(fraction)`` reports
+    progress after each part of each run; raising from it cancels."""
     N_PERMUTATIONS.check(n_permutations)
+    n_permutations, message = permutation_rule(data.n_attributes, n_permutations,
+                                               kind="attributes")
+    warn_permutations(message)
     rng = random_generator(random_state)
     runs = n_permutations + 1
     estimate = target_estimates(seeded(estimator, rng), data,
@@ -414,19 +476,22 @@ def permutation_test(estimator, data, n_permutations=100, random_state=None, cal
                         n_permutations=int(n_permutations))
 
 
-def significance(estimator, data, method="stir", n_permutations=100, random_state=None,
+def significance(estimator, data, method="stir", n_permutations=None, random_state=None,
                  callback=None, calibration=STIR_CALIBRATION):
     """:func:`stir` (``method="stir"``, with ``calibration`` permutations),
-    :func:`permutation_test` (``"permutation"``, with ``n_permutations``) or NPDR's own
-    p-values (``"npdr"``, :meth:`.npdr.NPDR.test`, with ``calibration`` permutations), drawn
-    by ``random_state``."""
+    :func:`permutation_test` (``"permutation"``, with ``n_permutations``, None: enough for
+    q < 0.05, see :func:`permutation_rule`), NPDR's own p-values (``"npdr"``,
+    :meth:`.npdr.NPDR.test`, with ``calibration`` permutations) or the per-attribute
+    regression test's (``"trend"``, :meth:`.trend.TrendTest.test`), drawn by
+    ``random_state``."""
     if method == "stir":
         return stir(estimator, data, calibration, random_state, callback)
     if method == "permutation":
         return permutation_test(estimator, data, n_permutations, random_state, callback)
-    if method == "npdr":
-        if "npdr" not in estimator.significance_tests:
-            raise ValueError(f"{estimator.name} has no regression p-values of its own: use "
-                             "NPDR, STIR or permutation p-values")
+    if method in OWN_TESTS:
+        if method not in estimator.significance_tests:
+            raise ValueError(f"{estimator.name} has no regression p-values of its own "
+                             f"({method!r} are {OWN_TESTS[method]}'s): use STIR or "
+                             "permutation p-values")
         return estimator.test(data, calibration, random_state, callback)
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")

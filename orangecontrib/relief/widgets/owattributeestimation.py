@@ -30,7 +30,8 @@ from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.catalogue import for_task
-from orangecontrib.relief.estimators.significance import significance, supports_stir
+from orangecontrib.relief.estimators.significance import (permutation_rule, significance,
+                                                          supports_stir)
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.selection import SelectAttributes
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
@@ -56,7 +57,7 @@ CASES = ("same value,\nsame class", "same value,\ndiff. class",
 #: the significance choices: (label, method of :func:`.significance.significance`); stored by
 #: index, so a new choice goes last
 SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"),
-                ("Regression (NPDR)", "npdr"))
+                ("Regression (NPDR)", "npdr"), ("Regression (trend test)", "trend"))
 #: the seed of the widget's permutations, so that its p-values repeat
 PERMUTATION_SEED = 0
 
@@ -68,8 +69,9 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
     raises :class:`~.background.Cancelled` when ``state`` requests interruption (its context and
     its estimate step alike); for the Π framework the context is kept, for its four-case count
     matrices, and for TuRF, for the attributes its rounds removed.
-    With ``method`` ("stir", "permutation" or "npdr", :func:`.significance.significance`) also
-    the p-values and q-values (STIR and NPDR's regression test only for an estimator that
+    With ``method`` ("stir", "permutation", "npdr" or "trend",
+    :func:`.significance.significance`) also the p-values and q-values (STIR and the
+    regression tests only for an estimator that
     offers it, :attr:`.base.Estimator.significance_tests`). ``callback`` replaces
     the one made from ``state`` (a part of a longer task's progress).
 
@@ -380,6 +382,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         no_stir = Msg("STIR tests Relief, ReliefF, SURF and MultiSURF of a categorical "
                       "target, without covariates; choose {} for {}.")
         no_npdr = Msg("The regression test is NPDR's own; choose permutations for {}.")
+        no_trend = Msg("The trend test's p-values are the allelic trend test's own; choose "
+                       "permutations for {}.")
+        few_permutations = Msg("{} (Runs).")
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -809,10 +814,17 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                              shown=self._method() == "stir" and bool(no_stir))
         no_npdr = [s.stem() for s in scorers if "npdr" not in s.significance_tests]
         self.Warning.no_npdr(", ".join(no_npdr), shown=self._method() == "npdr" and no_npdr)
+        no_trend = [s.stem() for s in scorers if "trend" not in s.significance_tests]
+        self.Warning.no_trend(", ".join(no_trend),
+                              shown=self._method() == "trend" and no_trend)
         adjusted = bool(self.covariates_in_use())
         unadjusted = [s.stem() for s in scorers if not s.adjusts_covariates]
         self.Information.unadjusted(", ".join(self.adjusting), ", ".join(unadjusted),
                                     shown=adjusted and bool(unadjusted))
+        tested = len(self.data.domain.attributes) - len(self.covariates_in_use())
+        message = permutation_rule(tested, self.n_permutations, kind="attributes")[1]
+        self.Warning.few_permutations(message, shown=self._method() == "permutation"
+                                      and message is not None)
         return (partial(estimate_all, method=self._method(),
                         n_permutations=self.n_permutations), scorers, self.data)
 
@@ -1079,8 +1091,15 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         rows = [i.row() for i in self.ranks_view.selectionModel().selectedRows(0)]
         indices = sorted(self.ranks_model.mapToSourceRows(rows)) if rows else []
         self.selected_attrs = [self.data.domain.attributes[i] for i in indices]
+        if self.showing:        # a new result: its outputs and plot follow in later steps
+            return
         self._update_plot()
         self.commit.deferred()
+
+    def later_steps(self):
+        """The score plot is drawn after the table and the outputs (a turn of the event loop
+        of its own)."""
+        return [self._update_plot]
 
     def _update_plot(self):
         if self.result is None:
