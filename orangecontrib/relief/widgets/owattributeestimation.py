@@ -1105,8 +1105,15 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         rows = [i.row() for i in self.ranks_view.selectionModel().selectedRows(0)]
         indices = sorted(self.ranks_model.mapToSourceRows(rows)) if rows else []
         self.selected_attrs = [self.data.domain.attributes[i] for i in indices]
+        if self.showing:        # a new result: its outputs and plot follow in later steps
+            return
         self._update_plot()
         self.commit.deferred()
+
+    def later_steps(self):
+        """The score plot is drawn after the table and the outputs (a turn of the event loop
+        of its own)."""
+        return [self._update_plot]
 
     def _update_plot(self):
         if self.result is None:
