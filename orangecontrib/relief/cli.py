@@ -656,7 +656,7 @@ def run_pairs(args, out):
         "data": name, "instances": data.n_instances, "attributes": data.n_attributes,
         "method": result.method, "tested": [names[i] for i in result.attributes],
         "ranked_by": describe_filter(result.estimator) if result.estimator else None,
-        "permutations": result.n_permutations,
+        "permutations": result.n_permutations, "pairs_tested": int(result.n_tested),
         "pairs": [{"rank": rank, "first": names[p.first], "second": names[p.second],
                    "statistic": p.statistic, "df": float(result.df[rank - 1]),
                    "p": p.pvalue, "q": p.qvalue}
@@ -687,8 +687,11 @@ def format_pairs_table(document):
     how = {"scan": f"all {tested} attributes (exhaustive scan)",
            "filter": f"the {tested} attributes {document['ranked_by']} ranks best (filter)",
            "given": f"{tested} attributes"}[document["method"]]
+    how_p = (f"{document['pairs_tested']:,} pairs tested, p-values of the chi-square test, "
+             f"q-values over all pairs" if document["permutations"] == 0 else
+             f"p-values from {document['permutations']} permutations of the class")
     lines = [f"Pairs of {how} in {document['data']}: {document['instances']} instances; "
-             f"p-values from {document['permutations']} permutations of the class",
+             f"{how_p}",
              f"{'rank':>4}  {'first':<{width}}  {'second':<{width}}  {'statistic':>10}  "
              f"{'df':>3}  {'p':>9}  {'q':>9}"]
     lines += [f"{r['rank']:>4}  {r['first']:<{width}}  {r['second']:<{width}}  "
