@@ -27,6 +27,15 @@ Sections (``--sections``, comma-separated):
   sets: the share of planted SNPs found at q < 0.05 (mean and 95 % interval), the false
   discovery proportion, the paired difference from STIR MultiSURF; and the correlation of
   NPDR's and STIR's uncalibrated statistics over the SNPs of each data set;
+* ``standard``: NPDR beside the standard tests on one simulation, n = 400, 100 SNPs (MAF
+  uniform in 0.1..0.5), two scenarios: *main effects* (10 planted SNPs with an odds ratio of 2
+  per allele, logit centred for classes about 50/50) and *a pure-epistatic pair* (SNPs 0 and
+  1: the class's logit +-2 by the XOR of carrying their minor alleles, no main effect). Per data
+  set: the allelic trend test (logistic regression on the allele count), NPDR calibrated (30
+  permutations), STIR MultiSURF calibrated and the scan of every pair for interaction
+  (:func:`.interactions.interacting_pairs`, ``method="scan"``); the share of planted SNPs found
+  at q < 0.05 (for the scan: in a pair at q < 0.05 with another planted SNP) and the false
+  discovery proportion among the SNPs (pairs for the scan) called;
 * ``speed``: NPDR with MultiSURF neighbourhoods and two covariates on 2,000 x 100,000 SNPs read
   from a ``.bed`` file (written once into ``--workdir`` by bed-reader): discrete covariates
   (sex and a 3-level site: the grouped popcount path), in a child process for its peak memory,
@@ -52,6 +61,7 @@ Sections (``--sections``, comma-separated):
 
     python benchmarks/npdr.py --sections null,confounding,power --reps 30
     python benchmarks/npdr.py --sections speed --workdir DIR
+    python benchmarks/npdr.py --sections standard --reps 20
     python benchmarks/npdr.py --sections speed-numeric --workdir DIR -a 10000
     python benchmarks/npdr.py --sections strata,score-vs-wald --reps 20
 """
@@ -249,6 +259,63 @@ def power_section(reps):
           f"min {correlation.min():.3f}")
 
 
+def main_effects(rng, n=400, a=100, planted=10, odds_ratio=2.0):
+    X = snps(rng, n, a)
+    logit = np.log(odds_ratio) * X[:, :planted].sum(axis=1)
+    logit -= np.median(logit)
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(float)
+    return X, y
+
+
+def epistatic_pair(rng, n=400, a=100, logit=2.0):
+    X = snps(rng, n, a)
+    carry = X[:, :2] > 0
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit * np.where(carry[:, 0] ^ carry[:, 1], 1, -1)))
+         ).astype(float)
+    return X, y
+
+
+def standard_section(reps, skip=()):
+    from orangecontrib.relief.estimators.interactions import interacting_pairs
+    from orangecontrib.relief.estimators.trend import TrendTest
+    snp_data = lambda X, y: encode(X, y, discrete=True, n_classes=2)
+    methods = {
+        "allelic trend test": lambda d, s: TrendTest().test(d).qvalues,
+        "NPDR (calibrated)": lambda d, s: NPDR().test(d, random_state=s).qvalues,
+        "STIR MultiSURF (calibrated)": lambda d, s: stir(MultiSURF(), d, random_state=s).qvalues,
+        "pair scan": lambda d, s: interacting_pairs(d, method="scan", random_state=s),
+    }
+    methods = {name: m for name, m in methods.items()
+               if not any(word and word in name for word in skip)}
+    scenarios = {"main effects (10 SNPs, OR 2 per allele)": (main_effects, 10),
+                 "pure-epistatic pair (XOR, logit +-2)": (epistatic_pair, 2)}
+    print("| scenario | method | data sets | planted found at q < .05, mean [95 % interval] | "
+          "FDP, mean [95 % interval] | s/data set |")
+    print("|---|---|---|---|---|---|")
+    for scenario, (simulate, planted) in scenarios.items():
+        found = {name: [] for name in methods}
+        fdp = {name: [] for name in methods}
+        seconds = {name: 0.0 for name in methods}
+        for rep in range(reps):
+            X, y = simulate(np.random.default_rng(3000 + rep))
+            data = snp_data(X, y)
+            for name, method in methods.items():
+                start = time.perf_counter()
+                result = method(data, rep)
+                seconds[name] += time.perf_counter() - start
+                if name == "pair scan":
+                    called = [(p.first, p.second) for p in result if p.qvalue < 0.05]
+                    true = [c for c in called if c[0] < planted and c[1] < planted]
+                    hit = {i for c in true for i in c}
+                    found[name].append(len(hit) / planted)
+                    fdp[name].append((len(called) - len(true)) / max(len(called), 1))
+                else:
+                    chosen = result < 0.05
+                    found[name].append(chosen[:planted].mean())
+                    fdp[name].append(chosen[planted:].sum() / max(chosen.sum(), 1))
+        for name in methods:
+            print(f"| {scenario} | {name} | {reps} | {interval(found[name])} | "
+                  f"{interval(fdp[name])} | {seconds[name] / reps:.2f} |", flush=True)
 def strata_section(reps):
     from orangecontrib.relief.estimators import significance
     n = 400
@@ -422,6 +489,8 @@ def main():
     parser.add_argument("--sections", default="null,confounding,power")
     parser.add_argument("--reps", type=int, default=30)
     parser.add_argument("--workdir", default=".")
+    parser.add_argument("--skip", default="", help="standard: leave out the methods whose "
+                        "name contains one of these words (comma-separated), e.g. STIR")
     parser.add_argument("-n", type=int, default=2000)
     parser.add_argument("-a", type=int, default=100_000)
     parser.add_argument("--speed-child", help=argparse.SUPPRESS)
@@ -441,6 +510,8 @@ def main():
             confounding_section(args.reps, numeric=section == "confounding-numeric")
         elif section == "power":
             power_section(args.reps)
+        elif section == "standard":
+            standard_section(args.reps, args.skip.split(","))
         elif section == "speed":
             speed_section(args.workdir, args.n, args.a)
         elif section == "speed-numeric":

@@ -26,6 +26,14 @@ def _cases(make):
 def check(scorer_class, case):
     """Assert the handling ``case`` states (see :mod:`tests.bad_inputs`)."""
     scorer = scorer_class()
+    limit = scorer_class.engine().max_classes
+    class_var = case.table.domain.class_var
+    if case.error is None and not case.sparse and limit is not None and class_var is not None \
+            and class_var.is_discrete and len(class_var.values) > limit:
+        # an estimator of a case-control class refuses more classes, saying so
+        with pytest.raises(ValueError, match=f"the data have {len(class_var.values)}"):
+            scorer(case.table)
+        return
     if case.error is not None or (case.sparse and not scorer_class.supports_sparse_data):
         with pytest.raises(ValueError, match=case.error or "sparse"):
             scorer(case.table)

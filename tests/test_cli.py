@@ -629,8 +629,9 @@ def test_plink_covariate_file_reaches_npdr(plink_file, tmp_path, capsys):
                          n_classes=2, covariates=covariates))
     assert [got[f"sid{i + 1}"] for i in range(100)] == pytest.approx(want, rel=1e-12)
     # bad files and covariates for an estimator that does not adjust: one line, exit 2
+    # (a file of one individual: as PLINK, the others are left out; one class remains)
     (tmp_path / "short.txt").write_text("FID IID age\n0 i0 3\n")
-    for extra, message in ((["--covar", str(tmp_path / "short.txt")], "no line for"),
+    for extra, message in ((["--covar", str(tmp_path / "short.txt")], "all of one class"),
                            (["--covar", str(covar), "-e", "ReliefF"], "does not adjust"),
                            (["--covariates", "age"], "--covar FILE")):
         status, out, err = run(["rank", path, "-q", "-e", "NPDR", *extra], capsys)
@@ -659,6 +660,56 @@ def test_covariate_columns_of_a_table_are_adjusted_for_and_not_ranked(tmp_path, 
         status, out, err = run(["rank", str(path), "--class", "y", "-q", "-e", "NPDR", *extra],
                                capsys)
         assert status == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_rank_prints_p_and_q_of_the_trend_test_and_npdr(tmp_path, capsys):
+    """An estimator with a test of its own (the trend test, NPDR) gets p and q columns, and
+    stderr and the JSON say how they were computed: NPDR's z is not read as a p-value."""
+    from orangecontrib.relief.estimators.trend import TrendTest
+    rng = np.random.default_rng(5)
+    G = rng.integers(0, 3, (120, 5))
+    y = np.where(rng.random(120) < 1 / (1 + np.exp(-(G[:, 0] - 1.0))), "case", "control")
+    path = tmp_path / "snps.csv"
+    path.write_text("s0,s1,s2,s3,s4,y\n" + "".join(
+        ",".join(map(str, row)) + f",{c}\n" for row, c in zip(G, y)))
+    status, out, err = run(["rank", str(path), "--class", "y", "-e", "TrendTest"], capsys)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[1].split() == ["rank", "attribute", "score", "p", "q"]
+    assert "p: two-sided, logistic regression Wald z" in err and "q: Benjamini-Hochberg" in err
+    status, out, err = run(["rank", str(path), "--class", "y", "-e", "TrendTest", "-q",
+                            "--format", "json"], capsys)
+    document = json.loads(out)
+    assert document["pvalues"]["method"] == "trend" and err == ""
+    rows = {row["attribute"]: row for row in document["ranking"]}
+    # the class's second value ("control", sorted) is the cases of the logistic fit; the
+    # test is two-sided, so p and chi-squared do not depend on which
+    want = TrendTest().test(encode(G.astype(float), (y == "control") * 1.0, discrete=True,
+                                   n_values=3, n_classes=2))
+    for j in range(5):
+        row = rows[f"s{j}"]
+        assert row["score"] == pytest.approx(want.scores[j], rel=1e-9)
+        assert row["p"] == pytest.approx(want.pvalues[j], rel=1e-9)
+        assert row["q"] == pytest.approx(want.qvalues[j], rel=1e-9)
+    status, out, err = run(["rank", str(path), "--class", "y", "-e", "TrendTest", "-q",
+                            "--format", "csv"], capsys)
+    assert out.splitlines()[0] == "rank,attribute,score,p,q"
+    # NPDR: p calibrated by permutations, said so
+    status, out, err = run(["rank", str(path), "--class", "y", "-e", "NPDR", "--calibration",
+                            "3", "-s", "1", "--format", "json"], capsys)
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["pvalues"]["n_permutations"] == 3
+    assert "3 permutations of the class (calibrated)" in document["pvalues"]["p"]
+    assert "not a p-value" in err and "calibrated" in err
+    assert all(0 < row["p"] <= 1 and row["q"] >= row["p"] for row in document["ranking"])
+    # --calibration belongs to NPDR; and not 1 or 2
+    status, out, err = run(["rank", str(path), "--class", "y", "-q", "-e", "ReliefF",
+                            "--calibration", "3"], capsys)
+    assert status == 2 and "calibrates NPDR" in err and err.count("\n") == 1, err
+    status, out, err = run(["rank", str(path), "--class", "y", "-e", "NPDR", "--calibration",
+                            "2"], capsys)
+    assert status == 2 and "0 or an integer >= 3" in err
 
 
 def test_npdr_refuses_degenerate_covariates_as_the_api_does(tmp_path, capsys):

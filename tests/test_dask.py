@@ -15,6 +15,7 @@ from orangecontrib.relief.estimators.relieff import Relief, ReliefF, ReliefFbest
 from orangecontrib.relief.estimators.neighbourhood.searches import search_notices
 from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.surf import SURFstar, MultiSURF, MultiSURFstar
+from orangecontrib.relief.estimators.swrf import SWRF, SWRFstar, MultiSWRFDB, MultiSWRFstar
 
 TOL = 1e-9
 CHUNKS = (50, 90, 7, 53, 100)           # five partitions of uneven size, 300 rows
@@ -53,8 +54,11 @@ def distributed(X, y, estimator, client, n_classes, **kwargs):
     (MultiSURF(iterations=40, random_state=4), False),
     (MultiSURF(iterations=40, random_state=4), True),
     (MultiSURFstar(iterations=30, random_state=1, distance="euclidean"), False),
+    (SWRFstar(iterations=40, random_state=4), False),
+    (MultiSWRFDB(iterations=40, random_state=4), True),
+    (MultiSWRFstar(iterations=30, random_state=1, distance="euclidean"), False),
 ], ids=["ReliefF", "ReliefF-exp-rank", "Relief", "RReliefF", "MultiSURF", "MultiSURF-regr",
-        "MultiSURF*-euclid"])
+        "MultiSURF*-euclid", "SWRF*", "MultiSWRFDB-regr", "MultiSWRF*-euclid"])
 def test_dask_vs_single_machine_equal(client, estimator, regression):
     """Dask vs single machine equal: the same m sampled instances, the same neighbours (and
     those tied with the k-th across partitions) and bands, the same estimates."""
@@ -97,7 +101,8 @@ def test_large_task_arguments_go_by_scatter_not_in_the_graph(client, estimator):
     (ReliefF(k=10, iterations=60, random_state=3, missing="C", numeric_diff="ramp"), False),
     (RReliefF(k=20, iterations=50, random_state=2, laplace=True), True),
     (MultiSURF(iterations=40, random_state=4, both_missing="current"), False),
-], ids=["ReliefF", "ReliefF-C-ramp", "RReliefF-laplace", "MultiSURF"])
+    (SWRF(iterations=40, random_state=4, missing="C"), False),
+], ids=["ReliefF", "ReliefF-C-ramp", "RReliefF-laplace", "MultiSURF", "SWRF-C"])
 def test_missing_values(client, estimator, regression):
     """With missing values (a tenth of the numeric and discrete values, one column all
     missing): RELIEF-D's probabilities P(value | class) from the whole data, the same
@@ -112,6 +117,21 @@ def test_missing_values(client, estimator, regression):
     ours = distributed(X, y, estimator, client, n_classes)
     assert np.isnan(single[3]) and np.isfinite(np.delete(single, 3)).all()
     np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
+
+
+def test_swrf_on_snps(client):
+    """SNPs (bit planes on one machine): the SWRF family's weighted bands summed from the
+    codes on Dask give the estimates of one machine."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (300, 6)).astype(float)
+    y = ((X[:, 0] + X[:, 1]) % 2).astype(float)
+    for estimator in (SWRF(iterations=30, random_state=2), MultiSWRFstar(iterations=30,
+                                                                         random_state=2)):
+        single = estimator(encode(X, y, discrete=True, n_classes=2))
+        ours = estimate(estimator, da.from_array(X, chunks=(CHUNKS, -1)),
+                        da.from_array(y, chunks=(CHUNKS,)), discrete=True, n_classes=2,
+                        client=client)
+        np.testing.assert_allclose(ours, single, rtol=0, atol=TOL)
 
 
 def test_ties_across_partitions(client):
@@ -274,6 +294,8 @@ def test_bad_input(client):
         distributed(X, y, ReliefFbestK(iterations=10), client, 3)
     with pytest.raises(ValueError, match="CORElearn"):
         distributed(X, y, ReliefF.corelearn(iterations=10), client, 3)
+    with pytest.raises(ValueError, match="scikit-rebate"):
+        distributed(X, y, SWRF(iterations=10, preset="skrebate"), client, 3)
     with pytest.raises(ValueError, match="k must be None or an integer >= 1, got 0"):
         distributed(X, y, ReliefF(k=0, iterations=10), client, 3)
 

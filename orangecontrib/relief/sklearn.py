@@ -14,9 +14,11 @@ Each selector takes its estimator's parameters (``ReliefF(k=..., iterations=...,
 * ``threshold``: keep the features whose estimate exceeds it;
 * ``fdr``: keep the features whose Benjamini-Hochberg q-value is below it (needs ``pvalues``);
 * ``pvalues``: None, "stir" (STIR, the Relief family of a discrete class, calibrated by 30
-  permutations drawn with ``random_state``) or "permutation" (any estimator;
+  permutations drawn with ``random_state``), "permutation" (any estimator;
   ``n_permutations`` runs with ``random_state``; None: enough for q < 0.05 among the
-  features, at most 1,000, with a warning when that cannot reach it): fitting then sets
+  features, at most 1,000, with a warning when that cannot reach it), "npdr" (NPDR's
+  regression test) or "trend" (the allelic trend test's regression p-values, of
+  ``selectors.TrendTest``): fitting then sets
   ``pvalues_`` and ``qvalues_`` (see :mod:`orangecontrib.relief.estimators.significance`);
 * ``discrete_features``: which columns are discrete (nominal): False (none, the default), True
   (all), a boolean mask or column indices. A discrete column's distinct values are its values;
@@ -116,12 +118,17 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
 
     def __sklearn_clone__(self):
         """A clone sharing ``client`` (a connection is not copied); the other parameters
-        cloned as scikit-learn clones them."""
+        cloned as scikit-learn clones them, and so are the metadata requests
+        (``set_fit_request(covariates=True)``)."""
+        import copy
         from sklearn.base import clone
         params = self.get_params(deep=False)
         client = params.pop("client")
-        return type(self)(client=client,
-                          **{name: clone(value, safe=False) for name, value in params.items()})
+        cloned = type(self)(client=client, **{name: clone(value, safe=False)
+                                              for name, value in params.items()})
+        if hasattr(self, "_metadata_request"):
+            cloned._metadata_request = copy.deepcopy(self._metadata_request)
+        return cloned
 
     def __getstate__(self):
         """A pickled selector keeps its ``client``'s scheduler address (a connection cannot be
@@ -219,7 +226,10 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         ``covariates`` (n_samples, n_covariates), numeric, or an
         :class:`~.estimators.encoding.Covariates` made by
         :func:`~.estimators.encoding.as_covariates` (which marks discrete ones), are variables
-        to adjust for (NPDR; the other estimators refuse them)."""
+        to adjust for (NPDR; the other estimators refuse them). In cross-validation they are
+        split with the samples, as arrays or as :class:`~.estimators.encoding.Covariates`:
+        ``cross_val_score(pipe, X, y, params={"select__covariates": covariates})``, or with
+        scikit-learn's metadata routing ``set_fit_request(covariates=True)``."""
         if self.engine is None:
             raise TypeError("EstimatorSelector is the base of the selectors; fit one of "
                             f"{', '.join(cls.__name__ for cls in SELECTORS)}, e.g. "

@@ -9,7 +9,7 @@ import numpy as np
 from ..estimators.base import BLOCK_BYTES, parallel_launch
 from ..estimators.neighbourhood.packed import band_mismatch_counts
 from ..estimators.surf import NEAR, FAR, band_coefficients, band_estimates, band_thresholds, \
-    others_mean_std
+    others_mean_std, pooled_std, sigmoid_strength
 from .partitions import accumulate, partition_model, query_blocks, sample_distances, stopper
 from .passes import PROGRESS, total
 
@@ -20,25 +20,27 @@ def estimates(passes, estimator, spec, sample):
     """The estimates of ``estimator`` (one of the SURF family) from the
     :class:`.sample.Sample` ``sample`` and the whole data's ``spec``
     (:func:`.summary.summarise`)."""
-    near, far = thresholds(passes, estimator, spec, sample)
+    near, far, scale = thresholds(passes, estimator, spec, sample)
     bands = (NEAR, FAR) if estimator.far_band else (NEAR,)
     classification = spec["reference"].data.is_classification
-    if spec["packed"] and classification:
+    if spec["packed"] and classification and not estimator.sigmoid:
         return _packed_estimates(passes, estimator, spec, sample, near, far, bands)
     m, G = sample.instances.size, spec["reference"].n_cls
     parts = passes.run(_band_sums, lambda i: (passes.offsets[i], sample.instances,
                                               passes.queries, spec, near, far,
-                                              estimator.far_band), 0.4, 1.0)
+                                              estimator.far_band,
+                                              scale if estimator.sigmoid else None), 0.4, 1.0)
     F = 1 if classification else 2
-    slot_sums, slot_known, slot_totals = total(parts)
+    slot_sums, slot_known, slot_totals, slot_counts = total(parts)
     B, a = len(bands), passes.a
     slot_sums = slot_sums.reshape(B, m, G, F, a)
     slot_known = slot_known.reshape(B, m, G, a)
     slot_totals = slot_totals.reshape(B, m, G, F)
+    slot_counts = slot_counts.reshape(B, m, G)
     S = 2 if classification else 1
     sums, known, totals = np.zeros((B, S, F, a)), np.zeros((B, S, a)), np.zeros((B, S, F))
     for b in range(B):
-        counts = slot_totals[b, :, :, 0]                   # (m, G) band members per class
+        counts = slot_counts[b]                            # (m, G) band members per class
         if classification:
             prior = spec["counts"] / spec["counts"].sum()
             coef = band_coefficients(sample.target, prior, counts, np.ones(m))  # (m, 2, C)
@@ -58,15 +60,21 @@ def estimates(passes, estimator, spec, sample):
 
 def thresholds(passes, estimator, spec, sample):
     """The near and far thresholds of each sampled instance (:func:`.surf.band_thresholds`)
-    from the partitions' counts, means and standard deviations of its distances, combined as
-    Chan, Golub & LeVeque (1979) combine moments."""
+    and the sigma of its members' weights in the SWRF family (its own standard deviation, or
+    that of all the distances, :func:`.surf.pooled_std`), from the partitions' counts, means
+    and standard deviations of its distances, combined as Chan, Golub & LeVeque (1979) combine
+    moments."""
     moments = passes.run(_moments, lambda i: (passes.offsets[i], sample.instances,
                                               passes.queries, spec), PROGRESS[0], 0.4)
     count = sum(p[0] for p in moments)
     mean = sum(p[0] * p[1] for p in moments) / np.where(count > 0, count, 1)
     m2 = sum(p[0] * p[2] ** 2 + p[0] * (p[1] - mean) ** 2 for p in moments)
     spread = np.sqrt(np.maximum(m2 / np.where(count > 0, count, 1), 0.0))
-    return band_thresholds(mean, spread, count, estimator.per_instance, estimator.far_band)
+    near, far = band_thresholds(mean, spread, count, estimator.per_instance,
+                                estimator.far_band, estimator.dead_band)
+    scale = spread if estimator.per_instance else np.full(mean.size,
+                                                          pooled_std(mean, spread, count))
+    return near, far, scale
 
 
 def _packed_estimates(passes, estimator, spec, sample, near, far, bands):
@@ -112,9 +120,11 @@ def _moments(x, y, offset, instances, queries, spec):
     return count, mean, spread
 
 
-def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band):
+def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band, scale=None):
     """The second pass of the SURF family: the diffs of each sampled instance and the
-    partition's rows in its bands, summed per (band, instance, class of the member) slot."""
+    partition's rows in its bands, summed per (band, instance, class of the member) slot,
+    each weighted by the member's w(d) in the SWRF family (``scale``: each sampled instance's
+    sigma, :func:`.surf.sigmoid_strength`), and the members counted per slot."""
     model, n_p = partition_model(x, y, queries, spec)
     stopped = stopper(spec["stop"])
     m = instances.size
@@ -125,20 +135,28 @@ def _band_sums(x, y, offset, instances, queries, spec, near, far, far_band):
     a = model.data.n_attributes
     n_slots = B * m * G
     out = (np.zeros((n_slots, F, a)), np.zeros((n_slots, a)), np.zeros((n_slots, F)))
+    counts = np.zeros(n_slots)
     cls = model.cls[:n_p] if classification else np.zeros(n_p, np.intp)
     for blk in query_blocks(m, n_p):
-        band = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band)
+        band, d = _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band,
+                            True)
         r, j = np.nonzero(band >= 0)
         q = r + blk.start
         slots = (band[r, j] * m + q) * G + cls[j]
-        accumulate(model, n_p + q, j, slots, np.ones(q.size), n_slots, not classification,
-                    out)
-    return out
+        weights = np.ones(q.size)
+        if scale is not None:
+            codes = np.where(band == 0, NEAR, np.where(band == 1, FAR, 0))
+            weights = sigmoid_strength(d, codes, near[blk], far[blk], scale[blk])[r, j]
+        accumulate(model, n_p + q, j, slots, weights, n_slots, not classification, out)
+        counts += np.bincount(slots, minlength=n_slots)
+    return out + (counts,)
 
 
-def _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band):
+def _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band,
+              with_distances=False):
     """band[q, j] of the sampled instances ``blk`` and the partition's rows j: 0 near, 1 far,
-    -1 in neither (an instance is never in its own bands)."""
+    -1 in neither (an instance is never in its own bands); and the distances d[q, j] with
+    ``with_distances``."""
     d, own = sample_distances(model, n_p, instances, offset, blk, stopped)
     d = _surf_distances(model, d)
     band = np.where(d < near[blk, None], 0, -1)
@@ -146,7 +164,7 @@ def _bands_of(model, n_p, instances, offset, blk, stopped, near, far, far_band):
         band[d > far[blk, None]] = 1
     at = np.flatnonzero(own >= 0)
     band[at, own[at]] = -1
-    return band
+    return (band, d) if with_distances else band
 
 
 def _band_counts(x, y, offset, instances, queries, spec, near, far, far_band):

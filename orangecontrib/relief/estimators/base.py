@@ -112,6 +112,8 @@ class Estimator(Parameters, AttributeEstimator):
     #: it adjusts for covariates (:attr:`.encoding.EncodedData.covariates`); the others refuse
     #: data that carry them
     adjusts_covariates = False
+    #: the most classes of a discrete target it takes (None: any); data with more are refused
+    max_classes = None
     #: it reads instance weights (:attr:`.encoding.EncodedData.weights`); the others refuse
     #: weighted data
     reads_weights = True

@@ -6,11 +6,14 @@ A new estimator appears on every surface once its class is added here."""
 from .contextual_merit import ContextualMerit
 from .impurity import MDL, MSE, Accuracy, GainRatio, Gini, InfGain, MyopicReliefF
 from .multiscale import MultiScaleRelief
+from .murelief import MuRelief
 from .npdr import NPDR
 from .relieff import Relief, ReliefF, ReliefFbestK
 from .rrelieff import RReliefF
 from .surf import SURF, MultiSURF, MultiSURFstar, SURFstar
+from .swrf import SWRF, MultiSWRF, MultiSWRFDB, MultiSWRFDBstar, MultiSWRFstar, SWRFstar
 from .iterative import Iter
+from .trend import TrendTest
 from .turf import TuRF
 from .unified_pi import UnifiedPi
 from .vls import VLS
@@ -19,8 +22,10 @@ __all__ = ["ESTIMATORS", "COUNTERPARTS", "for_task"]
 
 #: the offered estimator classes
 ESTIMATORS = (ReliefF, RReliefF, Relief, ReliefFbestK, MultiScaleRelief, MultiSURF,
-              MultiSURFstar, SURF, SURFstar, TuRF, VLS, Iter, NPDR, MyopicReliefF,
-              ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL, Accuracy, MSE)
+              MultiSURFstar, SURF, SURFstar, SWRF, SWRFstar, MultiSWRF, MultiSWRFstar,
+              MultiSWRFDB, MultiSWRFDBstar, MuRelief, TuRF, VLS, Iter, NPDR, TrendTest,
+              MyopicReliefF, ContextualMerit, UnifiedPi, InfGain, GainRatio, Gini, MDL,
+              Accuracy, MSE)
 
 #: the estimator that takes the place of one that suits only the other kind of target: the
 #: Relief family's classification forms become RReliefF (and it ReliefF), the impurity

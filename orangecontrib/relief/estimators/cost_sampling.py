@@ -97,6 +97,7 @@ class ReliefFsmp(ReliefF):
         An int s: CORElearn's random stream after R's ``set.seed(s)``; None a fresh seed; a numpy
         ``Generator`` draws the seed.
     """
+    skrebate_neighbours = None          # (scikit-rebate has none)
     name = "ReliefFsmp"
     dask_backend = False
     default_weighting = "exp-rank"

@@ -42,9 +42,9 @@ A model whose own column is constant or a combination of the shared columns amon
 (``degenerate``) has no coefficient: NaN everywhere. A maximum-likelihood fit fails
 (``converged=False``; its numbers are the last step's) where its likelihood has no finite
 maximum (separated data: the coefficient grows without bound): when a fitted probability of a
-row becomes numerically 0 or 1 (|logit| > ``EXTREME``, the point where R's ``glm`` warns so),
-when no step halved ``MAX_HALVINGS`` times raises the likelihood, or after
-``max_iterations`` steps. Firth's fits converge on separated data too.
+row becomes numerically 0 or 1 (a logit beyond ±``EXTREME``, where R's ``glm`` warns so), when
+no step halved ``MAX_HALVINGS`` times raises the likelihood, or after ``max_iterations`` steps.
+Firth's fits converge on separated data too.
 """
 from dataclasses import dataclass
 
@@ -54,7 +54,7 @@ __all__ = ["LogisticFits", "logistic_regressions", "MAX_ITERATIONS", "TOLERANCE"
 
 #: Newton steps of one fit at most
 MAX_ITERATIONS = 100
-#: a fit has converged when no coefficient moves by more than this (relative to 1 + |β|)
+#: a fit has converged when no coefficient moves by more than this (relative to 1 + abs(β))
 TOLERANCE = 1e-10
 #: the largest change of a coefficient in one step (Heinze & Schemper's step limit)
 MAX_STEP = 5.0
@@ -96,12 +96,12 @@ class LogisticFits:
         return np.sign(self.coefficients[:, -1]) * np.sqrt(self.chi2)
 
 
-def _logistic(eta, S, N):
-    """At the linear predictors ``eta`` (r, b): the fitted probabilities p = 1 / (1 + exp(-eta)),
-    the weights N p (1 - p), the residuals S - N p (as S (1 - p) - (N - S) p: exact in both
-    tails), the log-likelihoods Σ_r S eta - N log(1 + exp(eta)) and whether a row with trials
-    has a fitted probability numerically 0 or 1 (|eta| > ``EXTREME``), from one exponential of
-    -|eta|."""
+def _logistic(eta, S, N, loglik=True):
+    """At the linear predictors ``eta`` (r, b): the fitted probabilities p = 1 / (1 + exp(-eta))
+    and 1 - p, the weights N p (1 - p), the residuals S - N p (as S (1 - p) - (N - S) p: exact
+    in both tails), the log-likelihoods Σ_r S eta - N log(1 + exp(eta)) (None unless
+    ``loglik``) and whether a row with trials has a fitted probability numerically 0 or 1
+    (abs(eta) > ``EXTREME``), from one exponential of -abs(eta)."""
     e = np.exp(-np.abs(eta))
     d = 1.0 + e
     positive = eta >= 0
@@ -109,10 +109,25 @@ def _logistic(eta, S, N):
     q = np.where(positive, e, 1.0) / d
     w = N * p * q
     residual = S * q - (N - S) * p
-    loglik = np.einsum("rb,rb->b", S, eta) \
-        - np.einsum("rb,rb->b", N, np.maximum(eta, 0.0) + np.log(d))
+    ll = None
+    if loglik:
+        ll = np.einsum("rb,rb->b", S, eta) \
+            - np.einsum("rb,rb->b", N, np.maximum(eta, 0.0) + np.log(d))
     extreme = np.any((e < np.exp(-EXTREME)) & (N > 0), axis=0)
-    return p, w, residual, loglik, extreme
+    return p, q, w, residual, ll, extreme
+
+
+@dataclass(eq=False)
+class _Point:
+    """The fits of some models at their coefficients: the objective (the log-likelihood or
+    Firth's penalised one), the matrix of the step (the information, or
+    the augmented information for Firth's), the (modified) score, which informations are
+    singular and which fits reached a fitted probability numerically 0 or 1."""
+    objective: np.ndarray
+    matrix: np.ndarray
+    score: np.ndarray
+    singular: np.ndarray
+    extreme: np.ndarray
 
 
 class _Block:
@@ -145,33 +160,28 @@ class _Block:
         info[:, k, k] = np.einsum("rb,rb->b", wt, T)
         return info
 
-    def state(self, beta, cols):
-        """The log-likelihood (b,), the information (b, k+1, k+1), the fitted probabilities
-        and the weights n p (1 - p) (r, b) at ``beta`` (b, k+1) of the models ``cols``."""
+    def evaluate(self, beta, cols):
+        """The :class:`_Point` of the models ``cols`` (None: all) at ``beta`` (b, k+1): for
+        Firth's fits the modified score Σ_r (s_r - n_r p_r + h_r (½ - p_r)) x_r, h_r = w_r x_r'
+        I⁻¹ x_r the diagonal of the hat matrix, and the augmented information
+        X' diag(w + h p (1 - p)) X (module docstring)."""
         C, k = self.C, self.k
         T, S, N = self.columns(cols)
         eta = C @ beta[:, :k].T + T * beta[:, k]
-        p, w, residual, loglik, extreme = _logistic(eta, S, N)
-        return loglik, self.information(w, T), (p, w, residual), extreme
-
-    def score(self, inverse, cols, parts):
-        """The score (b, k+1) of the log-likelihood, or Firth's modified score, and the
-        matrix of the step: the information, or for Firth's score that of the augmented data
-        X' diag(w + h p (1 - p)) X (module docstring)."""
-        C, k = self.C, self.k
-        T = self.T if cols is None else self.T[:, cols]
-        p, w, residual = parts
-        matrix = None
+        p, q, w, residual, objective, extreme = _logistic(eta, S, N)
+        info = self.information(w, T)
+        matrix = info
+        inverse, logdet, singular = _inverse(info)
         if self.firth:
-            # h_r = w_r x_r' I⁻¹ x_r, the diagonal of the hat matrix
             a = inverse[:, self.iu[0], self.iu[1]] * self.twice
             h = w * (self.CC @ a.T + 2.0 * T * (C @ inverse[:, :k, k].T)
                      + T * T * inverse[:, k, k])
             residual = residual + h * (0.5 - p)
-            matrix = self.information(w + h * p * (1.0 - p), T)
+            matrix = self.information(w + h * p * q, T)
+            objective = objective + 0.5 * logdet
         score = np.concatenate([(C.T @ residual).T,
                                 np.einsum("rb,rb->b", T, residual)[:, None]], axis=1)
-        return score, matrix
+        return _Point(objective, matrix, score, singular, extreme)
 
 
 def _inverse(info):
@@ -188,17 +198,20 @@ def _inverse(info):
 
 def _fit(block, beta, free, max_iterations):
     """Steps from ``beta`` (b, k+1) on the coefficients ``free`` (a boolean mask over the
-    k + 1; the others held) until none moves by more than ``TOLERANCE``. A model whose step
-    does not raise the objective even when halved ``MAX_HALVINGS`` times has stalled, and a
+    k + 1; the others held) until a step moves none by more than ``TOLERANCE`` (that last step
+    is taken without a new evaluation: its size is the estimate's error squared, so the
+    information where it starts serves for the errors). A step is accepted when it does not
+    lower the objective (l, or Firth's l*); otherwise it is halved. A model
+    whose step is not accepted even halved ``MAX_HALVINGS`` times has stalled, and a
     maximum-likelihood fit that reaches a fitted probability numerically 0 or 1 (``EXTREME``)
     has diverged: neither has converged (the likelihood of separated data rises without bound).
     Returns (beta, objective, covariance, converged, iterations, singular); the covariance is
     the inverse of the information (of the augmented information for Firth's fit)."""
     n_models = beta.shape[0]
     beta = beta.copy()
-    loglik, info, parts, _ = block.state(beta, None)
-    inverse, logdet, singular = _inverse(info)
-    objective = loglik + 0.5 * logdet if block.firth else loglik
+    point = block.evaluate(beta, None)
+    objective, matrix, score = point.objective, point.matrix, point.score
+    singular = point.singular
     converged = np.zeros(n_models, bool)
     iterations = np.zeros(n_models, np.intp)
     active = ~singular
@@ -207,52 +220,38 @@ def _fit(block, beta, free, max_iterations):
         idx = np.flatnonzero(active)
         if idx.size == 0:
             break
-        every = idx.size == n_models
-        score, matrix = block.score(inverse[idx], None if every else idx,
-                                    parts if every else tuple(x[:, idx] for x in parts))
-        matrix = info[idx] if matrix is None else matrix
-        step_free = np.linalg.solve(matrix[:, fi[:, None], fi], score[:, fi, None])[:, :, 0]
+        iterations[idx] += 1
+        step_free = np.linalg.solve(matrix[idx][:, fi[:, None], fi],
+                                    score[idx][:, fi, None])[:, :, 0]
         largest = np.abs(step_free).max(axis=1, keepdims=True)
-        step_free *= np.where(largest > MAX_STEP, MAX_STEP / largest, 1.0)
+        step_free *= MAX_STEP / np.maximum(largest, MAX_STEP)
         step = np.zeros((idx.size, beta.shape[1]))
         step[:, fi] = step_free
-        still = np.any(np.abs(step) > TOLERANCE * (1.0 + np.abs(beta[idx])), axis=1)
-        pending = np.arange(idx.size)
-        accepted = np.zeros(idx.size, bool)
-        diverged = np.zeros(idx.size, bool)
+        small = ~np.any(np.abs(step) > TOLERANCE * (1.0 + np.abs(beta[idx])), axis=1)
+        beta[idx[small]] += step[small]
+        converged[idx[small]] = True
+        active[idx[small]] = False
+        pending = np.flatnonzero(~small)
         for _ in range(MAX_HALVINGS + 1):
-            models = idx[pending]
-            trial = beta[models] + step[pending]
-            t_loglik, t_info, t_parts, t_extreme = block.state(
-                trial, None if pending.size == n_models else models)
-            t_inverse, t_logdet, t_singular = _inverse(t_info)
-            t_objective = t_loglik + 0.5 * t_logdet if block.firth else t_loglik
-            old = objective[models]
-            ok = (t_objective >= old - 1e-12 * (1 + np.abs(old))) & ~t_singular
-            models = models[ok]
-            beta[models] = trial[ok]
-            objective[models], info[models], inverse[models] = \
-                t_objective[ok], t_info[ok], t_inverse[ok]
-            for x, t_x in zip(parts, t_parts):
-                x[:, models] = t_x[:, ok]
-            accepted[pending[ok]] = True
-            if not block.firth:
-                diverged[pending[ok & t_extreme]] = True
-            pending = pending[~ok]
             if pending.size == 0:
                 break
+            models = idx[pending]
+            trial = beta[models] + step[pending]
+            t = block.evaluate(trial, None if models.size == n_models else models)
+            old = objective[models]
+            ok = (t.objective >= old - 1e-12 * (1 + np.abs(old))) & ~t.singular
+            done = models[ok]
+            beta[done] = trial[ok]
+            matrix[done], score[done] = t.matrix[ok], t.score[ok]
+            objective[done] = t.objective[ok]
+            if not block.firth:
+                # a fitted probability numerically 0 or 1: separated data
+                active[done[t.extreme[ok]]] = False
+            pending = pending[~ok]
             step[pending] *= 0.5
-        iterations[idx] += 1
-        converged[idx[accepted & ~still & ~diverged]] = True
-        active[idx[~accepted | ~still | diverged]] = False
-    if block.firth:
-        # the covariance of Firth's estimate: the inverse augmented information
-        ok = np.flatnonzero(~singular)
-        if ok.size:
-            _, matrix = block.score(inverse[ok], None if ok.size == n_models else ok,
-                                    tuple(x[:, ok] for x in parts))
-            inverse[ok] = _inverse(matrix)[0]
-    return beta, objective, inverse, converged, iterations, singular
+        active[idx[pending]] = False            # stalled
+    covariance = _inverse(matrix)[0]
+    return beta, objective, covariance, converged, iterations, singular
 
 
 def _start(C, S, N):
@@ -261,7 +260,8 @@ def _start(C, S, N):
     k = C.shape[1]
     beta = np.zeros(k)
     for _ in range(MAX_ITERATIONS):
-        _, w, residual, _, _ = _logistic((C @ beta)[:, None], S[:, None], N[:, None])
+        _, _, w, residual, _, _ = _logistic((C @ beta)[:, None], S[:, None], N[:, None],
+                                            False)
         info = C.T @ (w[:, 0][:, None] * C)
         try:
             step = np.linalg.solve(info, C.T @ residual[:, 0])
@@ -346,10 +346,9 @@ def logistic_regressions(shared, own, successes, trials=None, firth=False, likel
         with np.errstate(invalid="ignore"):
             se = np.sqrt(np.einsum("bii->bi", inverse))
         beta[singular], se[singular] = np.nan, np.nan
-        objective[singular] = np.nan
         out["coefficients"][cols] = beta
         out["standard_errors"][cols] = se
-        out["loglik"][cols] = objective
+        out["loglik"][cols] = np.where(singular, np.nan, objective)
         out["converged"][cols] = converged & ~singular
         out["iterations"][cols] = iterations
         out["degenerate"][cols] = singular

@@ -58,10 +58,13 @@ SIGMA = Param(
             "influence has dropped to 1/e (used only with the weights falling with rank).")
 PRESET = Param(
     "preset", "choice", "papers", "Definitions", advanced=True,
-    choices=(("papers", "the papers'"), ("corelearn", "CORElearn's")),
+    choices=(("papers", "the papers'"), ("corelearn", "CORElearn's"),
+             ("skrebate", "scikit-rebate's")),
     tooltip="'the papers'': the definitions of the papers; 'CORElearn's': every choice as "
             "CORElearn, the R package of the ReliefF authors, makes it (the ramp diff, "
-            "Laplace-corrected probabilities of missing values, its neighbour order and k).")
+            "Laplace-corrected probabilities of missing values, its neighbour order and k); "
+            "'scikit-rebate's': every choice as scikit-rebate 0.8.4 makes it (its distance, "
+            "thresholds, missing values, several classes, numeric target, ties and k = 100).")
 
 NUMERIC_DIFF = Param(
     "numeric_diff", "choice", "linear", "Numeric difference", advanced=True,

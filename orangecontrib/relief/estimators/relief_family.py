@@ -24,6 +24,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 
+from . import skrebate
 from .base import Estimator, check_data, check_memory, progress_part, random_generator
 from .neighbourhood.diff_sums import column_runs, fused_sums, plan_matrix, plan_totals, sum_plan
 from .neighbourhood.diffs import DiffOptions
@@ -72,7 +73,8 @@ class ReliefFamily(Estimator):
         "papers" (default: the papers' definitions) or "corelearn": every choice as CORElearn,
         the R package of the ReliefF authors, makes it, to the last bit (the ramp diff,
         Laplace-corrected probabilities of missing values, CORElearn's arithmetic and neighbour
-        order, its k); :meth:`corelearn` is a shortcut.
+        order, its k); :meth:`corelearn` is a shortcut; or "skrebate": every choice as
+        scikit-rebate 0.8.4 makes it (:mod:`.skrebate`).
     diff
         A :class:`.DiffOptions` (how diffs, distances and neighbours are computed); None = the
         preset's.
@@ -93,6 +95,9 @@ class ReliefFamily(Estimator):
     weighs_distances = True
     #: whether CORElearn leaves out neighbours at distance 0 in this estimator
     corelearn_skips_zero = True
+    #: how scikit-rebate's counterpart finds its neighbours (``preset="skrebate"``,
+    #: :mod:`.skrebate`): "k-nearest", "bands" or "extremes"; None: it has none
+    skrebate_neighbours = "k-nearest"
     #: the keyword arguments that set single fields of ``diff`` (also readable attributes)
     diff_keywords = tuple(DIFF_KEYWORDS)
 
@@ -143,6 +148,8 @@ class ReliefFamily(Estimator):
             return self.k
         if self.preset == "corelearn":
             return CORELEARN_K["equal" if self.weighting_ == "equal" else "other"]
+        if self.preset == "skrebate":
+            return skrebate.DEFAULT_K
         return self.default_k
 
     @property
@@ -165,8 +172,19 @@ class ReliefFamily(Estimator):
         """Indices of the instances of ``data`` the iterations visit (:meth:`sample`)."""
         return self.sample(data.n_instances)
 
+    def skrebate_preset(self):
+        """Whether ``preset="skrebate"`` (``ValueError`` where scikit-rebate has no
+        counterpart)."""
+        if self.preset != "skrebate":
+            return False
+        if self.skrebate_neighbours is None:
+            raise ValueError(f"preset='skrebate': scikit-rebate has no {self.name}")
+        return True
+
     def context(self, data, callback=None):
         """The nearest neighbours of the sampled instances (the expensive part, done once)."""
+        if self.skrebate_preset():
+            return skrebate.context(self, data)
         return self._search(data, self.k_, self.groups, callback)
 
     def _search(self, data, k, groups, callback):
@@ -182,6 +200,8 @@ class ReliefFamily(Estimator):
 
     def estimate(self, context, columns=None, callback=None):
         """Estimates of ``columns`` (default: the context's data) with k neighbours."""
+        if isinstance(context, skrebate.SkrebateContext):
+            return skrebate.estimate(context, columns)
         return self.profile(context, [self.k_], columns, callback)[0]
 
     def profile(self, context, ks, columns=None, callback=None):
@@ -224,6 +244,7 @@ class BestK:
     or with ``preset="corelearn"`` the largest group, as CORElearn) from one neighbour search,
     each attribute taking its best estimate over k (CORElearn's ReliefFbestK and
     RReliefFbestK)."""
+    skrebate_neighbours = None          # (scikit-rebate has none)
     k_max = None
 
     def named_parameters(self):

@@ -164,6 +164,7 @@ class ReliefFequalMisses(ReliefF):
     whose miss weights are the average misclassification costs of the classes, normalised. It
     equals ReliefF on two classes and on classes of equal size. CORElearn uses exp-rank weights
     with k = 70 for both: ``ReliefFequalMisses.corelearn(weighting="exp-rank")``."""
+    skrebate_neighbours = None          # (scikit-rebate has none)
     name = "ReliefF (equal miss classes)"
 
     def coefficients(self, context):
@@ -177,6 +178,7 @@ class ReliefFequalMisses(ReliefF):
 class Relief(ReliefF):
     """Kira & Rendell's Relief (Fig. 1): one nearest hit and one nearest miss (from any other
     class), equal weights. ``k`` > 1 gives RELIEF-A's averaging over k hits and misses."""
+    skrebate_neighbours = None          # (scikit-rebate has none)
     name = "Relief"
     paper = "Kira & Rendell 1992, Fig. 1 (as in Robnik-Šikonja & Kononenko 1999)"
     parameters = (K, ITERATIONS, RANDOM_STATE, PRESET) + DIFF_PARAMETERS
@@ -231,6 +233,7 @@ class ReliefFmerit(ReliefF):
     The shares are taken of the context's attributes (the ones the neighbours were found by),
     whichever ``columns`` are estimated; a neighbour with all diffs 0 contributes 0.
     """
+    skrebate_neighbours = None          # (scikit-rebate has none)
     name = "ReliefFmerit"
     paper = "CORElearn 1.57 (Robnik-Šikonja & Savicky), estimator ReliefFmerit"
     dask_backend = False

@@ -90,7 +90,9 @@ __all__ = ["HitMissPairs", "Significance", "benjamini_hochberg", "stir", "stir_t
            "permuted_targets", "METHODS", "STIR_CALIBRATION", "STRATUM_SIZE", "permutation_rule",
            "PermutationWarning", "MAX_DEFAULT_PERMUTATIONS", "warn_permutations"]
 
-METHODS = ("stir", "permutation", "npdr")
+METHODS = ("stir", "permutation", "npdr", "trend")
+#: the methods that are an estimator's own test (its ``test`` method), by the estimator's name
+OWN_TESTS = {"npdr": "NPDR", "trend": "the allelic trend test"}
 #: permutations that calibrate STIR's statistic by default (module docstring)
 STIR_CALIBRATION = 30
 #: instances of a stratum of the permutations when a covariate is numeric
@@ -478,16 +480,18 @@ def significance(estimator, data, method="stir", n_permutations=None, random_sta
                  callback=None, calibration=STIR_CALIBRATION):
     """:func:`stir` (``method="stir"``, with ``calibration`` permutations),
     :func:`permutation_test` (``"permutation"``, with ``n_permutations``, None: enough for
-    q < 0.05, see :func:`permutation_rule`) or NPDR's own
-    p-values (``"npdr"``, :meth:`.npdr.NPDR.test`, with ``calibration`` permutations), drawn
-    by ``random_state``."""
+    q < 0.05, see :func:`permutation_rule`), NPDR's own p-values (``"npdr"``,
+    :meth:`.npdr.NPDR.test`, with ``calibration`` permutations) or the per-attribute
+    regression test's (``"trend"``, :meth:`.trend.TrendTest.test`), drawn by
+    ``random_state``."""
     if method == "stir":
         return stir(estimator, data, calibration, random_state, callback)
     if method == "permutation":
         return permutation_test(estimator, data, n_permutations, random_state, callback)
-    if method == "npdr":
-        if "npdr" not in estimator.significance_tests:
-            raise ValueError(f"{estimator.name} has no regression p-values of its own: use "
-                             "NPDR, STIR or permutation p-values")
+    if method in OWN_TESTS:
+        if method not in estimator.significance_tests:
+            raise ValueError(f"{estimator.name} has no regression p-values of its own "
+                             f"({method!r} are {OWN_TESTS[method]}'s): use STIR or "
+                             "permutation p-values")
         return estimator.test(data, calibration, random_state, callback)
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")

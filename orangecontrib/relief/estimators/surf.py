@@ -51,13 +51,15 @@ from .base import (BLOCK_BYTES, available_memory, check_data, check_memory, para
 from .neighbourhood.diffs import DiffModel, _g, target_diffs
 from .neighbourhood import vectorised
 from .neighbourhood.packed import band_mismatch_counts
-from .parameters import DIFF_PARAMETERS, ITERATIONS, PRESET, RANDOM_STATE
+from .parameters import DIFF_KEYWORDS, DIFF_PARAMETERS, ITERATIONS, PRESET, RANDOM_STATE
+from . import skrebate
 from .relief_family import ReliefFamily
 from .rrelieff import N_DC_CLAMP
 from .significance import HitMissPairs
 
 __all__ = ["SURF", "SURFstar", "MultiSURF", "MultiSURFstar", "BandContext", "band_thresholds",
-           "others_mean_std", "band_coefficients", "band_estimates"]
+           "others_mean_std", "pooled_std", "sigmoid_strength", "band_coefficients",
+           "band_estimates", "band_distances", "band_blocks"]
 
 #: the band codes of :attr:`BandContext.bands`
 NONE, NEAR, FAR = 0, 1, 2
@@ -81,9 +83,24 @@ class BandContext:
     #: which search gave the distances (:data:`.searches.SEARCHES`): the tiled kernel or
     #: the popcount of packed SNP bit planes
     search: str = None
+    #: (m, N) the weight w(d) of each band member in the SWRF family (:func:`sigmoid_strength`;
+    #: 0 outside the bands), None where every member weighs 1
+    strength: np.ndarray = None
+    #: (m, N) how many places each band member fills (μ-Relief's k, :mod:`.murelief`; its
+    #: instance weight included), None where a member stands for its instance weight
+    places: np.ndarray = None
 
 
-def _row_blocks(m, n, model):
+def band_distances(model, rows):
+    """The distances (b, N) of ``rows`` to every instance: :meth:`.DiffModel.distances`, their
+    square root for the Euclidean distance (the kernel sums squared diffs)."""
+    d = model.distances(rows)
+    if model.options.distance == "euclidean":
+        d = np.sqrt(d, out=d)
+    return d
+
+
+def band_blocks(m, n, model):
     """Blocks of the m sampled rows whose distances to the n instances take about
     ``BLOCK_WORK`` cells (bit planes: a cell per plane word, four for the band counts)."""
     words = model.distance_planes.shape[2]
@@ -108,9 +125,19 @@ class SURF(ReliefFamily):
     per_instance = False
     #: scores the far band with the opposite sign (the starred variants)
     far_band = False
+    #: MultiSURF's bands leave out the instances within half a standard deviation of T_i
+    dead_band = True
+    #: the band members weigh w(d), the sigmoid of their distance from the band's threshold
+    #: (the SWRF family, :func:`sigmoid_strength`), instead of 1 each
+    sigmoid = False
+    skrebate_neighbours = "bands"
 
     def __init__(self, iterations=None, random_state=None, preset="papers", diff=None,
                  **diff_keywords):
+        unknown = set(diff_keywords) - set(DIFF_KEYWORDS)
+        if unknown:         # (k and weighting would reach ReliefFamily's own arguments)
+            raise TypeError(f"{type(self).__name__} got unexpected keyword argument(s) "
+                            f"{', '.join(sorted(unknown))}")
         super().__init__(iterations=iterations, random_state=random_state, preset=preset,
                          diff=diff, **diff_keywords)
 
@@ -121,17 +148,21 @@ class SURF(ReliefFamily):
     def context(self, data, callback=None):
         """The near (and far) band of every sampled instance, from the distances of one block of
         rows at a time."""
+        if self.skrebate_preset():
+            return skrebate.context(self, data)
         check_data(data, self)
         n = data.n_instances
         instances = self.sample(n)
         m = instances.size
         available = available_memory()
-        check_memory(2 * m * n, f"{self.name}: the bands of {m} sampled instances among {n} "
-                     "(a byte per pair, and as much beside them)",
+        per_pair = 2 + (16 if self.sigmoid else 0)
+        check_memory(per_pair * m * n, f"{self.name}: the bands of {m} sampled instances "
+                     f"among {n} ({'a byte and a weight' if self.sigmoid else 'a byte'} per "
+                     "pair, and as much beside them)",
                      "set iterations to at most "
-                     f"{max(1, available // (2 * n)) if available else m - 1}")
+                     f"{max(1, available // (per_pair * n)) if available else m - 1}")
         model = DiffModel(data, self.diff_options())
-        blocks = _row_blocks(m, n, model)
+        blocks = band_blocks(m, n, model)
         keep = not self.per_instance and m * n * 8 <= BLOCK_BYTES
         weights = data.instance_weights
         mean, spread, total, kept = np.empty(m), np.empty(m), np.empty(m), []
@@ -140,36 +171,42 @@ class SURF(ReliefFamily):
 
         def distances(blk):
             nonlocal step
-            d = model.distances(instances[blk])
-            if model.options.distance == "euclidean":   # the kernel sums squared diffs
-                d = np.sqrt(d, out=d)
+            d = band_distances(model, instances[blk])
             step += 1
             if callback is not None:
                 callback(step / steps)
             return d
 
         bands = np.zeros((m, n), np.int8)
+        strength = np.zeros((m, n)) if self.sigmoid else None
+
+        def fill(blk, d, near, far, scale):
+            _fill_bands(bands[blk], d, instances[blk], weights, near,
+                        far if self.far_band else None)
+            if strength is not None:
+                strength[blk] = sigmoid_strength(d, bands[blk], near, far, scale)
+
         for blk in blocks:
             d = distances(blk)
             mean[blk], spread[blk], total[blk] = others_mean_std(d, instances[blk], weights)
             if self.per_instance:
                 near, far = band_thresholds(mean[blk], spread[blk], total[blk], True,
-                                            self.far_band)
-                _fill_bands(bands[blk], d, instances[blk], weights, near,
-                            far if self.far_band else None)
+                                            self.far_band, self.dead_band)
+                fill(blk, d, near, far, spread[blk])
             elif keep:
                 kept.append(d)
         # each copy of R_i with the others
-        near, far = band_thresholds(mean, spread, weights[instances] * total, self.per_instance,
-                                    self.far_band)
+        pairs = weights[instances] * total
+        near, far = band_thresholds(mean, spread, pairs, self.per_instance, self.far_band,
+                                    self.dead_band)
         if not self.per_instance:
+            scale = np.full(m, pooled_std(mean, spread, pairs))
             for b, blk in enumerate(blocks):
                 d = kept[b] if keep else distances(blk)
-                _fill_bands(bands[blk], d, instances[blk], weights, near[blk],
-                            far[blk] if self.far_band else None)
+                fill(blk, d, near[blk], far[blk], scale[blk])
         return BandContext(data, model, instances, bands, near, far,
                            "packed SNP" if model.distance_planes.shape[2]
-                           else "double precision")
+                           else "double precision", strength)
 
     def __call__(self, data, callback=None):
         return self.estimate(self.context(data, progress_part(callback, 0.0, 0.6)),
@@ -181,7 +218,7 @@ class SURF(ReliefFamily):
         the distances only, so they are found once; None (find them again for each target)
         when RELIEF-D's diffs of missing values depend on the class."""
         options = self.diff_options()
-        if options.missing == "D" and data.any_missing:
+        if options.missing == "D" and data.any_missing or self.skrebate_preset():
             return None
         context = self.context(data, callback)
         return lambda target, callback=None: replace(context, data=target,
@@ -196,15 +233,17 @@ class SURF(ReliefFamily):
         y = data.y.astype(np.intp)
         m, n = context.bands.shape
         parts = []
-        for blk in _row_blocks(m, n, context.diff_model):
+        for blk in band_blocks(m, n, context.diff_model):
             rows = context.instances[blk]
             member = context.bands[blk] == NEAR
-            mass = _member_mass(data, rows, member)
+            mass = _member_mass(data, rows, member, context.places, blk)
             coef = _class_coefficients(data, rows, member, mass)
             q, j = np.nonzero(member)
             weight = coef[q, 0, y[j]] + coef[q, 1, y[j]]
             if mass is not None:
                 weight = weight * mass[q, j]
+            if context.strength is not None:
+                weight = weight * context.strength[blk][q, j]
             keep = weight > 0
             parts.append((rows[q[keep]], j[keep], weight[keep], (y[j] != y[rows[q]])[keep]))
         rows, others, weights, miss = (np.concatenate(column) for column in zip(*parts))
@@ -213,6 +252,8 @@ class SURF(ReliefFamily):
     def estimate(self, context, columns=None, callback=None):
         """W_near - W_far of ``columns`` (default: the context's data) over the bands;
         ``callback(fraction)`` after each block of rows."""
+        if isinstance(context, skrebate.SkrebateContext):
+            return skrebate.estimate(context, columns)
         data = context.data if columns is None else columns
         model = context.diff_model if columns is None else DiffModel(
             data, context.diff_model.options)
@@ -224,17 +265,20 @@ class SURF(ReliefFamily):
         sums = np.zeros((len(bands), S, F, a))
         known = np.zeros((len(bands), S, a))
         totals = np.zeros((len(bands), S, F))
-        blocks = _row_blocks(m, n, model)
+        blocks = band_blocks(m, n, model)
         for step, blk in enumerate(blocks):
             rows = context.instances[blk]
             for b, band in enumerate(bands):
                 member = context.bands[blk] == band
-                mass = _member_mass(data, rows, member)
+                mass = _member_mass(data, rows, member, context.places, blk)
                 if data.is_classification:
                     coef = _class_coefficients(data, rows, member, mass)
                     factors = None if mass is None else mass[None]
                 else:
                     coef, factors = _target_coefficients(data, model, rows, member, mass)
+                if context.strength is not None:    # the members' w(d): a factor of each pair
+                    strength = np.where(member, context.strength[blk], 0.0)[None]
+                    factors = strength if factors is None else factors * strength
                 s, k, t = update(rows, member, coef, factors)
                 sums[b] += s
                 known[b] += k
@@ -273,9 +317,12 @@ def band_estimates(sums, known, totals, bands, classification, renorm, total_wei
     return result
 
 
-def _member_mass(data, rows, member):
+def _member_mass(data, rows, member, places=None, blk=None):
     """How many instances each band member stands for (b, N): its instance weight, and for
-    R_i itself its other copies (w_i - 1; in the band when w_i > 1); None without weights."""
+    R_i itself its other copies (w_i - 1; in the band when w_i > 1); None without weights;
+    the ``places`` of the rows ``blk`` where given (:attr:`BandContext.places`)."""
+    if places is not None:
+        return np.where(member, places[blk], 0.0)
     if data.weights is None:
         return None
     mass = np.where(member, data.weights[None, :], 0.0)
@@ -323,19 +370,45 @@ def _target_coefficients(data, model, rows, member, mass=None):
     return coef, np.stack([mass, mass * tau])
 
 
-def band_thresholds(mean, spread, pairs, per_instance, far_band):
+def band_thresholds(mean, spread, pairs, per_instance, far_band, dead_band=True):
     """(near, far): the thresholds of each sampled instance's bands (see the module docstring)
     from the ``mean`` and (population) standard deviation ``spread`` of its distances to the
     others (of ``pairs`` pairs): MultiSURF's T_i - sigma_i / 2 and T_i + sigma_i / 2
-    (``per_instance``), or SURF's T, the mean over all the pairs, for both; far = inf without
-    a far band."""
+    (``per_instance``; T_i for both without a ``dead_band``), or SURF's T, the mean over all
+    the pairs, for both; far = inf without a far band."""
     if per_instance:
-        near = mean - spread / 2
-        far = mean + spread / 2 if far_band else np.full(mean.size, np.inf)
+        half = spread / 2 if dead_band else 0.0
+        near = mean - half
+        far = mean + half if far_band else np.full(mean.size, np.inf)
     else:
         near = np.full(mean.size, (pairs * mean).sum() / pairs.sum())
         far = near if far_band else np.full(mean.size, np.inf)
     return near, far
+
+
+def pooled_std(mean, spread, pairs):
+    """The (population) standard deviation of all the distances from the rows' ``mean``,
+    ``spread`` (standard deviation) and number of ``pairs``: the SWRF family's sigma."""
+    total = pairs.sum()
+    if total <= 0:
+        return 0.0
+    grand = (pairs * mean).sum() / total
+    return float(np.sqrt(max((pairs * (spread ** 2 + (mean - grand) ** 2)).sum() / total, 0.0)))
+
+
+def sigmoid_strength(d, bands, near, far, scale):
+    """The SWRF family's weight of each band member (Stokes & Visweswaran 2012, the sigmoid
+    of SWRF*): w = 2 / (1 + exp(-4 abs(d - t) / sigma)) - 1 = tanh(2 abs(d - t) / sigma), with t
+    the threshold of the member's band (``near`` or ``far`` per row) and sigma the row's
+    ``scale`` (1 where it is 0); 0 outside the bands. A member just inside a threshold weighs
+    about 0, one a standard deviation or more away about 1 (0.96)."""
+    sigma = np.where(scale > 0, scale, 1.0)[:, None]
+    w = np.zeros(d.shape)
+    for code, limit in ((NEAR, near), (FAR, far)):
+        at = bands == code
+        if at.any():
+            w = np.where(at, np.tanh(2.0 * np.abs(d - limit[:, None]) / sigma), w)
+    return w
 
 
 def others_mean_std(d, rows, weights):
