@@ -201,6 +201,36 @@ def test_the_genetics_pages_commands_run_as_written(tmp_path, capsys, monkeypatc
         status, out, err = run([*command[1:], "-q"], capsys)
         assert status == 0, (command, err)
         outs.append(out)
-    assert {row.split()[1] for row in outs[0].splitlines()[2:4]} == {"rs3", "rs7"}
+    # (a .bed file's ranking: rank CHR SNP BP A1 score)
+    assert {row.split()[2] for row in outs[0].splitlines()[2:4]} == {"rs3", "rs7"}
     assert outs[1].splitlines()[2].split()[1:3] == ["rs3", "rs7"]
     assert next(csv.DictReader(io.StringIO(outs[2])))["second"] == "rs7"
+
+
+def test_scan_of_every_pair_is_the_scripting_apis(xor_file, capsys):
+    from orangecontrib.relief.estimators import scan_pairs
+    path, X, y = xor_file
+    status, out, err = run(["pairs", path, "-q", "--method", "scan", "--pairs", "5", "-f",
+                            "json"], capsys)
+    # without --permutations the scan's p-values are the chi-square test's
+    assert status == 0, err
+    document = json.loads(out)
+    data = encode(X.astype(float), y.astype(float), discrete=True, n_values=[3] * X.shape[1],
+                  n_classes=2)
+    expected = scan_pairs(data, top=5)
+    assert document["method"] == "scan" and document["pairs_tested"] == 28
+    assert document["permutations"] == 0
+    assert [(p["first"], p["second"]) for p in document["pairs"]] == \
+        [(f"snp{a}", f"snp{b}") for a, b in zip(expected.first, expected.second)]
+    np.testing.assert_array_equal([p["p"] for p in document["pairs"]], expected.pvalues)
+    np.testing.assert_array_equal([p["q"] for p in document["pairs"]], expected.qvalues)
+
+
+def test_scan_table_says_what_was_tested(xor_bed, capsys):
+    path, _, _ = xor_bed
+    status, out, err = run(["pairs", path, "-q", "--method", "scan"], capsys)
+    assert status == 0, err
+    head, columns, first = out.splitlines()[:3]
+    assert "28 pairs tested" in head and "chi-square" in head
+    assert first.split()[1:3] == ["rs2", "rs5"]
+

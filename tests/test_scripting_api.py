@@ -75,3 +75,18 @@ def test_interacting_pairs_of_named_attributes():
 def test_interacting_pairs_refuses_an_unknown_attribute():
     with pytest.raises(ValueError, match="'e' is not an attribute"):
         package.interacting_pairs(xor_table(), attributes=["a", "e"])
+
+
+def test_scan_pairs_takes_an_orange_table():
+    """Every pair of a table's attributes; the class-less instances left out, as the engine's
+    scan of the encoded rows gives."""
+    from orangecontrib.relief.estimators import encode, scan_pairs
+    table = xor_table()
+    pairs = package.scan_pairs(table)
+    known = ~np.isnan(table.Y)
+    expected = scan_pairs(encode(table.X[known], table.Y[known], discrete=True, n_values=2,
+                                 n_classes=2))
+    assert pairs.n_tested == 6 and (pairs.first[0], pairs.second[0]) == (0, 1)
+    np.testing.assert_array_equal(pairs.table(), expected.table())
+    named = package.scan_pairs(table, attributes=["b", table.domain["a"], 3])
+    assert {(p.first, p.second) for p in named} == {(0, 1), (0, 3), (1, 3)}

@@ -38,8 +38,9 @@ from .lazy import lazy_exports
 def _scoring_names(scoring):
     """The names :mod:`.scoring` exports here: the Orange scorer of every estimator of the
     catalogue (:data:`.estimators.catalogue.ESTIMATORS`), each under its estimator's name, their
-    list, the look-up by name and the interacting pairs of a table."""
-    return ["SCORERS", "scorer_by_name", "interacting_pairs",
+    list, the look-up by name and the interacting pairs of a table (of the best-ranked
+    attributes, or every pair)."""
+    return ["SCORERS", "scorer_by_name", "interacting_pairs", "scan_pairs",
             *(cls.__name__ for cls in scoring.SCORERS)]
 
 

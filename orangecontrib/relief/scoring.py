@@ -43,7 +43,7 @@ from .estimators.significance import significance as estimate_significance
 from .orange_data import encode_table, encode_with_covariates
 
 __all__ = ["EstimatorScorer", "CaseCountsScorer", "SCORERS", "scorer_class", "class_type",
-           "scorer_by_name", "covariate_names", "interacting_pairs"] + [engine.__name__ for engine in ESTIMATORS]
+           "scorer_by_name", "covariate_names", "interacting_pairs", "scan_pairs"] + [engine.__name__ for engine in ESTIMATORS]
 
 
 class _Name:
@@ -268,3 +268,18 @@ def interacting_pairs(data, attributes=None, top=None, estimator=None, **options
     if attributes is not None:
         attributes = [_attribute_index(data.domain, a) for a in attributes]
     return engine_pairs(encoded, attributes=attributes, top=top, estimator=estimator, **options)
+
+
+def scan_pairs(data, attributes=None, top=None, callback=None):
+    """Every pair of the attributes of the Orange table ``data`` (discrete attributes of at
+    most four values, e.g. SNP genotypes, and a discrete class) tested for interaction, the
+    ``top`` best first: :func:`.estimators.interactions.scan_pairs` (BOOST's scan: the chi-square
+    p-values, q-values over every pair) on the table encoded (:func:`.orange_data.encode_table`:
+    instances without a class left out). ``attributes`` limits the scan to the pairs of these
+    (variables, names or indices). Each pair's ``first`` and ``second`` index
+    ``data.domain.attributes``."""
+    from .estimators.interactions import scan_pairs as engine_scan
+    encoded, _ = encode_table(data)
+    if attributes is not None:
+        attributes = [_attribute_index(data.domain, a) for a in attributes]
+    return engine_scan(encoded, attributes=attributes, top=top, callback=callback)

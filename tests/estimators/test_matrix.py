@@ -8,7 +8,8 @@ Nothing here is listed by hand:
 * the estimators are the catalogue's (:data:`.catalogue.ESTIMATORS`), each with its variants
   derived from its description (:func:`variants`): its defaults, then each parameter of
   choice or yes/no changed alone to each other value, and a sample of the instances for those
-  that sample them;
+  that sample them; beside them the computations with kernels of their own that are no
+  estimator (:data:`COMPUTATIONS`: the scan of every pair);
 * the data forms are the builders registered with :func:`form` below, one per form the
   engine accepts; a new form is a new builder;
 * the kernels are those of :data:`.compilation.KERNELS`, and the searches those of
@@ -43,6 +44,7 @@ from orangecontrib.relief.estimators.catalogue import ESTIMATORS
 from orangecontrib.relief.estimators.description import N_INSTANCES
 from orangecontrib.relief.estimators.neighbourhood import neighbours, single_precision
 from orangecontrib.relief.estimators.neighbourhood.searches import SEARCHES, search_notices
+from orangecontrib.relief.estimators.interactions import scan_pairs
 
 MODES = ("compiled", "numpy")
 #: the searches no estimator of the catalogue takes on data in memory: the Dask backend's (its
@@ -240,8 +242,21 @@ def variants(cls):
     return out
 
 
+class PairScan:
+    """The scan of every pair (:func:`.pair_scan.scan_pairs`) as an estimator of the matrix:
+    the table of the pairs it keeps (indices, G², p and q)."""
+
+    def __call__(self, data):
+        return scan_pairs(data, top=50).table()
+
+
+#: the computations with kernels of their own beside the catalogue's estimators, each called
+#: on the data like an estimator (defaults only)
+COMPUTATIONS = [PairScan]
+
 #: (estimator class, variant label, keyword arguments) of every variant of the catalogue
-VARIANTS = [(cls, label, keywords) for cls in ESTIMATORS for label, keywords in variants(cls)]
+VARIANTS = [(cls, label, keywords) for cls in ESTIMATORS for label, keywords in variants(cls)] \
+    + [(cls, "defaults", {}) for cls in COMPUTATIONS]
 #: (estimator index in VARIANTS, form name) of every case
 CASES = [(v, name) for v, (_, label, _) in enumerate(VARIANTS)
          for name, (_, all_variants) in FORMS.items() if label == "defaults" or all_variants]
@@ -310,7 +325,7 @@ def test_every_estimator_gives_estimates_on_some_form():
     """No estimator refuses every form (a matrix of refusals would compare nothing)."""
     estimated = {VARIANTS[v][0] for v, name in CASES
                  if outcome((v, name), "compiled")[0][0] == "estimates"}
-    assert estimated == set(ESTIMATORS)
+    assert estimated == set(ESTIMATORS) | set(COMPUTATIONS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -437,6 +437,31 @@ class TestOWInteractingPairs(WidgetTest):
             measured = max(metrics.horizontalAdvance(model.text(int(r), column)) for r in rows)
             self.assertEqual(measured, every, COLUMNS[column][0])
 
+    def test_all_pairs_are_the_scan_of_every_pair(self):
+        """"All pairs": the scan's pairs (an independent call of scan_pairs), its summary, the
+        heatmap of the best pairs' attributes, no ranking or permutations, and a report."""
+        from orangecontrib.relief.estimators.interactions import scan_pairs
+        w = self.widget
+        self.run_on(self.data)
+        w.choice_buttons.button(w.AllPairs).click()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(w.attribute_choice, w.AllPairs)
+        self.assertFalse(w.ranking_box.isEnabled())
+        self.assertFalse(w.significance_box.isEnabled())
+        want = scan_pairs(self.encoded)
+        out = self.get_output(w.Outputs.pairs)
+        self.assertEqual(len(out), 28)
+        np.testing.assert_array_equal(out.get_column("statistic"), want.statistics)
+        np.testing.assert_array_equal(out.get_column("p"), want.pvalues)
+        np.testing.assert_array_equal(out.get_column("q"), want.qvalues)
+        self.assertEqual(self.shown_rows()[0][1:3], ["rs0", "rs1"])
+        self.assertIn("of 28 (every pair of 8 attributes)", w.summary.text())
+        self.assertIn("chi-square", w.summary.text())
+        self.assertEqual(w.heatmap.attributes[:2], [0, 1])
+        w.send_report()
+        self.assertIn("all pairs", w.report_html)
+        self.assertNotIn("Permutations", w.report_html)
+
     def test_report(self):
         w = self.widget
         w.n_permutations = 10

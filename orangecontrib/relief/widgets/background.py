@@ -2,6 +2,8 @@
 import functools
 import warnings
 
+from AnyQt.QtCore import QTimer
+
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg, OWWidget
@@ -108,6 +110,7 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=Tr
         """Called when ``self.model`` changes (to None while fitting)."""
 
     def onDeleteWidget(self):
+        self._steps = []
         self.shutdown()
         super().onDeleteWidget()
 
@@ -143,10 +146,22 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         self.data = None
         self.result = None
         self._new_data = False
+        #: the parts of showing a result still to run, each in its own turn of the event loop
+        #: (the widget stays invalidated until they have run)
+        self._steps = []
+        #: True while a result is shown (its outputs are sent once, after the table)
+        self.showing = False
+
+    def later_steps(self):
+        """Functions that complete the display of a result after the table and the outputs,
+        each called in a later turn of the event loop, so that no single turn holds the canvas
+        long (such as drawing a plot of thousands of points)."""
+        return []
 
     def accept_data(self, data):
         """Cancel the running task and keep ``data`` if it suits an estimation (else None,
         with a message)."""
+        self._steps = []
         self.cancel()
         self.Error.clear()
         self.Warning.clear()
@@ -175,6 +190,7 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         """Cancel the running task, if any, and start one for the current settings. Its
         result is sent at once after ``new_data`` (as Orange's widgets do on new input), else
         when auto-send is on or the user sends it."""
+        self._steps = []
         self.cancel()
         self._new_data |= new_data
         self.result = None
@@ -205,12 +221,41 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         self._show_and_send()
 
     def _show_and_send(self):
-        self.show_result()
+        """Show the result in steps, one a turn of the event loop: the table, the outputs,
+        then :meth:`later_steps`."""
+        self._steps = [self._show, self._send] + list(self.later_steps())
+        self._next_step()
+
+    def _show(self):
+        self.showing = True
+        try:
+            self.show_result()
+        finally:
+            self.showing = False
+
+    def _send(self):
         if self._new_data:
             self._new_data = False
             self.commit.now()
         else:
             self.commit.deferred()
+
+    def _next_step(self):
+        if not self._steps:
+            return
+        try:
+            self._steps.pop(0)()
+        finally:
+            if self._steps:
+                self.setInvalidated(True)
+                QTimer.singleShot(0, self._next_step)
+            elif self.task is None:
+                self.setInvalidated(False)
+
+    def setInvalidated(self, state):
+        """Invalidated also while the steps of showing a result remain (the task's end,
+        which marks the widget ready, comes after the first)."""
+        super().setInvalidated(state or bool(getattr(self, "_steps", None)))
 
     def onDeleteWidget(self):
         self.shutdown()

@@ -4,6 +4,7 @@ pairs of the attributes an estimator ranks best (or of the attributes chosen) ar
 interaction (Wan et al. 2010, eqs. 3-5), p-values from permutations of the class that repeat
 the ranking, Benjamini-Hochberg q-values — and shown as a sortable table, best first, and as a
 heatmap of -log10 p among the best attributes."""
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -22,7 +23,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output
 
 from orangecontrib.relief import scoring
-from orangecontrib.relief.estimators.interactions import interacting_pairs
+from orangecontrib.relief.estimators.interactions import interacting_pairs, scan_pairs
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
@@ -72,11 +73,12 @@ def classification_scorers():
     return {cls.stem(): cls for cls in scoring.SCORERS if "classification" in cls.tasks}
 
 
-def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state):
+def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state, scan=False):
     """:func:`.interacting_pairs` on ``data`` (an Orange table with a categorical class) in a
     background task: the pairs of the ``top`` attributes ``estimator`` ranks best, or of the
     ``chosen`` attribute indices (None: rank), with ``n_permutations`` (None: the engine's
-    default) permutations of the class drawn by ``random_state``; cancelled through ``state``.
+    default) permutations of the class drawn by ``random_state``; with ``scan``, every pair
+    (:func:`.scan_pairs`: the chi-square p-values); cancelled through ``state``.
 
     Returns a namespace with ``pairs`` (:class:`.InteractingPairs`), ``table`` (them as an
     Orange table, :func:`pairs_table`) and ``n_ignored`` (instances left out for a missing
@@ -85,9 +87,12 @@ def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state
         raise ValueError("choose at least two attributes in the list, or test the best "
                          "ranked ones")
     encoded, rows = encode_table(data, sparse=True)
-    pairs = interacting_pairs(encoded, attributes=chosen, top=top, estimator=estimator,
-                              n_permutations=n_permutations, random_state=random_state,
-                              callback=progress_callback(state))
+    if scan:
+        pairs = scan_pairs(encoded, callback=progress_callback(state))
+    else:
+        pairs = interacting_pairs(encoded, attributes=chosen, top=top, estimator=estimator,
+                                  n_permutations=n_permutations, random_state=random_state,
+                                  callback=progress_callback(state))
     return SimpleNamespace(pairs=pairs, table=pairs_table(data, pairs),
                            n_ignored=len(data) - len(rows))
 
@@ -384,7 +389,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     #: Save Image and Copy Image to Clipboard take the heatmap, whole
     graph_name = "heatmap_scene"
 
-    BestRanked, Chosen = range(2)
+    BestRanked, Chosen, AllPairs = range(3)
 
     settingsHandler = DomainContextHandler()
     settings_version = 1
@@ -433,7 +438,11 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             "hold for pairs chosen from the same data."))
         chosen = QRadioButton("Chosen in the list", toolTip=(
             "Test the pairs of the attributes selected in the list (no ranking)."))
-        for i, button in enumerate((best, chosen)):
+        every = QRadioButton("All pairs", toolTip=(
+            "Test every pair of attributes (each of at most 4 values, as SNP genotypes) with "
+            "the chi-square test; q-values over all the pairs. Thousands of attributes take "
+            "seconds to a minute; the best pairs are listed."))
+        for i, button in enumerate((best, chosen, every)):
             self.choice_buttons.addButton(button, i)
         self.choice_buttons.idClicked.connect(self._on_choice_changed)
         grid.addWidget(best, 0, 0)
@@ -443,6 +452,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                                          "are tested (n attributes: n(n - 1)/2 pairs).")
         grid.addWidget(self.top_spin, 0, 1)
         grid.addWidget(chosen, 1, 0, 1, 2)
+        grid.addWidget(every, 2, 0, 1, 2)
         box.layout().addLayout(grid)
         self.attr_model = VariableListModel(parent=self)
         self.attr_list = QListView(
@@ -475,7 +485,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         self.params_stack.setMinimumSize(1, 1)
         box.layout().addWidget(self.params_stack)
 
-        box = gui.vBox(form, "Significance")
+        self.significance_box = box = gui.vBox(form, "Significance")
         gui.spin(box, self, "n_permutations", 0, 100000, label="Permutations:",
                  specialValueText="automatic", callback=self.restart,
                  tooltip="R, the permutations of the class whose statistics form the null "
@@ -538,6 +548,8 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     def _set_choice_buttons(self):
         self.choice_buttons.button(self.attribute_choice).setChecked(True)
         self.ranking_box.setEnabled(self.attribute_choice == self.BestRanked)
+        # the scan's p-values are the chi-square test's: no permutations
+        self.significance_box.setEnabled(self.attribute_choice != self.AllPairs)
 
     def _on_choice_changed(self, choice):
         self.attribute_choice = choice
@@ -610,6 +622,9 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             self.Information.all_tested(count(n, "attribute"), shown=2 <= n <= self.top)
 
     def background_task(self):
+        if self.attribute_choice == self.AllPairs:
+            return (partial(pairs_task, scan=True), self.data, None, None, None, None,
+                    self.random_state)
         ranked = self.attribute_choice == self.BestRanked
         estimator = self.params_stack.create(self.estimator_name) if ranked else None
         return (pairs_task, self.data, self.top,
@@ -627,12 +642,23 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             self.heatmap.show_pairs(names, [], None, 0)
             return
         tested = len(pairs.attributes)
-        how = (f"the {tested} attributes {self.estimator_name} ranks best"
-               if self.attribute_choice == self.BestRanked
-               and tested < len(self.data.domain.attributes) else count(tested, "attribute"))
-        self.summary.setText(f"{count(len(pairs), 'pair')} of {how}; p-values from "
-                             f"{count(pairs.n_permutations, 'permutation')} of the class.")
-        self.heatmap.show_pairs(names, pairs.attributes[:HEATMAP_SIZE], pairs, tested)
+        shown = pairs.attributes
+        if pairs.n_permutations == 0:          # the scan: its best pairs of every pair
+            self.summary.setText(
+                f"The best {count(len(pairs), 'pair')} of {pairs.n_tested:,} (every pair of "
+                f"{count(tested, 'attribute')}); p-values of the chi-square test, q-values "
+                f"over all the pairs.")
+            ends = np.column_stack([pairs.first, pairs.second]).ravel()
+            _, first_seen = np.unique(ends, return_index=True)
+            shown = ends[np.sort(first_seen)]          # the best pairs' attributes
+        else:
+            how = (f"the {tested} attributes {self.estimator_name} ranks best"
+                   if self.attribute_choice == self.BestRanked
+                   and tested < len(self.data.domain.attributes)
+                   else count(tested, "attribute"))
+            self.summary.setText(f"{count(len(pairs), 'pair')} of {how}; p-values from "
+                                 f"{count(pairs.n_permutations, 'permutation')} of the class.")
+        self.heatmap.show_pairs(names, shown[:HEATMAP_SIZE], pairs, len(shown))
         self._fit_columns()
         self._select_stored_pairs()
 
@@ -785,10 +811,13 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             items = [("Attributes", f"the {self.top} best ranked"),
                      ("Ranked by", self.estimator_name)] \
                 + [describe(name, value, cls) for name, value in params.items()]
-        else:
+        elif self.attribute_choice == self.Chosen:
             items = [("Attributes", ", ".join(a.name for a in self.chosen_attrs) or "none")]
-        items += [("Permutations", self.n_permutations or "automatic"),
-                  ("Random seed", self.random_state)]
+        else:
+            items = [("Attributes", "all pairs (chi-square test)")]
+        if self.attribute_choice != self.AllPairs:
+            items += [("Permutations", self.n_permutations or "automatic"),
+                      ("Random seed", self.random_state)]
         self.report_items("Parameters", items)
         if self.data is None:
             return
