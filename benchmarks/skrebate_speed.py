@@ -23,7 +23,7 @@ table of that shape, minor allele frequency 0.3, the class a XOR of two SNPs), a
 
 scikit-rebate runs with ``n_jobs=1`` (its joblib workers would take both cores from everyone
 else); ours with numba's threads (2 on this machine). Both work on the same arrays in the same
-process, ours after a warm-up on a small table (numba's compilation excluded), each timed once
+process, ours after a warm-up run on the same table (numba's compilation excluded), each timed once
 by the CPU time of the process (``time.process_time``: every thread's, so ours counts both of
 its threads; on a loaded machine CPU time is what wall clock would be alone); the ratio is
 scikit-rebate's time over ours. ``--skrebate-attributes N`` times scikit-rebate on the first N
@@ -126,10 +126,8 @@ def main(argv=None):
     print("|---|---|---|---|---|")
     for label, (X, y, snps) in tables.items():
         data = encode(X, y, discrete=snps, n_values=3 if snps else None, n_classes=2)
-        warm = encode(X[::10, :40], y[::10], discrete=snps, n_values=3 if snps else None,
-                      n_classes=2)
         for method in methods:
-            ours(method, 40)(warm)                      # numba compiled before timing
+            ours(method, X.shape[1])(data)              # compiled and warm before timing
             start = time.process_time()
             ours(method, X.shape[1])(data)
             t_ours = time.process_time() - start

@@ -629,8 +629,9 @@ def test_plink_covariate_file_reaches_npdr(plink_file, tmp_path, capsys):
                          n_classes=2, covariates=covariates))
     assert [got[f"sid{i + 1}"] for i in range(100)] == pytest.approx(want, rel=1e-12)
     # bad files and covariates for an estimator that does not adjust: one line, exit 2
+    # (a file of one individual: as PLINK, the others are left out; one class remains)
     (tmp_path / "short.txt").write_text("FID IID age\n0 i0 3\n")
-    for extra, message in ((["--covar", str(tmp_path / "short.txt")], "no line for"),
+    for extra, message in ((["--covar", str(tmp_path / "short.txt")], "all of one class"),
                            (["--covar", str(covar), "-e", "ReliefF"], "does not adjust"),
                            (["--covariates", "age"], "--covar FILE")):
         status, out, err = run(["rank", path, "-q", "-e", "NPDR", *extra], capsys)

@@ -201,7 +201,8 @@ def test_the_genetics_pages_commands_run_as_written(tmp_path, capsys, monkeypatc
         status, out, err = run([*command[1:], "-q"], capsys)
         assert status == 0, (command, err)
         outs.append(out)
-    assert {row.split()[1] for row in outs[0].splitlines()[2:4]} == {"rs3", "rs7"}
+    # (a .bed file's ranking: rank CHR SNP BP A1 score)
+    assert {row.split()[2] for row in outs[0].splitlines()[2:4]} == {"rs3", "rs7"}
     assert outs[1].splitlines()[2].split()[1:3] == ["rs3", "rs7"]
     assert next(csv.DictReader(io.StringIO(outs[2])))["second"] == "rs7"
 

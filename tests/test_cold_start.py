@@ -77,9 +77,11 @@ def python(code):
 
 
 def ranking(stdout):
-    """The attribute names of an ``orange-relief rank`` table, best first."""
+    """The attribute names of an ``orange-relief rank`` table, best first (for PLINK data,
+    whose rows are rank, CHR, SNP, BP, A1 and score, the SNPs)."""
+    plink = re.search(r"^rank\s+CHR\s+SNP\s+BP\s+A1\s+score", stdout, re.MULTILINE)
     rows = [re.match(r"\s*\d+\s+(\S.*?)\s+-?\d+\.\d+\s*$", line) for line in stdout.splitlines()]
-    return [row.group(1) for row in rows if row]
+    return [row.group(1).split()[1] if plink else row.group(1) for row in rows if row]
 
 
 def test_the_readme_first_command(cold):
@@ -107,14 +109,31 @@ def page_examples(page):
     """)
 
 
-def test_the_python_examples_of_the_large_data_page(cold):
+def test_the_examples_of_the_large_data_page(cold, tmp_path):
     page = ROOT / "doc" / "large-data.md"
-    assert len(BLOCK.findall(page.read_text(encoding="utf-8"))) >= 8
+    text = page.read_text(encoding="utf-8")
+    assert len(BLOCK.findall(text)) >= 8
     out = cold(*page_examples(page)).stdout
     # what the page's comments say the prints show
     for shown in ("True [0, 1]", "0 True", "0 0", "int8 (200, 500) 25600", "sid8", "sid4",
                   "[1 4]"):
         assert shown in out, (shown, out)
+    # its shell commands, as written, on the files its examples wrote into this folder
+    commands = [line.split("#")[0].split() for block in
+                re.findall(r"^```sh\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+                for line in block.splitlines() if line.startswith("orange-relief ")]
+    assert len(commands) >= 7
+    outs = {" ".join(command): cold(SCRIPT, *command[1:]) for command in commands}
+    for command, result in outs.items():
+        assert "INFO" not in result.stderr, command
+        if "table.parquet" in command:
+            assert sorted(ranking(result.stdout)[:2]) == ["a", "b"], command
+        elif "--output" not in command and "traits.pheno" not in command:
+            assert ranking(result.stdout)[0] == "sid8", command
+    assert ranking(outs["orange-relief rank small.bed --pheno traits.pheno --class height"]
+                   .stdout)[0] == "sid4"
+    best = (tmp_path / "scores.csv").read_text().splitlines()[1].split(",")
+    assert best[:3] == ["1", "0", "sid8"]               # rank, CHR, SNP
 
 
 def test_the_genetics_page(cold, tmp_path):

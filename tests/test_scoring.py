@@ -352,11 +352,17 @@ def test_covariates_a_scorer_cannot_use_are_clear_errors(make, message):
         make()(data)
 
 
-def test_covariates_with_missing_values_and_bad_names_are_clear_errors():
+def test_covariates_with_missing_values_leave_instances_out_and_bad_names_are_errors():
     data = confounded_table()[0].copy()
     with data.unlocked(data.metas):
         data.metas[3, 0] = np.nan
-    with pytest.raises(ValueError, match="covariate 'age' has missing values"):
+    # as PLINK: the instance with a missing covariate value is left out
+    assert np.array_equal(scoring.NPDR(covariates="age")(data),
+                          scoring.NPDR(covariates="age")(data[np.arange(len(data)) != 3]))
+    with data.unlocked(data.metas):
+        data.metas[:, 0] = np.nan
+    with pytest.raises(ValueError, match="every instance with a class value has a missing "
+                                         "covariate value"):
         scoring.NPDR(covariates="age")(data)
     with pytest.raises(ValueError, match="named by variables or their names"):
         scoring.NPDR(covariates=[3])

@@ -151,6 +151,58 @@ def add_data_argument(parser):
              "as guessed from its values (integer labels read as numeric)")
 
 
+def add_covariate_options(parser):
+    """PLINK's phenotype options (--pheno, --1) and the covariates' (--covariates for the
+    columns of a table; --covar and --covar-name for PLINK data)."""
+    parser.add_argument("--pheno", metavar="FILE",
+                        help="PLINK data: a phenotype file (FID IID and phenotype columns, "
+                             "optionally a header 'FID IID name ...'); --class names its "
+                             "column (default: the first); without it, the .fam file's")
+    parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
+                        help="PLINK data: read the phenotype as 0 = control, 1 = case (PLINK's "
+                             "--1) instead of 1 = control, 2 = case with 0 missing")
+    parser.add_argument("--covariates", metavar="NAME,...",
+                        help="columns of the data to adjust for (NPDR): they are not ranked; "
+                             "instances with a missing value in them are left out")
+    parser.add_argument("--covar", metavar="FILE",
+                        help="PLINK data: a covariate file whose columns NPDR adjusts for: "
+                             "FID IID and a column per covariate, a line per individual, "
+                             "headerless (PLINK 1.9) or under a header 'FID IID name ...' or "
+                             "'#FID IID name ...' ('#IID name ...' without FID); as PLINK, "
+                             "individuals with NA or -9, or without a line, are left out")
+    parser.add_argument("--impute", choices=("mode",),
+                        help="PLINK data: fill missing genotype calls with each SNP's most "
+                             "frequent genotype, so that the genotypes stay packed two bits a "
+                             "call (with missing calls they take four bytes a call and the "
+                             "estimators a slower path)")
+    parser.add_argument("--covar-name", metavar="NAME,...",
+                        help="PLINK data: the columns of --covar to use, names or ranges "
+                             "first-last (e.g. age,PC1-PC4); default: all (headerless files "
+                             "name them COV1, COV2, ...)")
+
+
+def covariate_read_options(args):
+    """:class:`.reading.ReadOptions` of the class, phenotype and covariate options; a
+    :class:`CliError` for covariate options that do not fit the data's kind (checked before
+    reading)."""
+    from .reading import ReadOptions, data_kind
+    plink = data_kind(args.data) == "plink"
+    if args.covar is not None and not plink:
+        raise CliError("--covar names the covariate file of PLINK (.bed) data; name the "
+                       "columns of other data with --covariates")
+    if args.covariates is not None and plink:
+        raise CliError("PLINK (.bed) data take their covariates from a file: --covar FILE")
+    if args.covar_name is not None and args.covar is None:
+        raise CliError("--covar-name chooses columns of a covariate file: give it with "
+                       "--covar FILE")
+    covariates = args.covar if plink else None if args.covariates is None else \
+        [name.strip() for name in args.covariates.split(",") if name.strip()]
+    if args.impute is not None and not plink:
+        raise CliError("--impute fills the missing calls of PLINK (.bed) genotypes")
+    return ReadOptions(args.class_name, args.class_type, args.pheno, args.coding, covariates,
+                       args.covar_name, args.impute)
+
+
 def note_integer_class(args, table):
     """A hint on stderr when the class was read as numeric but holds a few integers only
     (class labels 0, 1, 2 in a plain CSV): ``--class-type discrete`` makes it a class."""
@@ -178,9 +230,22 @@ def read_input(spec, options, partitions=False, callback=None):
 
 
 def note_dropped(args, data):
-    """A notice on stderr of the instances left out (a missing class or phenotype)."""
-    if data.dropped_text() and not args.quiet:
+    """A notice on stderr of the instances left out (a missing class or phenotype), and of the
+    missing calls of PLINK genotypes: what they cost, or that they were imputed."""
+    if args.quiet:
+        return
+    if data.dropped_text():
         print(f"{PROGRAM}: {data.dropped_text()}", file=sys.stderr)
+    calls = data.missing_calls
+    if calls and getattr(args, "impute", None):
+        print(f"{PROGRAM}: {calls} missing genotype calls filled with their SNP's most "
+              "frequent genotype (--impute mode)", file=sys.stderr)
+    elif calls:
+        share = 100 * calls / (data.used * len(data.attributes))
+        print(f"{PROGRAM}: {calls} genotype calls are missing ({share:.2g} %): the genotypes "
+              "are held as four bytes a call instead of two bits, and the estimators take "
+              "their general path, several times slower; --impute mode fills them with each "
+              "SNP's most frequent genotype and keeps the packed path", file=sys.stderr)
 
 
 @contextmanager
@@ -254,18 +319,7 @@ def scorer_parameters(cls, options):
 @command("rank", "estimate the attributes' quality and print them ranked")
 def rank_command(parser):
     add_data_argument(parser)
-    parser.add_argument("--pheno", metavar="FILE",
-                        help="PLINK data: a phenotype file (FID IID and phenotype columns, "
-                             "optionally a header 'FID IID name ...'); --class names its "
-                             "column (default: the first); without it, the .fam file's")
-    parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
-                        help="PLINK data: read the phenotype as 0 = control, 1 = case (PLINK's "
-                             "--1) instead of 1 = control, 2 = case with 0 missing")
-    parser.add_argument("--covariates", metavar="NAME,...",
-                        help="columns of the data to adjust for (NPDR): they are not ranked")
-    parser.add_argument("--covar", metavar="FILE",
-                        help="PLINK data: a covariate file (a header 'FID IID name ...', then "
-                             "a line per individual) whose columns NPDR adjusts for")
+    add_covariate_options(parser)
     parser.add_argument("-e", "--estimator", metavar="NAME",
                         help="estimator (see 'orange-relief estimators'); default: ReliefF "
                              "for a discrete class, RReliefF for a numeric one")
@@ -315,28 +369,25 @@ def add_output_options(parser, what, formats):
 LOCAL = "local"
 
 def run_rank(args, out):
-    from .reading import ReadOptions
     output_format = file_format(args.output) if args.output else None
     if args.dask and args.iterations is None:
         raise CliError("--dask needs --iterations M, the number of sampled instances (the "
                        "cluster gathers them)")
-    from .reading import data_kind
-    plink = data_kind(args.data) == "plink"
-    if args.covar is not None and not plink:
-        raise CliError("--covar names the covariate file of PLINK (.bed) data; name the "
-                       "columns of other data with --covariates")
-    if args.covariates is not None and plink:
-        raise CliError("PLINK (.bed) data take their covariates from a file: --covar FILE")
-    covariates = args.covar if plink else None if args.covariates is None else \
-        [name.strip() for name in args.covariates.split(",") if name.strip()]
-    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding,
-                          covariates)
+    read_options = covariate_read_options(args)
+    if args.dask and (args.covar or args.covariates):
+        raise CliError("--dask does not adjust for covariates (--covar, --covariates): rank "
+                       "in memory")
+    classes = scorer_classes()
+    options = {("--k", "k"): args.k, ("--iterations", "iterations"): args.iterations,
+               ("--seed", "random_state"): args.seed}
+    options.update({(f"--param {name}", name): value for name, value in args.param})
+    check_estimator_options(args, classes, options)     # all that does not need the data
     with progress(args, "reading") as callback:
-        data = read_input(args.data, options, partitions=bool(args.dask), callback=callback)
+        data = read_input(args.data, read_options, partitions=bool(args.dask),
+                          callback=callback)
     if data.kind != "plink" and not args.dask and data.covariates is None:   # a Table
         note_integer_class(args, data.data)
     note_dropped(args, data)
-    classes = scorer_classes()
     task = data.task
     cls = find_scorer(args.estimator or DEFAULT_ESTIMATORS[task], classes)
     if task not in cls.tasks:
@@ -345,15 +396,14 @@ def run_rank(args, out):
         raise CliError(f"estimator {cls.__name__} does not suit the {target} class "
                        f"{data.class_name!r} of {args.data!r}; estimators for "
                        f"{task}: {', '.join(suitable)}")
-    if args.dask:
-        from .dask import supports
-        if not supports(cls.engine()):
-            raise CliError(f"estimator {cls.__name__} has no Dask path: --dask computes "
-                           "ReliefF, RReliefF and the SURF family (SURF, SURFstar, MultiSURF, "
-                           "MultiSURFstar)")
-    options = {("--k", "k"): args.k, ("--iterations", "iterations"): args.iterations,
-               ("--seed", "random_state"): args.seed}
-    options.update({(f"--param {name}", name): value for name, value in args.param})
+    if args.iterations is not None and args.iterations > data.used:
+        # m instances sampled without replacement (Kononenko 1994; Robnik-Šikonja &
+        # Kononenko 2003, Fig. 3): at most every instance once
+        options[("--iterations", "iterations")] = data.used
+        if not args.quiet:
+            print(f"{PROGRAM}: --iterations {args.iterations} is more than the {data.used} "
+                  f"instances: each instance is sampled once (m = {data.used})",
+                  file=sys.stderr)
     kwargs = scorer_parameters(cls, options)
     own = own_test(cls) if not args.dask else None
     if args.calibration is not None and own != "npdr":
@@ -376,6 +426,7 @@ def run_rank(args, out):
         "attributes": len(data.attributes), "class": data.class_name,
         "class_type": "discrete" if task == "classification" else "numeric",
         "ranking": ranking(list(data.attributes), scores, args.top, tested)}
+    result["loci"] = loci(data, [row[1] for row in result["ranking"]])
     if tested is not None:
         result["pvalues"] = pvalue_notice(cls, own, tested)
         if not args.quiet:
@@ -383,6 +434,32 @@ def run_rank(args, out):
                   f"q: {result['pvalues']['q']}", file=sys.stderr)
     return write_result(args, out, result, FORMATS, output_format,
                         f"{len(result['ranking'])} scores")
+
+
+def check_estimator_options(args, classes, options):
+    """:class:`CliError` before any data are read for what does not depend on them: an
+    unknown ``--estimator``, one without a Dask path under ``--dask``, and options (``options``,
+    as :func:`scorer_parameters` takes them) the estimator does not take or values it
+    refuses; without ``--estimator``, options that neither default estimator takes."""
+    if args.estimator is not None:
+        candidates = [find_scorer(args.estimator, classes)]
+    else:
+        candidates = [find_scorer(name, classes) for name in DEFAULT_ESTIMATORS.values()]
+    if args.dask:
+        from .dask import supports
+        if not any(supports(cls.engine()) for cls in candidates):
+            raise CliError(f"estimator {candidates[0].__name__} has no Dask path: --dask "
+                           "computes ReliefF, RReliefF and the SURF family (SURF, SURFstar, "
+                           "MultiSURF, MultiSURFstar)")
+    sized = {key: value for key, value in options.items() if key[1] != "iterations"}
+    errors = []
+    for cls in candidates:
+        try:
+            scorer_parameters(cls, sized)
+        except CliError as error:
+            errors.append(error)
+    if len(errors) == len(candidates):
+        raise errors[0]
 
 
 def own_test(cls):
@@ -501,6 +578,27 @@ def local_cluster(distributed, **options):
         signal.signal(signal.SIGINT, previous)
 
 
+#: the .bim columns the results of PLINK data carry (those users join results on)
+LOCUS = ("CHR", "SNP", "BP", "A1")
+
+
+def loci(data, names):
+    """For PLINK data (a :class:`.reading.DataRead` with ``loci``), the ``.bim`` columns
+    (:data:`LOCUS`) of the attributes ``names``: {name: {"CHR": ..., "SNP": ..., "BP": ...,
+    "A1": ...}}; None for other data."""
+    if data.loci is None:
+        return None
+    index = {name: i for i, name in enumerate(data.attributes)}
+    return {name: data.loci[index[name]] for name in names}
+
+
+def locus_fields(result, name, suffix=""):
+    """The .bim columns of the attribute ``name`` in ``result`` (each key with ``suffix``), {}
+    for data other than PLINK's."""
+    found = (result.get("loci") or {}).get(name)
+    return {f"{key}{suffix}": found[key] for key in LOCUS} if found else {}
+
+
 def ranking(names, scores, top=None, tested=None):
     """[(rank, attribute, score)], best first (ties in the attributes' order), NaN last; with
     ``tested`` (a Significance) [(rank, attribute, score, p, q)]."""
@@ -524,25 +622,36 @@ def format_table(result):
     lines = [f"{result['estimator']}({settings}) on {result['data']}: {used}, "
              f"{result['attributes']} attributes, class {result['class']!r} "
              f"({result['class_type']})"]
-    if "pvalues" not in result:
-        lines.append(f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}")
-        lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}" for rank, name, score in rows]
-        return "\n".join(lines) + "\n"
-    lines.append(f"{'rank':>4}  {'attribute':<{width}}  {'score':>9}  {'p':>9}  {'q':>9}")
-    lines += [f"{rank:>4}  {name:<{width}}  {score:>9.5f}  {p:>9.3g}  {q:>9.3g}"
-              for rank, name, score, p, q in rows]
+    tested = "pvalues" in result
+    if result.get("loci"):          # PLINK data: CHR SNP BP A1 as PLINK's results show them
+        fields = [locus_fields(result, row[1]) for row in rows]
+        widths = {key: max([len(key)] + [len(str(f[key])) for f in fields]) for key in LOCUS}
+        head = "  ".join(f"{key:<{widths[key]}}" for key in LOCUS)
+        names = ["  ".join(f"{str(f[key]):<{widths[key]}}" for key in LOCUS) for f in fields]
+    else:
+        head = f"{'attribute':<{width}}"
+        names = [f"{row[1]:<{width}}" for row in rows]
+    lines.append(f"{'rank':>4}  {head}  {'score':>9}"
+                 + (f"  {'p':>9}  {'q':>9}" if tested else ""))
+    lines += [f"{row[0]:>4}  {name}  {row[2]:>9.5f}"
+              + (f"  {row[3]:>9.3g}  {row[4]:>9.3g}" if tested else "")
+              for row, name in zip(rows, names)]
     return "\n".join(lines) + "\n"
 
 
 def format_csv(result):
     """``rank,attribute,score`` rows (scores in full precision, NaN as an empty field), with
-    ``p,q`` columns for an estimator's own test."""
+    ``p,q`` columns for an estimator's own test; for PLINK data ``rank,CHR,SNP,BP,A1,score``
+    (and ``p,q``)."""
     from io import StringIO
     text = StringIO()
     writer = csv.writer(text, lineterminator="\n")
     tested = "pvalues" in result
-    writer.writerow(["rank", "attribute", "score"] + (["p", "q"] if tested else []))
-    writer.writerows((rank, name, *("" if np.isnan(v) else repr(v) for v in values))
+    plink = bool(result.get("loci"))
+    writer.writerow(["rank", *(LOCUS if plink else ["attribute"]), "score"]
+                    + (["p", "q"] if tested else []))
+    writer.writerows((rank, *(locus_fields(result, name).values() if plink else [name]),
+                      *("" if np.isnan(v) else repr(v) for v in values))
                      for rank, name, *values in result["ranking"])
     return text.getvalue()
 
@@ -551,12 +660,13 @@ def format_json(result):
     """One JSON object: what was estimated (``instances`` used of ``instances_read``, those
     ``left_out`` by reason) and ``ranking``, a list of {rank, attribute, score} (NaN as
     null), with ``p`` and ``q`` for an estimator's own test, whose ``pvalues`` says how they
-    were computed."""
+    were computed; for PLINK data with CHR, SNP, BP and A1."""
     keys = ("score", "p", "q")
     document = dict(result, ranking=[
-        {"rank": rank, "attribute": name,
+        {"rank": rank, "attribute": name, **locus_fields(result, name),
          **{key: None if np.isnan(v) else v for key, v in zip(keys, values)}}
         for rank, name, *values in result["ranking"]])
+    document.pop("loci", None)
     return json.dumps(document, indent=2, default=str) + "\n"
 
 
@@ -579,10 +689,7 @@ def file_format(path):
 @command("pairs", "test the pairs of the best-ranked attributes for interaction")
 def pairs_command(parser):
     add_data_argument(parser)
-    parser.add_argument("--pheno", metavar="FILE",
-                        help="PLINK data: a phenotype file, as for rank")
-    parser.add_argument("--1", dest="coding", action="store_const", const="01", default="12",
-                        help="PLINK data: read the phenotype as 0 = control, 1 = case")
+    add_covariate_options(parser)
     parser.add_argument("-m", "--method", choices=("auto", "scan", "filter"), default="auto",
                         help="which pairs: 'scan' every pair, 'filter' the pairs of the "
                              "attributes an estimator ranks best, 'auto' (default) the scan "
@@ -608,28 +715,33 @@ def pairs_command(parser):
 
 
 def pairs_data(args):
-    """(name, EncodedData) of DATA for the engine (:func:`.reading.read_data`): PLINK genotypes
-    as read, an Orange table encoded."""
-    from .reading import ReadOptions
-    options = ReadOptions(args.class_name, args.class_type, args.pheno, args.coding)
+    """(EncodedData, :class:`.reading.DataRead`) of DATA for the engine
+    (:func:`.reading.read_data`): PLINK genotypes as read, an Orange table encoded."""
+    options = covariate_read_options(args)
     with progress(args, "reading") as callback:
         data = read_input(args.data, options, callback=callback)
     note_dropped(args, data)
-    if data.kind == "plink":
-        return data.name, data.data
+    if data.kind == "plink" or data.covariates is not None:       # encoded
+        return data.data, data
     note_integer_class(args, data.data)
     from orangecontrib.relief.orange_data import encode_table
     try:
         encoded, _ = encode_table(data.data)
     except ValueError as error:
         raise CliError(f"cannot read {args.data!r}: {error}") from None
-    return data.name, encoded
+    return encoded, data
 
 
 def run_pairs(args, out):
     from .estimators.interactions import interacting_pairs
     output_format = file_format(args.output) if args.output else None
-    name, data = pairs_data(args)
+    estimator = None
+    if args.estimator is not None:                              # checked before reading
+        cls = find_scorer(args.estimator, scorer_classes())
+        if "classification" not in cls.tasks:
+            raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
+        estimator = cls.engine()()
+    data, read = pairs_data(args)
     attributes = None
     if args.attributes is not None:
         wanted = [a.strip() for a in args.attributes.split(",") if a.strip()]
@@ -637,12 +749,6 @@ def run_pairs(args, out):
         if unknown:
             raise CliError(f"no attribute {unknown[0]!r} in {args.data!r}")
         attributes = [data.names.index(a) for a in wanted]
-    estimator = None
-    if args.estimator is not None:
-        cls = find_scorer(args.estimator, scorer_classes())
-        if "classification" not in cls.tasks:
-            raise CliError(f"estimator {cls.__name__} does not rank for a discrete class")
-        estimator = cls.engine()()
     try:
         with progress(args, "pairs") as callback:
             result = interacting_pairs(data, attributes=attributes, top=args.top,
@@ -652,14 +758,24 @@ def run_pairs(args, out):
     except ValueError as error:
         raise CliError(f"cannot test the pairs of {args.data!r}: {error}") from None
     names = data.names
+    tested = [names[i] for i in result.attributes]
+    found = {"loci": loci(read, tested)}
     document = {
-        "data": name, "instances": data.n_instances, "attributes": data.n_attributes,
-        "method": result.method, "tested": [names[i] for i in result.attributes],
+        "data": read.name, "instances": data.n_instances, "instances_read": read.read,
+        "left_out": {reason: count for reason, count in read.dropped.items() if count},
+        "attributes": data.n_attributes, "method": result.method, "tested": tested,
         "ranked_by": describe_filter(result.estimator) if result.estimator else None,
         "permutations": result.n_permutations, "pairs_tested": int(result.n_tested),
+        "plink": read.loci is not None,
         "pairs": [{"rank": rank, "first": names[p.first], "second": names[p.second],
                    "statistic": p.statistic, "df": float(result.df[rank - 1]),
-                   "p": p.pvalue, "q": p.qvalue}
+                   "p": p.pvalue, "q": p.qvalue,
+                   **{key: value for key, value in locus_fields(found, names[p.first],
+                                                                "_1").items()
+                      if not key.startswith("SNP")},
+                   **{key: value for key, value in locus_fields(found, names[p.second],
+                                                                "_2").items()
+                      if not key.startswith("SNP")}}
                   for rank, p in enumerate(result, start=1)][:args.pairs]}
     return write_result(args, out, document, PAIR_FORMATS, output_format,
                         f"{len(document['pairs'])} pairs")
@@ -697,23 +813,38 @@ def format_pairs_table(document):
     lines += [f"{r['rank']:>4}  {r['first']:<{width}}  {r['second']:<{width}}  "
               f"{r['statistic']:>10.4f}  {r['df']:>3.0f}  {r['p']:>9.3g}  {r['q']:>9.3g}"
               for r in rows]
+    extra = pair_locus_columns(document)
+    if extra:                       # PLINK data: each SNP's .bim columns after the test's
+        widths = [max([len(key)] + [len(str(r[key])) for r in rows]) for key in extra]
+        lines[1] += "".join(f"  {key:<{w}}" for key, w in zip(extra, widths))
+        lines[2:] = [(line + "".join(f"  {str(r[key]):<{w}}" for key, w in zip(extra, widths))
+                      ).rstrip() for line, r in zip(lines[2:], rows)]
     return "\n".join(lines) + "\n"
 
 
+def pair_locus_columns(document):
+    """The .bim columns of the pairs of PLINK data (CHR_1, BP_1, A1_1 of the first SNP, then
+    the second's), [] for other data."""
+    return [f"{key}_{n}" for n in (1, 2) for key in LOCUS if key != "SNP"] \
+        if document.get("plink") else []
+
+
 def format_pairs_csv(document):
-    """``rank,first,second,statistic,df,p,q`` rows in full precision."""
+    """``rank,first,second,statistic,df,p,q`` rows in full precision (for PLINK data then
+    ``CHR_1,BP_1,A1_1,CHR_2,BP_2,A1_2``)."""
     from io import StringIO
     text = StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(PAIR_COLUMNS)
+    columns = PAIR_COLUMNS + tuple(pair_locus_columns(document))
+    writer.writerow(columns)
     writer.writerows([r[k] if isinstance(r[k], (int, str)) else repr(r[k])
-                      for k in PAIR_COLUMNS] for r in document["pairs"])
+                      for k in columns] for r in document["pairs"])
     return text.getvalue()
 
 
 def format_pairs_json(document):
     """One JSON object: what was tested and ``pairs``, a list of {rank, first, second,
-    statistic, df, p, q}."""
+    statistic, df, p, q} (for PLINK data with CHR_1, BP_1, A1_1, CHR_2, BP_2, A1_2)."""
     return json.dumps(document, indent=2) + "\n"
 
 
@@ -860,12 +991,20 @@ def run_tree(args, out):
 
 # ---------------------------------------------------------------------------------------------
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one line on stderr (``--help`` shows the
+    usage)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROGRAM, description="Non-myopic attribute estimation (the Relief family) on "
                                   "Orange data from the command line.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar and no notices on stderr, only errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

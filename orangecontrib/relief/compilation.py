@@ -365,8 +365,8 @@ def kernel_calls(callback):
 def compile_in_background(kernel, signature):
     """Start a separate low-priority process that compiles ``kernel`` (a :class:`Kernel` or a
     numba dispatcher of an importable module) for the argument types ``signature`` into the
-    disk cache, once per process; the processes of one user run one at a time. Return
-    whether one was started."""
+    disk cache, once per process; the compiles into one cache run one at a time (those
+    waiting end with the process that started them). Return whether one was started."""
     key = (kernel.__module__, kernel.__qualname__, signature)
     background_compiles()           # (collects those that ended)
     with _requested_lock:
@@ -406,6 +406,9 @@ def _environment():
 
 #: the variable that names, to a background compile, the process whose end ends it
 OWNER_VARIABLE = "ORANGE_RELIEF_BACKGROUND_OWNER"
+#: the variable that names, to a background compile, the process that started it: one waiting
+#: for another compile of the same cache to finish ends when that process has ended
+PARENT_VARIABLE = "ORANGE_RELIEF_BACKGROUND_PARENT"
 #: the process whose end also ends the background compiles started from now on (None: they
 #: run to their end; :func:`end_background_with_this_process`)
 _owner = None
@@ -435,6 +438,7 @@ def _start_background(arguments, data):
     env = _environment()
     env.pop("ORANGE_RELIEF_KERNELS", None)
     env.pop(OWNER_VARIABLE, None)
+    env[PARENT_VARIABLE] = str(os.getpid())
     if _owner is not None:
         env[OWNER_VARIABLE] = str(_owner)
     try:
@@ -475,10 +479,27 @@ def background_compiles():
     return len(_children)
 
 
+def _lock_path():
+    """The lock file of the kernel cache this process compiles into: in the cache directory
+    (``NUMBA_CACHE_DIR``), else in the temporary directory, named after the package's
+    directory (numba's cache beside the sources)."""
+    cache = os.environ.get("NUMBA_CACHE_DIR")
+    if cache and os.path.isdir(cache) and os.access(cache, os.W_OK):
+        return os.path.join(cache, "orange3-relief-compile.lock")
+    import hashlib
+    tag = hashlib.sha1(PACKAGE_DIR.encode()).hexdigest()[:12]
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return os.path.join(tempfile.gettempdir(), f"orange3-relief-compile-{uid}-{tag}.lock")
+
+
 @contextmanager
-def _in_background():
-    """Run the block at a low priority, after any other background compile of this user has
-    finished (a lock file in the temporary directory)."""
+def _in_background(parent=None):
+    """Run the block at a low priority, once no other background compile into the same kernel
+    cache runs (a lock file of the cache, :func:`_lock_path`): one compile at a time per cache,
+    whatever process started it. While waiting, end this process when ``parent`` (the process
+    that started it) has ended: no one would use its compile in this session, and the next
+    session asks again."""
+    import time
     try:
         os.nice(10)
     except (AttributeError, OSError):
@@ -486,9 +507,15 @@ def _in_background():
     lock = None
     try:
         import fcntl
-        lock = open(os.path.join(tempfile.gettempdir(),
-                                 f"orange3-relief-compile-{os.getuid()}.lock"), "a")
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock = open(_lock_path(), "a")
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if parent is not None and os.getppid() != parent:
+                    os._exit(0)
+                time.sleep(0.2)
     except (ImportError, OSError, AttributeError):
         pass
     try:
@@ -543,7 +570,9 @@ if __name__ == "__main__":
     background = sys.argv[-1] == "--background"
     if background and os.environ.get(OWNER_VARIABLE):
         compilation._end_with(int(os.environ[OWNER_VARIABLE]))
-    with compilation._in_background() if background else nullcontext():
+    parent = os.environ.get(compilation.PARENT_VARIABLE)
+    with compilation._in_background(int(parent) if parent else None) if background \
+            else nullcontext():
         if sys.argv[1] == "--run":
             with compilation.kernel_mode("compiled"):
                 compilation._kernel_by_name(sys.argv[2], sys.argv[3])()

@@ -87,8 +87,9 @@ def encode_with_covariates(table, names):
     """``(EncodedData, rows_kept, attributes)`` as :func:`encode_table` with the variables
     ``names`` (attributes or meta attributes, numeric or categorical) as covariates: those
     among the attributes are not estimated (``attributes`` are the variables that are).
-    ``ValueError`` for a name the table lacks, a variable of another kind, or a missing
-    covariate value."""
+    The instances with a missing covariate value are left out (as PLINK leaves them out), as
+    those with a missing class: ``rows_kept`` says which remain. ``ValueError`` for a name the
+    table lacks, a variable of another kind, or no instance left."""
     from Orange.data import Domain
     domain = table.domain
     chosen = []
@@ -104,10 +105,14 @@ def encode_with_covariates(table, names):
     rest = table.transform(Domain(attributes, domain.class_vars, domain.metas))
     encoded, rows = encode_table(rest)
     values = np.column_stack([table.get_column(var) for var in chosen]).astype(float)[rows]
-    if np.isnan(values).any():
-        missing = chosen[int(np.flatnonzero(np.isnan(values).any(axis=0))[0])].name
-        raise ValueError(f"covariate {missing!r} has missing values: impute them or leave "
-                         "those instances out")
+    complete = ~np.isnan(values).any(axis=1)
+    if not complete.any():
+        raise ValueError("every instance with a class value has a missing covariate value")
+    if not complete.all():          # as PLINK: instances with a missing covariate left out
+        encoded = replace(encoded, X=encoded.X[complete], y=encoded.y[complete],
+                          weights=None if encoded.weights is None
+                          else encoded.weights[complete])
+        rows, values = rows[complete], values[complete]
     covariates = as_covariates(values, rows.size, [v.is_discrete for v in chosen],
                                [v.name for v in chosen])
     return replace(encoded, covariates=covariates), rows, attributes

@@ -34,7 +34,8 @@ import numpy as np
 
 from .estimators.encoding import EncodedData
 
-__all__ = ["PlinkFiles", "Phenotype", "read_plink", "read_covariates", "plink_dask",
+__all__ = ["PlinkFiles", "Phenotype", "read_plink", "read_covariates", "covariate_columns",
+           "CovariateTable", "MISSING_COVARIATES", "plink_dask",
            "read_parquet", "parquet_dask", "coded_frame", "MISSING_PHENOTYPES"]
 
 #: the phenotype texts read as missing (and the number -9; 0 too for a 1/2 case/control one)
@@ -80,8 +81,10 @@ def _listed(values):
 
 class PlinkFiles:
     """A PLINK binary file set checked for what can be read: ``path`` the ``.bed`` file (or its
-    name without the extension). ``iids`` (family, individual) identifiers, ``snps`` the SNP
-    names, ``phenotype`` of the ``.fam`` file (strings). ``ValueError`` ("cannot read ...") for a
+    name without the extension). ``fids``, ``iids`` the family and individual identifiers,
+    ``phenotype`` of the ``.fam`` file; ``chromosomes``, ``snps`` (the SNP names),
+    ``positions`` (base-pair) and ``alleles`` (A1, the allele counted) of the ``.bim`` file
+    (strings). ``ValueError`` ("cannot read ...") for a
     missing ``.fam``/``.bim``, a ``.bed`` without PLINK's magic bytes, of the wrong size, or
     unreadable companion files."""
 
@@ -101,7 +104,8 @@ class PlinkFiles:
                              "does not start with PLINK's magic bytes (not a SNP-major .bed "
                              "file)")
         self.fids, self.iids, self.phenotype = _columns(self.fam, 6, (0, 1, 5), path)
-        (self.snps,) = _columns(self.bim, 6, (1,), path)
+        self.chromosomes, self.snps, self.positions, self.alleles = _columns(
+            self.bim, 6, (0, 1, 3, 4), path)
         n, a = len(self.iids), len(self.snps)
         expected = 3 + (n + 3) // 4 * a
         size = os.path.getsize(self.bed)
@@ -117,6 +121,14 @@ class PlinkFiles:
     @property
     def shape(self):
         return len(self.iids), len(self.snps)
+
+    def loci(self):
+        """The ``.bim`` columns a PLINK user joins results on, per SNP in the file's order:
+        ``{"CHR": ..., "SNP": ..., "BP": ..., "A1": ...}`` (BP as an integer when it is one)."""
+        return [{"CHR": chromosome, "SNP": snp, "BP": int(bp) if bp.lstrip("-").isdigit()
+                 else bp, "A1": allele}
+                for chromosome, snp, bp, allele in zip(self.chromosomes, self.snps,
+                                                       self.positions, self.alleles)]
 
     def open(self):
         """bed-reader's reader of the file set (counts given: it reads no companion file)."""
@@ -194,12 +206,19 @@ class PlinkFiles:
             return Phenotype(rows, y.astype(float), levels.size, name, values.size, rule)
         return Phenotype(rows, y, 0, name, values.size, rule)
 
-    def genotypes(self, phenotype, callback=None):
+    def genotypes(self, phenotype, callback=None, impute=None):
         """:class:`~.estimators.encoding.EncodedData` of the individuals of ``phenotype`` (a
-        :class:`Phenotype`), read a block of SNPs at a time (see :func:`read_plink`)."""
+        :class:`Phenotype`), read a block of SNPs at a time (see :func:`read_plink`).
+        ``impute="mode"`` fills each SNP's missing calls with its most frequent genotype among
+        these individuals (the smaller one of a tie), so that the genotypes stay packed;
+        ``missing_calls`` is then the number of calls that were missing (filled or not)."""
         from .estimators.neighbourhood.packed import PackedColumns, pack_planes, unpack
+        if impute not in IMPUTATIONS:
+            raise ValueError(f"impute must be one of {', '.join(map(str, IMPUTATIONS))}, got "
+                             f"{impute!r}")
         rows, y, n_classes = phenotype.rows, phenotype.y, phenotype.n_classes
         n, a = rows.size, self.shape[1]
+        self.missing_calls = 0
         index = slice(None) if n == self.shape[0] else rows
         planes = np.zeros((n, 2, (a + 63) // 64), np.uint64)
         X = None                                        # float32, once a call is missing
@@ -208,6 +227,10 @@ class PlinkFiles:
             for lo in range(0, a, step):
                 hi = min(a, lo + step)
                 block = bed.read(np.s_[index, lo:hi], dtype="int8", order="C")
+                missing = block == INT8_MISSING
+                self.missing_calls += int(missing.sum())
+                if impute == "mode" and missing.any():
+                    block = fill_with_mode(block, missing)
                 if X is None:
                     packed = pack_planes(block, np.arange(hi - lo))    # None: a call missing
                     if packed is not None:
@@ -226,6 +249,9 @@ class PlinkFiles:
                            n_classes=n_classes, minimum=np.zeros(a), span=np.ones(a),
                            names=tuple(self.snps),
                            y_span=1.0 if n_classes else float(np.ptp(y)))
+
+    #: calls missing in the genotypes last read (:meth:`genotypes`)
+    missing_calls = 0
 
     def partitions(self, rows, partition_rows=None):
         """The genotypes of the individuals ``rows`` as a Dask array partitioned by them (see
@@ -265,44 +291,128 @@ class PlinkFiles:
         return values, names[index]
 
 
-def read_covariates(path, files, rows):
-    """The covariates of PLINK's covariate file ``path`` (a header ``FID IID name ...``, then a
-    line per individual, whitespace-separated) for the individuals ``rows`` of the file set
-    ``files`` (:class:`PlinkFiles`), as :class:`~.estimators.encoding.Covariates`: a column of
-    numbers is numeric, any other categorical (codes of its values in sorted order). NA and -9
-    are missing. ``ValueError`` ("cannot read ...") for a malformed file, an individual without
-    a line, or a missing value."""
-    from .estimators.encoding import as_covariates
+#: how missing genotype calls may be filled (:meth:`PlinkFiles.genotypes`): None leaves them
+#: missing, "mode" gives each SNP's most frequent genotype
+IMPUTATIONS = (None, "mode")
+
+
+def fill_with_mode(block, missing):
+    """``block`` (individuals x SNPs, int8 codes 0, 1, 2) with its ``missing`` calls replaced by
+    each SNP's most frequent genotype (the smaller of a tie; 0 when a SNP has no call)."""
+    block = block.copy()
+    for column in np.flatnonzero(missing.any(axis=0)):
+        calls = block[~missing[:, column], column]
+        mode = int(np.bincount(calls, minlength=3).argmax()) if calls.size else 0
+        block[missing[:, column], column] = mode
+    return block
+
+
+#: the covariate texts read as missing (PLINK 1.9's -9 and plink2's NA)
+MISSING_COVARIATES = ("NA", "na", "nan", "NaN", "-9", "-9.0")
+
+
+class CovariateTable(NamedTuple):
+    """PLINK covariate columns matched to the individuals of a file set
+    (:func:`read_covariates`): ``covariates`` (:class:`~.estimators.encoding.Covariates`) of
+    the individuals ``kept`` (indices into the rows asked for) and ``missing`` the number of
+    those left out for a missing value (NA, -9) or no line in the file."""
+    covariates: object
+    kept: np.ndarray
+    missing: int
+
+
+def covariate_columns(path, names=None):
+    """``(ids, names, values)`` of PLINK's covariate file ``path``: one line per individual,
+    whitespace-separated, the family and individual identifiers first, then the covariates:
+    headerless (PLINK 1.9: columns COV1, COV2, ...), under a header ``FID IID name ...`` or
+    plink2's ``#FID IID name ...``, or ``#IID name ...`` (no family identifiers: matched by
+    the individual's alone). ``ids`` the (FID, IID) of each line (FID None without them);
+    ``names`` chooses the columns as PLINK's ``--covar-name`` does: names and ranges of
+    columns ``first-last`` (in the file's order), comma-separated (a list or a string; None:
+    all). ``ValueError`` ("cannot read ...") for a malformed file or a name it lacks."""
     try:
         with open(path, encoding="utf-8") as file:
             lines = [line.split() for line in file if line.strip()]
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"cannot read covariate file {path!r}: {error}") from None
-    if not lines or lines[0][:2] != ["FID", "IID"] or len(lines[0]) < 3 \
-            or any(len(line) != len(lines[0]) for line in lines):
-        raise ValueError(f"cannot read covariate file {path!r}: expected a header 'FID IID "
-                         "name ...' and lines of as many fields")
-    names = lines[0][2:]
-    by_id = {(line[0], line[1]): line[2:] for line in lines[1:]}
-    table = []
-    for f, i in zip(np.asarray(files.fids)[rows], np.asarray(files.iids)[rows]):
-        if (f, i) not in by_id:
-            raise ValueError(f"covariate file {path!r} has no line for individual {f} {i}")
-        table.append(by_id[(f, i)])
-    table = np.array(table, dtype=str).reshape(len(table), len(names))
+    head = lines[0] if lines else []
+    if head[:1] == ["#IID"]:
+        width, columns, body = 1, head[1:], lines[1:]
+    elif head[:2] in (["#FID", "IID"], ["FID", "IID"]):
+        width, columns, body = 2, head[2:], lines[1:]
+    else:
+        width, body = 2, lines
+        columns = [f"COV{i}" for i in range(1, len(head) - 1)]
+    bad = next((i for i, line in enumerate(body) if len(line) != width + len(columns)), None)
+    if not columns or not body or bad is not None:
+        where = f" (line {bad + 1 + (body is not lines)})" if bad is not None else ""
+        raise ValueError(
+            f"cannot read covariate file {path!r}{where}: expected the identifiers FID IID "
+            "(or plink2's #IID), then at least one covariate, on every line (optionally "
+            "under a header 'FID IID name ...' or '#FID IID name ...')")
+    chosen = list(range(len(columns))) if names is None else _chosen(names, columns, path)
+    ids = [(line[0], line[1]) if width == 2 else (None, line[0]) for line in body]
+    values = np.array([[line[width + c] for c in chosen] for line in body], dtype=str)
+    return ids, [columns[c] for c in chosen], values.reshape(len(body), len(chosen))
+
+
+def _chosen(names, columns, path):
+    """The indices of the columns ``names`` chooses (PLINK's ``--covar-name``: names and ranges
+    ``first-last``, comma-separated)."""
+    items = [item.strip() for item in (names.split(",") if isinstance(names, str) else names)
+             if item.strip()]
+    chosen = []
+    for item in items:
+        if item in columns:
+            found = [columns.index(item)]
+        elif item.count("-") == 1 and all(end in columns for end in item.split("-")):
+            first, last = (columns.index(end) for end in item.split("-"))
+            if last < first:
+                raise ValueError(f"covariate range {item!r} of {path!r} runs backwards: its "
+                                 "columns are in the order " + ", ".join(columns))
+            found = list(range(first, last + 1))
+        else:
+            raise ValueError(f"covariate file {path!r} has no column {item!r}; its columns: "
+                             f"{', '.join(columns)}")
+        chosen += [c for c in found if c not in chosen]
+    if not chosen:
+        raise ValueError(f"no covariate chosen of {path!r}; its columns: {', '.join(columns)}")
+    return chosen
+
+
+def read_covariates(path, files, rows, names=None):
+    """The covariates of PLINK's covariate file ``path`` (:func:`covariate_columns`; ``names``
+    chooses columns as PLINK's ``--covar-name``) for the individuals ``rows`` of the file set
+    ``files`` (:class:`PlinkFiles`), as a :class:`CovariateTable`: a column of numbers is
+    numeric, any other categorical (codes of its values in sorted order). As PLINK does, the
+    individuals with a missing value (NA or -9) or without a line are left out (``kept`` says
+    which remain, ``missing`` counts the others). ``ValueError`` for a malformed file or when no
+    individual remains."""
+    from .estimators.encoding import as_covariates
+    ids, names, values = covariate_columns(path, names)
+    by_id = {}
+    for (fid, iid), line in zip(ids, values):
+        by_id[(fid, iid)] = line
+    plink2 = ids[0][0] is None
+    fids, iids = np.asarray(files.fids)[rows], np.asarray(files.iids)[rows]
+    absent = np.full(len(names), "NA")
+    table = np.array([by_id.get((None if plink2 else f, i), absent)
+                      for f, i in zip(fids, iids)], dtype=str).reshape(len(rows), len(names))
+    kept = np.flatnonzero(~np.isin(table, MISSING_COVARIATES).any(axis=1))
+    if kept.size == 0:
+        raise ValueError(f"covariate file {path!r}: none of the {len(rows)} individuals has "
+                         "a line without missing values (NA, -9)")
+    table = table[kept]
     columns, discrete = [], []
-    for c, name in enumerate(names):
-        values = table[:, c]
-        if np.isin(values, ("NA", "-9")).any():
-            raise ValueError(f"covariate {name!r} of {path!r} has missing values (NA or -9): "
-                             "impute them or leave those individuals out")
+    for c in range(len(names)):
         try:
-            columns.append(values.astype(float))
+            columns.append(table[:, c].astype(float))
             discrete.append(False)
         except ValueError:
-            columns.append(np.unique(values, return_inverse=True)[1].astype(float))
+            columns.append(np.unique(table[:, c], return_inverse=True)[1].astype(float))
             discrete.append(True)
-    return as_covariates(np.column_stack(columns), len(table), discrete, names)
+    covariates = as_covariates(np.column_stack(columns), kept.size, discrete, names)
+    return CovariateTable(covariates, kept, len(rows) - kept.size)
 
 
 def _columns(path, fields, wanted, spec):

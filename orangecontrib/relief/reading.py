@@ -44,6 +44,9 @@ TEXT_EXTENSIONS = (".csv", ".tsv", ".tab", ".basket")
 SNIFF_BYTES = 65536
 #: the reason instances without a class value are left out, as :attr:`DataRead.dropped` says it
 MISSING_CLASS = "missing class"
+#: the reason instances are left out for a missing covariate value (or, in a PLINK covariate
+#: file, no line)
+MISSING_COVARIATE = "missing covariate"
 
 
 class ReadError(ValueError):
@@ -59,12 +62,20 @@ class ReadOptions:
     ``covariates`` the covariates to read beside the class (None: none): for PLINK data the
     path of a covariate file (:func:`.readers.read_covariates`), for other data the names of
     columns (attributes or meta attributes, which are then not estimated); the data are then
-    :class:`~.estimators.encoding.EncodedData` carrying them."""
+    :class:`~.estimators.encoding.EncodedData` carrying them; ``covar_names`` chooses columns
+    of a PLINK covariate file as PLINK's ``--covar-name`` (names and ranges ``first-last``,
+    comma-separated; None: all). Instances with a missing covariate value (and individuals
+    without a line in a PLINK covariate file) are left out, as PLINK leaves them out, and
+    counted (:attr:`DataRead.dropped`). ``impute="mode"`` fills the missing calls of PLINK
+    genotypes read into memory with each SNP's most frequent genotype
+    (:meth:`.readers.PlinkFiles.genotypes`)."""
     class_name: str = None
     class_type: str = None
     pheno: str = None
     coding: str = "12"
     covariates: object = None
+    covar_names: object = None
+    impute: str = None
 
 
 class Partitions(NamedTuple):
@@ -83,7 +94,9 @@ class DataRead:
     ("table", "parquet" or "plink"), a ``name`` to show, the ``attributes``' names, the
     ``class_name`` and ``task`` ("classification" or "regression"), ``read`` the instances
     read, ``dropped`` the instances left out by reason (e.g. ``{"missing class": 10}``) and
-    ``covariates`` (None: none read)."""
+    ``covariates`` (None: none read); ``loci`` for PLINK data the ``.bim`` columns of each
+    attribute (:meth:`.readers.PlinkFiles.loci`: CHR, SNP, BP, A1), else None;
+    ``missing_calls`` the genotype calls missing in PLINK data read into memory."""
     data: object
     kind: str
     name: str
@@ -93,6 +106,8 @@ class DataRead:
     read: int
     dropped: dict = field(default_factory=dict)
     covariates: object = None
+    loci: tuple = None
+    missing_calls: int = 0
 
     @property
     def used(self):
@@ -194,25 +209,35 @@ def two_classes_coded(values):
 
 # -- PLINK -----------------------------------------------------------------------------------
 def _plink(path, options, partitions, callback):
-    from .readers import PlinkFiles
+    from .readers import PlinkFiles, read_covariates
     files = PlinkFiles(path)
     phenotype = files.target(options.pheno, options.class_name, options.coding,
                              options.class_type)
+    dropped = {"missing phenotype": phenotype.read - phenotype.rows.size}
+    covariates = names = None
+    if options.covariates is not None:
+        # as PLINK: the individuals with a missing covariate (or no line) are left out
+        check_readable(options.covariates)
+        table = read_covariates(options.covariates, files, phenotype.rows, options.covar_names)
+        phenotype = phenotype._replace(rows=phenotype.rows[table.kept],
+                                       y=phenotype.y[table.kept])
+        covariates, names = table.covariates, table.covariates.names
+        dropped[MISSING_COVARIATE] = table.missing
+        if phenotype.n_classes and np.unique(phenotype.y).size < 2:
+            raise ReadError(f"the {phenotype.rows.size} individuals of {path!r} with a "
+                            "phenotype and every covariate are all of one class: ranking "
+                            "needs both")
     if partitions:
         data = Partitions(files.partitions(phenotype.rows), phenotype.y, dict(
             discrete=True, n_values=3, n_classes=phenotype.n_classes))
     else:
-        data = files.genotypes(phenotype, callback)
-    names = None
-    if options.covariates is not None:
+        data = files.genotypes(phenotype, callback, options.impute)
+    if covariates is not None:
         from dataclasses import replace
-        from .readers import read_covariates
-        check_readable(options.covariates)
-        covariates = read_covariates(options.covariates, files, phenotype.rows)
-        data, names = replace(data, covariates=covariates), covariates.names
+        data = replace(data, covariates=covariates)
     return DataRead(data, "plink", os.path.basename(path), tuple(files.snps), phenotype.name,
                     "classification" if phenotype.n_classes else "regression", phenotype.read,
-                    {"missing phenotype": phenotype.read - phenotype.rows.size}, names)
+                    dropped, names, tuple(files.loci()), files.missing_calls)
 
 
 # -- tables in memory ------------------------------------------------------------------------

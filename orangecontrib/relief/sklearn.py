@@ -118,12 +118,17 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
 
     def __sklearn_clone__(self):
         """A clone sharing ``client`` (a connection is not copied); the other parameters
-        cloned as scikit-learn clones them."""
+        cloned as scikit-learn clones them, and so are the metadata requests
+        (``set_fit_request(covariates=True)``)."""
+        import copy
         from sklearn.base import clone
         params = self.get_params(deep=False)
         client = params.pop("client")
-        return type(self)(client=client,
-                          **{name: clone(value, safe=False) for name, value in params.items()})
+        cloned = type(self)(client=client, **{name: clone(value, safe=False)
+                                              for name, value in params.items()})
+        if hasattr(self, "_metadata_request"):
+            cloned._metadata_request = copy.deepcopy(self._metadata_request)
+        return cloned
 
     def __getstate__(self):
         """A pickled selector keeps its ``client``'s scheduler address (a connection cannot be
@@ -221,7 +226,10 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         ``covariates`` (n_samples, n_covariates), numeric, or an
         :class:`~.estimators.encoding.Covariates` made by
         :func:`~.estimators.encoding.as_covariates` (which marks discrete ones), are variables
-        to adjust for (NPDR; the other estimators refuse them)."""
+        to adjust for (NPDR; the other estimators refuse them). In cross-validation they are
+        split with the samples, as arrays or as :class:`~.estimators.encoding.Covariates`:
+        ``cross_val_score(pipe, X, y, params={"select__covariates": covariates})``, or with
+        scikit-learn's metadata routing ``set_fit_request(covariates=True)``."""
         if self.engine is None:
             raise TypeError("EstimatorSelector is the base of the selectors; fit one of "
                             f"{', '.join(cls.__name__ for cls in SELECTORS)}, e.g. "

@@ -1092,9 +1092,13 @@ class TestCovariates(EstimationWidgetTest):
             data.metas[5, 0] = np.nan
         self.send(data)
         self.choose_covariates("age")
-        self.assertTrue(w.Error.unsuitable.is_shown())
-        self.assertIn("Covariate 'age' has missing values", w.Error.unsuitable.formatted)
-        self.assertIsNone(self.get_output(w.Outputs.scores))
+        self.wait_until_finished(widget=w)
+        # as PLINK: the instance is left out, and the widget says so
+        self.assertFalse(w.Error.unsuitable.is_shown())
+        self.assertTrue(w.Information.missing_covariates.is_shown())
+        self.assertIn("1 instances with a missing covariate value are left out",
+                      w.Information.missing_covariates.formatted)
+        self.assertIsNotNone(self.get_output(w.Outputs.scores))
         model = w.covariate_model
         row = [v.name for v in model].index("id")
         self.assertFalse(model.flags(model.index(row)) & Qt.ItemIsSelectable)

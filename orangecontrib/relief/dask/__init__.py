@@ -53,6 +53,9 @@ closed afterwards; ``client`` may also be a scheduler's address. Not handled her
 memory) and CORElearn's neighbour order
 (``preset="corelearn"``); the data carry no instance weights.
 """
+import logging
+from contextlib import contextmanager
+
 import numpy as np
 
 from ..estimators.base import Estimator
@@ -118,17 +121,34 @@ def estimate(estimator, X, y, discrete=False, n_values=None, n_classes=None, cli
     """
     _check_estimator(estimator, in_memory=not hasattr(X, "dask"))
     dask, da, distributed = dask_modules()
-    client, own = _connect(distributed, client, cluster_options)
+    with quiet_cluster(client is None):
+        client, own = _connect(distributed, client, cluster_options)
+        try:
+            with client.as_current():   # a dataframe's partition lengths are computed there too
+                X, y, discrete = _as_arrays(da, X, y, discrete)
+            return _estimate(estimator, X, y, discrete, n_values, n_classes, client, callback)
+        finally:
+            if own:
+                cluster = client.cluster
+                client.close()
+                if cluster is not None:
+                    cluster.close()
+
+
+@contextmanager
+def quiet_cluster(quiet=True):
+    """While the block runs (with ``quiet``), distributed's loggers show warnings and errors
+    only, not the information messages of starting and closing a cluster (its address, its
+    workers) that its default configuration logs; a level set below or above that (INFO) is
+    left as it is."""
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    if quiet and level == logging.INFO:
+        logger.setLevel(logging.WARNING)
     try:
-        with client.as_current():     # a dataframe's partition lengths are computed there too
-            X, y, discrete = _as_arrays(da, X, y, discrete)
-        return _estimate(estimator, X, y, discrete, n_values, n_classes, client, callback)
+        yield
     finally:
-        if own:
-            cluster = client.cluster
-            client.close()
-            if cluster is not None:
-                cluster.close()
+        logger.setLevel(level)
 
 def _estimate(estimator, X, y, discrete, n_values, n_classes, client, callback):
     """The passes of one estimate (X, y dask arrays partitioned alike by rows): the whole data's

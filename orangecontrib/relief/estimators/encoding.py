@@ -32,7 +32,12 @@ class Covariates:
     """Variables of no interest measured on the instances (age, sex, ancestry components):
     ``values`` (n, c) float64 (discrete ones as integer codes), ``discrete`` (c,) which are
     discrete and their ``names``. Estimators that adjust for them (NPDR) take them as further
-    regressors; the others refuse data that carry them."""
+    regressors; the others refuse data that carry them.
+
+    They index by instances as an array does (``shape``, ``len``, ``covariates[rows]`` with an
+    index array, a mask or a slice: the covariates of those instances), so that scikit-learn
+    splits them with the samples, as it splits any sample-aligned metadata of ``fit`` (in
+    cross-validation, ``params={"select__covariates": covariates}``)."""
     values: np.ndarray
     discrete: np.ndarray
     names: tuple
@@ -40,6 +45,23 @@ class Covariates:
     @property
     def n_covariates(self):
         return self.values.shape[1]
+
+    @property
+    def shape(self):
+        """(instances, covariates)."""
+        return self.values.shape
+
+    def __len__(self):
+        return self.values.shape[0]
+
+    def __getitem__(self, rows):
+        if isinstance(rows, tuple):       # scikit-learn's ``array[rows, ...]``
+            if len(rows) != 2 or rows[1] is not Ellipsis:
+                raise IndexError("covariates are indexed by instances only")
+            rows = rows[0]
+        values = self.values[rows]
+        return Covariates(values=values.reshape(-1, self.values.shape[1]),
+                          discrete=self.discrete, names=self.names)
 
     def pair_diffs(self, rows, others):
         """(P, c) the covariates' diffs of the instance pairs (rows[p], others[p]): 1 where a

@@ -78,9 +78,16 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
     Returns a namespace with ``name`` (the scorer's stem), ``scores`` (1-D, aligned with
     ``data.domain.attributes``), ``pvalues`` and ``qvalues`` (or None), ``case_counts`` (list
     of per-attribute count arrays, or None), ``removed`` ({attribute index: TuRF round that
-    removed it}, empty for other estimators), ``m`` (the iterations used) and ``n_ignored``
-    (instances dropped for a missing class)."""
+    removed it}, empty for other estimators), ``m`` (the iterations used), ``n_ignored``
+    (instances dropped for a missing class) and ``n_missing_covariates`` (those dropped for a
+    missing covariate value)."""
     encoded, rows, _ = scorer.encode(data)
+    n_missing_covariates = 0
+    if scorer.covariates:
+        values = np.column_stack([data.get_column(name) for name in scorer.covariates])
+        has_class = ~np.isnan(np.asarray(data.Y, dtype=float).reshape(len(data), -1)[:, 0])
+        n_missing_covariates = int((np.isnan(values.astype(float)).any(axis=1)
+                                    & has_class).sum())
     if callback is None:
         callback = progress_callback(state)
     pvalues = qvalues = None
@@ -105,7 +112,8 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
     m = min(iterations, encoded.n_instances) if iterations else encoded.n_instances
     return SimpleNamespace(name=scorer.stem(), scores=scores, pvalues=pvalues, qvalues=qvalues,
                            case_counts=counts, removed=removed, m=m,
-                           n_ignored=len(data) - len(rows))
+                           n_ignored=len(data) - len(rows) - n_missing_covariates,
+                           n_missing_covariates=n_missing_covariates)
 
 
 def estimate_all(scorers, data, state, *, method=None, n_permutations=100):
@@ -405,6 +413,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         manual_preprocessor = Msg("A manual selection is not repeated on each training set: "
                                   "the Preprocessor output selects by a rule (the best ranked, "
                                   "above τ or q < level).")
+        missing_covariates = Msg("{} instances with a missing covariate value are left out.")
 
     def __init__(self):
         super().__init__()
@@ -801,6 +810,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                         if self.target_type not in self.scorer_classes[name].tasks]
             self.Information.not_compared(_TARGETS[self.target_type], ", ".join(left_out),
                                           shown=bool(left_out))
+
+    def on_done(self, result):
+        missing = getattr(result, "n_missing_covariates", 0)
+        self.Information.missing_covariates(missing, shown=missing > 0)
+        super().on_done(result)
 
     def background_task(self):
         scorers = [self.create_scorer(name)
