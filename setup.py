@@ -55,10 +55,10 @@ setup(
     ],
     extras_require={
         # the docs build is a test; the Dask backend's tests run too; statsmodels fits NPDR's
-        # regressions independently
+        # regressions and firthmodels the Firth fits independently
         "test": ["pytest", "pytest-xdist", "sphinx", "numpydoc", "myst-parser",
                  "dask[distributed,dataframe]",
-                 "bed-reader", "pyarrow", "statsmodels"],
+                 "bed-reader", "pyarrow", "statsmodels", "firthmodels"],
         "doc": ["sphinx", "numpydoc", "myst-parser"],
         "bench": ["skrebate", "fast-select"],
         "dask": ["dask[distributed,dataframe]"],
