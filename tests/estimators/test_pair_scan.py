@@ -211,3 +211,19 @@ def test_the_screens_df_counts_the_interaction_terms_a_sparse_table_can_estimate
     np.testing.assert_array_equal(interaction_df(tables), expected)
     assert (interaction_df(tables) <= table_df(tables)).all()
     assert (interaction_df(tables) < table_df(tables)).any()
+
+
+def test_a_pair_whose_chi_square_tail_underflows_is_first_with_a_finite_tail(monkeypatch):
+    """G² in the thousands (scipy's chi-square tail underflows to 0): the scan still answers,
+    the strongest pair first with p = 0 and q = 0, also with the histogram's q-values."""
+    rng = np.random.default_rng(7)
+    X = rng.binomial(2, 0.5, (3000, 12)).astype(float)
+    y = ((X[:, 2] == 1) ^ (X[:, 9] == 1)).astype(float)
+    data = encode(X, y, discrete=True, n_values=3, n_classes=2)
+    for exact_pairs in (pair_scan.EXACT_PAIRS, 10):
+        monkeypatch.setattr(pair_scan, "EXACT_PAIRS", exact_pairs)
+        result = scan_pairs(data, top=5)
+        assert (result.first[0], result.second[0]) == (2, 9)
+        assert result.statistics[0] > 3000 and result.pvalues[0] == 0 == result.qvalues[0]
+        assert stats.chi2.sf(result.statistics[0], result.df[0]) == 0
+        assert result.pvalues[1] > 1e-6

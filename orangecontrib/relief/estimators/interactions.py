@@ -228,9 +228,18 @@ def pair_statistics(codes, y, n_classes, n_values, callback=None):
 
 
 def _tail(statistics, df):
-    """-log P(χ²_df >= G²); 0 where df is 0 (a constant attribute: no test)."""
+    """-log P(χ²_df >= G²); 0 where df is 0 (a constant attribute: no test). Where the tail
+    underflows (G² above about 1,400), the leading terms of the upper incomplete gamma function's
+    asymptotic series, log Q(a, x) = -x + (a - 1) log x - log Γ(a) + log(1 + (a - 1)/x) with
+    a = df/2, x = G²/2 (Abramowitz & Stegun 6.5.32): finite, so that strong pairs keep their
+    order."""
+    from scipy.special import gammaln
+    k = np.maximum(df, 1)
     with np.errstate(divide="ignore"):
-        return np.where(df > 0, -stats.chi2.logsf(statistics, np.maximum(df, 1)), 0.0)
+        tail = -stats.chi2.logsf(statistics, k)
+    a, x = k / 2, np.maximum(np.asarray(statistics, float), 1.0) / 2
+    series = x - (a - 1) * np.log(x) + gammaln(a) - np.log1p((a - 1) / x)
+    return np.where(df > 0, np.where(np.isfinite(tail), tail, series), 0.0)
 
 
 def _check(data, attributes, top, n_permutations, method):

@@ -548,8 +548,9 @@ def scan(data, columns, top, exact, codes, callback=None):
                 (lambda: callback(pairs_done / m))
             statistic, df, tail = exact(tables, step)
             counted = tail >= -np.log(tau) if tau < 1 else np.ones(tail.size, bool)
-            histogram += np.bincount(np.minimum((tail[counted] / BIN_WIDTH).astype(np.intp),
-                                                n_bins - 1), minlength=n_bins)
+            histogram += np.bincount(
+                (np.minimum(tail[counted], LAST_TAIL) / BIN_WIDTH).astype(np.intp),
+                minlength=n_bins)
             if every is not None:
                 every.append(tail)
             one, other = columns[found[block[counted], 0]], columns[found[block[counted], 1]]
