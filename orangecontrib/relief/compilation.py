@@ -497,8 +497,8 @@ def _in_background(parent=None):
     """Run the block at a low priority, once no other background compile into the same kernel
     cache runs (a lock file of the cache, :func:`_lock_path`): one compile at a time per cache,
     whatever process started it. While waiting, end this process when ``parent`` (the process
-    that started it) has ended: no one would use its compile in this session, and the next
-    session asks again."""
+    that started it) has ended: no one would use its compile in this run, and a later one
+    asks again."""
     import time
     try:
         os.nice(10)

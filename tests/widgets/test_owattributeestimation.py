@@ -1049,8 +1049,8 @@ class TestCovariates(EstimationWidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Error.active)
         self.assertEqual(w.Information.unadjusted.formatted,
-                         "Estimated without the covariates, which only NPDR takes into "
-                         "account: ReliefF.")
+                         "Estimated without the covariates, which only NPDR, Allelic trend "
+                         "test takes into account: ReliefF.")
         table = self.get_output(w.Outputs.scores)       # ReliefF's STIR, unadjusted
         expected = stir(ReliefF(), encode_table(self.parity)[0], random_state=0)
         np.testing.assert_allclose(table.X[:, 2], expected.pvalues)

@@ -32,6 +32,8 @@ __all__ = ["MuRelief", "extreme_places"]
 class MuRelief(SURF):
     """μ-Relief; see the module docstring. Parameters: ``k`` (neighbours of each class, default
     10), ``iterations``, ``random_state``, ``preset`` and the diff options."""
+    #: STIR tests the near neighbours; its extreme ones are tested by permutations only
+    significance_tests = ("permutation",)
     name = "MuRelief"
     display_name = "μ-Relief"
     short_name = "μRelief"

@@ -48,6 +48,8 @@ SKREBATE = "scikit-rebate 0.8 documentation (Urbanowicz lab, 2026)"
 class SWRF(SURF):
     """SWRF: SURF's near band (closer than the mean distance T) with each member weighed by
     the sigmoid of its distance from T; see the module docstring."""
+    #: STIR tests unweighted hits and misses: only permutations test the weighted estimates
+    significance_tests = ("permutation",)
     name = "SWRF"
     paper = f"{SKREBATE}; after Stokes & Visweswaran 2012, BioData Mining 5:20"
     sigmoid = True
@@ -69,6 +71,8 @@ class MultiSWRF(MultiSURF):
     """MultiSWRF: each instance's near band is the instances closer than its own mean distance
     T_i (no dead band), each weighed by the sigmoid of its distance from T_i with R_i's
     standard deviation; see the module docstring."""
+    #: STIR tests unweighted hits and misses: only permutations test the weighted estimates
+    significance_tests = ("permutation",)
     name = "MultiSWRF"
     short_name = "MSWRF"
     paper = SKREBATE
@@ -80,7 +84,7 @@ class MultiSWRFstar(MultiSWRF):
     """MultiSWRF*: MultiSWRF with the instances farther than T_i scored with the opposite sign,
     weighed alike; see the module docstring."""
     name = "MultiSWRF*"
-    short_name = "MSWRF*"
+    short_name = "MSW*"
     far_band = True
     significance_tests = ("permutation",)
     split_selector = False
@@ -89,8 +93,10 @@ class MultiSWRFstar(MultiSWRF):
 class MultiSWRFDB(MultiSURF):
     """MultiSWRFDB: MultiSURF's near band (closer than T_i - sigma_i / 2) with each member
     weighed by the sigmoid of its distance from that threshold; see the module docstring."""
+    #: STIR tests unweighted hits and misses: only permutations test the weighted estimates
+    significance_tests = ("permutation",)
     name = "MultiSWRFDB"
-    short_name = "MSWRFDB"
+    short_name = "MSWDB"
     paper = SKREBATE
     sigmoid = True
 
@@ -100,7 +106,7 @@ class MultiSWRFDBstar(MultiSWRFDB):
     member weighed by the sigmoid of its distance from its band's threshold; see the module
     docstring."""
     name = "MultiSWRFDB*"
-    short_name = "MSWRFDB*"
+    short_name = "MSWDB*"
     far_band = True
     significance_tests = ("permutation",)
     split_selector = False
