@@ -354,7 +354,7 @@ def _null_model(data, Z, outcome):
     ``ValueError`` naming the covariates that explain the outcome by themselves (a logistic
     model without a finite maximum; least squares without residuals)."""
     null, explained = _null_fit(data, Z, outcome)
-    if not explained:
+    if not explained or data.covariates is None:     # the intercept alone explains nothing
         return null
     explains = "predicts whether a neighbour pair is a hit or a miss" \
         if data.is_classification else "explains the target's differences of the neighbour pairs"
