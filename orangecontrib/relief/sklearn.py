@@ -248,7 +248,12 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         if covariates is not None:
             data = replace(data, covariates=as_covariates(covariates, data.n_instances))
         engine = self._engine()
-        if self.pvalues is None:
+        if self.pvalues is None and hasattr(engine, "max_iter"):     # rounds until converged
+            context = engine.context(data)
+            self.feature_importances_ = np.asarray(engine.estimate(context), dtype=float)
+            self.n_iter_ = context.rounds
+            self.pvalues_ = self.qvalues_ = None
+        elif self.pvalues is None:
             self.feature_importances_ = np.asarray(engine(data), dtype=float)
             self.pvalues_ = self.qvalues_ = None
         elif self.pvalues in METHODS:
