@@ -36,7 +36,7 @@ class MuRelief(SURF):
     significance_tests = ("permutation",)
     name = "MuRelief"
     display_name = "μ-Relief"
-    short_name = "μRelief"
+    short_name = "μRF"
     paper = ("Aggarwal, Shukla, Saxena et al. 2023, Applied Intelligence (μ-Relief); "
              "scikit-rebate 0.8 documentation")
     parameters = (K, ITERATIONS, RANDOM_STATE, PRESET) + DIFF_PARAMETERS

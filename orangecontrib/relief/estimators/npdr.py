@@ -259,6 +259,7 @@ class NPDR(Estimator):
     def fit_work(self, data):
         """The work of one pass of :meth:`fits` on ``data`` relative to that of
         :meth:`context` (``FIT_WORK``): the share of the progress each part reports."""
+        check_data(data, self)     # first: what NPDR refuses never reaches the model below
         if not data.is_classification:
             return FIT_WORK["linear"]
         model = DiffModel(replace(data, covariates=None), DIFFS)

@@ -96,7 +96,7 @@ class MultiSWRFDB(MultiSURF):
     #: STIR tests unweighted hits and misses: only permutations test the weighted estimates
     significance_tests = ("permutation",)
     name = "MultiSWRFDB"
-    short_name = "MSWDB"
+    short_name = "MSWD"
     paper = SKREBATE
     sigmoid = True
 
@@ -106,7 +106,7 @@ class MultiSWRFDBstar(MultiSWRFDB):
     member weighed by the sigmoid of its distance from its band's threshold; see the module
     docstring."""
     name = "MultiSWRFDB*"
-    short_name = "MSWDB*"
+    short_name = "MSWD*"
     far_band = True
     significance_tests = ("permutation",)
     split_selector = False

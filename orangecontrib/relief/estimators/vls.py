@@ -101,6 +101,7 @@ class VLS(Estimator):
     the subsets (and of the base estimator's own sample, if it takes a seed)."""
     name = "VLS"
     display_name = "VLS Relief"
+    short_name = "VLS"
     paper = "Eppstein & Haake 2008, IEEE CIBCB (Very large scale ReliefF)"
     parameters = (
         Param("estimator", "estimator", None, "Base estimator", none="MultiSURF",
