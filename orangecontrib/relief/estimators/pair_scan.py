@@ -153,21 +153,35 @@ def _tables_numpy(bundle, i0, i1, j0, j1):
     planes, counts, bounds, derive = bundle
     C, V = counts.shape[1], counts.shape[2]
     P = planes.shape[1]
-    ii, jj = np.nonzero(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None])
-    ii, jj = ii + i0, jj + j0
+    ri, rj = np.nonzero(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None])
+    ii, jj = ri + i0, rj + j0
     tables = np.zeros((ii.size, C, V, V), np.int64)
+    # (W, r, P, 1) and (W, 1, s, 1, P): a word at a time, every pair of the tile's rectangle
+    a = np.ascontiguousarray(planes[i0:i1].transpose(2, 0, 1))[:, :, None, :, None]
+    b = np.ascontiguousarray(planes[j0:j1].transpose(2, 0, 1))[:, None, :, None, :]
+    rect = np.empty((i1 - i0, j1 - j0, P, P), np.int64)
     for c in range(C):
-        words = slice(bounds[c], bounds[c + 1])
-        a, b = planes[ii, :, words], planes[jj, :, words]                   # (Q, P, w)
-        tables[:, c, :P, :P] = np.bitwise_count(a[:, :, None, :] & b[:, None, :, :]).sum(
-            axis=3, dtype=np.int64)
-        if derive:
+        rect[:] = 0
+        for w in range(bounds[c], bounds[c + 1]):
+            rect += np.bitwise_count(a[w] & b[w])
+        tables[:, c, :P, :P] = rect[ri, rj]
+        if derive:              # (sums over the short axes by adding their slices)
             last = V - 1
-            tables[:, c, :P, last] = counts[ii, c, :P] - tables[:, c, :P, :P].sum(axis=2)
-            tables[:, c, last, :P] = counts[jj, c, :P] - tables[:, c, :P, :P].sum(axis=1)
-            tables[:, c, last, last] = counts[ii, c].sum(axis=1) \
-                - tables[:, c].reshape(ii.size, V * V)[:, :V * V - 1].sum(axis=1)
+            tables[:, c, :P, last] = counts[ii, c, :P] - _add(tables[:, c, :P, :P], axis=2)
+            tables[:, c, last, :P] = counts[jj, c, :P] - _add(tables[:, c, :P, :P], axis=1)
+            tables[:, c, last, last] = counts[ii, c, last] - _add(tables[:, c, last, :P],
+                                                                  axis=1)
     return ii, jj, tables
+
+
+def _add(x, axis):
+    """x summed over a short ``axis`` by adding its slices (numpy's reduction over a short
+    inner axis is slow)."""
+    x = np.moveaxis(x, axis, 0)
+    total = x[0].copy()
+    for part in x[1:]:
+        total += part
+    return total
 
 
 def margin_terms(ncv, nc, xlogx):
@@ -192,15 +206,27 @@ def margin_terms(ncv, nc, xlogx):
     return own, weight, share
 
 
-def _screen_numpy(tables, xlogx):
-    """G'² of each table (module docstring), the kernel's operations in the kernel's order."""
-    t = tables
+def _screen_numpy(tables, screen, ii, jj, derive):
+    """G'² of each table (module docstring) of the pairs ``ii``, ``jj``, the kernel's
+    operations in the kernel's order; without missing values (``derive``) the attributes'
+    margin terms are ``screen``'s."""
+    t, xlogx = tables, screen.xlogx
     Q, C, V, _ = t.shape
-    nij, nci, ncj = t.sum(axis=1), t.sum(axis=3), t.sum(axis=2)
-    nc = nci.sum(axis=2)
-    n = nc.sum(axis=1)
-    own_a, weight, _ = margin_terms(nci, nc, xlogx)
-    own_b, _, share = margin_terms(ncj, nc, xlogx)
+    nij = _add(t, axis=1)
+    if derive:
+        own_a, weight, own_b, share = screen.own[ii], screen.weight[ii], screen.own[jj], \
+            screen.share[jj]
+        n = np.full(Q, screen.n)
+        constant = np.full(Q, screen.constant)
+    else:
+        nci, ncj = t.sum(axis=3), t.sum(axis=2)
+        nc = nci.sum(axis=2)
+        n = nc.sum(axis=1)
+        own_a, weight, _ = margin_terms(nci, nc, xlogx)
+        own_b, _, share = margin_terms(ncj, nc, xlogx)
+        constant = np.zeros(Q)
+        for c in range(C):
+            constant = constant + xlogx[nc[:, c]]
     acc = np.zeros(Q)
     for c in range(C):
         for i in range(V):
@@ -209,9 +235,6 @@ def _screen_numpy(tables, xlogx):
     for i in range(V):
         for j in range(V):
             acc = acc - xlogx[nij[:, i, j]]
-    constant = np.zeros(Q)
-    for c in range(C):
-        constant = constant + xlogx[nc[:, c]]
     acc = acc + own_a + own_b + constant
     s = np.zeros(Q)
     for c in range(C):
@@ -228,19 +251,21 @@ def _screen_numpy(tables, xlogx):
 
 def scan_tiles_numpy(bundle, screen, tiles, offsets, found, found_tables, n_found):
     """:func:`scan_tiles` with numpy: the tables by ``np.bitwise_count``, the screen's sums in
-    the kernel's order; up to ``NUMPY_WORK`` word operations."""
+    the kernel's order, df of the pairs the screen may keep; up to ``NUMPY_WORK`` word
+    operations."""
     planes = bundle.planes
-    pairs = int((offsets[-1] if offsets.size else 0))
-    work = pairs * planes.shape[2] * planes.shape[1] ** 2
+    work = int(_tile_pairs(tiles).sum()) * planes.shape[2] * planes.shape[1] ** 2
     if work > (SMALL_WORK if small_data_only() else NUMPY_WORK):
         return NotImplemented
+    least = screen.thresholds.min()
     for t in range(tiles.shape[0]):
         i0, i1, j0, j1 = tiles[t]
         ii, jj, tables = _tables_numpy(bundle, i0, i1, j0, j1)
-        df = interaction_df(tables).astype(np.intp)
-        g = _screen_numpy(tables, screen.xlogx)
-        keep = g >= screen.thresholds[df]
-        k = int(keep.sum())
+        g = _screen_numpy(tables, screen, ii, jj, bundle.derive)
+        near = np.flatnonzero(g >= least)      # below every df's threshold: no df needed
+        df = interaction_df(tables[near]).astype(np.intp)
+        keep = near[g[near] >= screen.thresholds[df]]
+        k = keep.size
         start = offsets[t]
         found[start:start + k, 0] = ii[keep]
         found[start:start + k, 1] = jj[keep]
@@ -596,10 +621,14 @@ def _tiles(a):
     tiles = [(edges[r], edges[r + 1], edges[s], edges[s + 1])
              for r in range(len(edges) - 1) for s in range(r, len(edges) - 1)]
     tiles = np.array(tiles, np.int64).reshape(-1, 4)
+    return tiles, _tile_pairs(tiles)
+
+
+def _tile_pairs(tiles):
+    """The pairs i < j of each tile (i0, i1, j0, j1) of the upper triangle."""
     sides = tiles[:, 1] - tiles[:, 0]
-    pairs = np.where(tiles[:, 0] == tiles[:, 2], sides * (sides - 1) // 2,
-                     sides * (tiles[:, 3] - tiles[:, 2]))
-    return tiles, pairs
+    return np.where(tiles[:, 0] == tiles[:, 2], sides * (sides - 1) // 2,
+                    sides * (tiles[:, 3] - tiles[:, 2]))
 
 
 def _screen_for(tau, max_df, counts, n):
