@@ -299,7 +299,7 @@ def _popcounts(planes, i, j, lo, hi):
     return np.int64(s00), np.int64(s01), np.int64(s10), np.int64(s11)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _count(planes, counts, bounds, derive, i, j, table):
     """table[c, a, b] = the instances of class c with value a of attribute i and b of j."""
     n_planes = planes.shape[1]
@@ -422,7 +422,7 @@ def _snp_screen(planes, counts, bounds, screen, i, j, table):
     return max(2.0 * (acc + nf * np.log(s / nf)), 0.0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _degrees(table, nij, parent):
     """(C' - 1)(E - I' - J' + K) of :func:`interaction_df`, by union-find; ``nij`` and
     ``parent`` are its workspace."""
@@ -468,7 +468,7 @@ def _degrees(table, nij, parent):
     return (classes - 1) * (edges - nodes + components)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _own(n, ncv, xlogx):
     """sum_v (n_v log n_v - sum_c n_cv log n_cv): an attribute's part of G'² (its margins)."""
     own = 0.0
@@ -479,7 +479,7 @@ def _own(n, ncv, xlogx):
     return own
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _screen(table, xlogx, nij, nci, ncj, ni, nj, nc):
     """G'² of the Kirkwood superposition approximation (module docstring); fills the
     margins."""
