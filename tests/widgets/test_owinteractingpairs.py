@@ -44,6 +44,13 @@ def snps(n_instances=150, n_snps=8, seed=0):
     return Table.from_numpy(domain, X, y, metas=ids)
 
 
+def ranked(widget):
+    """``widget`` set to test the pairs of the best-ranked attributes (most tests here are of
+    the ranking; the default, automatic, scans data of this size)."""
+    widget.choice_buttons.button(widget.BestRanked).click()
+    return widget
+
+
 class TestOWInteractingPairs(WidgetTest):
     @classmethod
     def setUpClass(cls):
@@ -52,7 +59,7 @@ class TestOWInteractingPairs(WidgetTest):
         cls.encoded = encode_table(cls.data)[0]
 
     def setUp(self):
-        self.widget = self.create_widget(OWInteractingPairs)
+        self.widget = ranked(self.create_widget(OWInteractingPairs))
 
     def run_on(self, data, widget=None):
         widget = widget or self.widget
@@ -348,7 +355,7 @@ class TestOWInteractingPairs(WidgetTest):
         pair = {a.name for a in self.get_output(w.Outputs.selected_data).domain.attributes}
         settings = w.settingsHandler.pack_data(w)
         self.assertEqual(settings[VERSION_KEY], OWInteractingPairs.settings_version)
-        widget = self.create_widget(OWInteractingPairs, stored_settings=settings)
+        widget = ranked(self.create_widget(OWInteractingPairs, stored_settings=settings))
         self.run_on(self.data, widget=widget)
         self.assertEqual((widget.top, widget.n_permutations, widget.random_state,
                           widget.estimator_name), (4, 25, 3, "ReliefF"))
@@ -363,15 +370,15 @@ class TestOWInteractingPairs(WidgetTest):
                                                      widget.attr_list.selectionModel().Select)
         self.wait_until_finished(widget=widget, timeout=TIMEOUT)
         settings = widget.settingsHandler.pack_data(widget)
-        again = self.create_widget(OWInteractingPairs, stored_settings=settings)
+        again = ranked(self.create_widget(OWInteractingPairs, stored_settings=settings))
         self.run_on(self.data, widget=again)
         self.assertEqual(again.attribute_choice, again.Chosen)
         self.assertEqual([a.name for a in again.chosen_attrs], ["rs1", "rs2"])
         self.assertEqual(list(again.result.pairs.attributes), [1, 2])
 
     def test_settings_without_a_version_and_an_unknown_estimator_load(self):
-        widget = self.create_widget(OWInteractingPairs, stored_settings={
-            "top": 7, "estimator_name": "NoSuchEstimator", "estimator_params": {"x": 1}})
+        widget = ranked(self.create_widget(OWInteractingPairs, stored_settings={
+            "top": 7, "estimator_name": "NoSuchEstimator", "estimator_params": {"x": 1}}))
         self.assertEqual(widget.top, 7)
         self.assertEqual(widget.estimator_name, "MultiSURF")
         widget.n_permutations = 10
@@ -462,6 +469,38 @@ class TestOWInteractingPairs(WidgetTest):
         self.assertIn("all pairs", w.report_html)
         self.assertNotIn("Permutations", w.report_html)
 
+    def test_automatic_scans_every_pair_where_the_scan_fits_else_ranks(self):
+        """A new widget chooses as the engine's method "auto": every pair (the scan, as an
+        independent call of scan_pairs) on data whose instances x pairs are within the scan's
+        size, the pairs of the best ranked above it (the scan's size made 0 here)."""
+        from unittest import mock
+
+        from orangecontrib.relief.estimators import interactions
+        from orangecontrib.relief.estimators.interactions import scan_pairs
+        w = self.create_widget(OWInteractingPairs)
+        self.assertEqual(w.attribute_choice, w.Automatic)
+        w.top = 5
+        w.n_permutations = 5
+        self.run_on(self.data, widget=w)
+        self.assertTrue(w.ranking_box.isEnabled() and w.significance_box.isEnabled())
+        want = scan_pairs(self.encoded)
+        out = self.get_output(w.Outputs.pairs, widget=w)
+        self.assertEqual(w.result.pairs.method, "scan")
+        np.testing.assert_array_equal(out.get_column("p"), want.pvalues)
+        self.assertIn("of 28 (every pair of 8 attributes)", w.summary.text())
+        with mock.patch.object(interactions, "SCAN_WORK", 0):
+            w.restart()
+            self.wait_until_finished(widget=w, timeout=TIMEOUT)
+        want = interacting_pairs(self.encoded, top=5, estimator=MultiSURF(), n_permutations=5,
+                                 random_state=0)
+        out = self.get_output(w.Outputs.pairs, widget=w)
+        self.assertEqual(w.result.pairs.method, "filter")
+        np.testing.assert_array_equal(out.get_column("p"), want.pvalues)
+        np.testing.assert_array_equal(out.get_column("statistic"), want.statistics)
+        self.assertIn("the 5 attributes MultiSURF ranks best", w.summary.text())
+        w.send_report()
+        self.assertIn("automatic", w.report_html)
+
     def test_report(self):
         w = self.widget
         w.n_permutations = 10
@@ -474,7 +513,7 @@ class TestOWInteractingPairs(WidgetTest):
 
 class TestOWInteractingPairsBigFont(BigFont, WidgetTest):
     def setUp(self):
-        self.widget = self.create_widget(OWInteractingPairs)
+        self.widget = ranked(self.create_widget(OWInteractingPairs))
 
     def test_nothing_is_elided_and_the_widget_fits_a_laptop_screen_at_12_pt(self):
         # G² of four digits, p-values in scientific notation, 30 attributes: the widest texts
@@ -512,7 +551,7 @@ class TestOWInteractingPairsBigFont(BigFont, WidgetTest):
                     QApplication.setFont(big)
 
     def check_long_names(self):
-        w = self.create_widget(OWInteractingPairs)
+        w = ranked(self.create_widget(OWInteractingPairs))
         w.show()
         w.resize(w.sizeHint())
         w.n_permutations = 10

@@ -1,5 +1,7 @@
-"""Interacting Pairs: which pairs of discrete attributes (SNPs) act on the class together. The
-pairs of the attributes an estimator ranks best (or of the attributes chosen) are tested by
+"""Interacting Pairs: which pairs of discrete attributes (SNPs) act on the class together.
+Every pair is tested where that takes about a minute or less (:func:`.choose_method`, as the
+command line's ``pairs`` chooses), else, or as chosen, the pairs of the attributes an estimator
+ranks best (or of the attributes chosen) are tested by
 :func:`.estimators.interactions.interacting_pairs` — BOOST's likelihood-ratio test of the
 interaction (Wan et al. 2010, eqs. 3-5), p-values from permutations of the class that repeat
 the ranking, Benjamini-Hochberg q-values — and shown as a sortable table, best first, and as a
@@ -23,7 +25,8 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output
 
 from orangecontrib.relief import scoring
-from orangecontrib.relief.estimators.interactions import interacting_pairs, scan_pairs
+from orangecontrib.relief.estimators.interactions import (choose_method, interacting_pairs,
+                                                          scan_pairs)
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
@@ -78,7 +81,9 @@ def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state
     background task: the pairs of the ``top`` attributes ``estimator`` ranks best, or of the
     ``chosen`` attribute indices (None: rank), with ``n_permutations`` (None: the engine's
     default) permutations of the class drawn by ``random_state``; with ``scan``, every pair
-    (:func:`.scan_pairs`: the chi-square p-values); cancelled through ``state``.
+    (:func:`.scan_pairs`: the chi-square p-values), with ``scan`` None every pair where the
+    data's size allows (:func:`.choose_method`), else the ranking; cancelled through
+    ``state``.
 
     Returns a namespace with ``pairs`` (:class:`.InteractingPairs`), ``table`` (them as an
     Orange table, :func:`pairs_table`) and ``n_ignored`` (instances left out for a missing
@@ -87,6 +92,8 @@ def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state
         raise ValueError("choose at least two attributes in the list, or test the best "
                          "ranked ones")
     encoded, rows = encode_table(data, sparse=True)
+    if scan is None:
+        scan = choose_method(encoded.n_instances, encoded.n_attributes) == "scan"
     if scan:
         pairs = scan_pairs(encoded, callback=progress_callback(state))
     else:
@@ -389,11 +396,11 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     #: Save Image and Copy Image to Clipboard take the heatmap, whole
     graph_name = "heatmap_scene"
 
-    BestRanked, Chosen, AllPairs = range(3)
+    BestRanked, Chosen, AllPairs, Automatic = range(4)
 
     settingsHandler = DomainContextHandler()
     settings_version = 1
-    attribute_choice = ContextSetting(BestRanked)
+    attribute_choice = ContextSetting(Automatic)
     top = Setting(20)
     #: the attributes whose pairs are tested when they are chosen
     chosen_attrs = ContextSetting([])
@@ -432,6 +439,10 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
         self.choice_buttons = QButtonGroup(self)
+        automatic = QRadioButton("Automatic", toolTip=(
+            "Every pair, as 'All pairs', where that takes about a minute or less; on larger "
+            "data the pairs of the attributes best ranked by the estimator below, as 'Best "
+            "ranked'."))
         best = QRadioButton("Best ranked:", toolTip=(
             "Test the pairs of this many attributes, those the estimator below ranks best. "
             "The ranking is repeated on every permutation of the class, so the p-values "
@@ -442,17 +453,18 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             "Test every pair of attributes (each of at most 4 values, as SNP genotypes) with "
             "the chi-square test; q-values over all the pairs. Thousands of attributes take "
             "seconds to a minute; the best pairs are listed."))
-        for i, button in enumerate((best, chosen, every)):
+        for i, button in enumerate((best, chosen, every, automatic)):
             self.choice_buttons.addButton(button, i)
         self.choice_buttons.idClicked.connect(self._on_choice_changed)
-        grid.addWidget(best, 0, 0)
+        grid.addWidget(automatic, 0, 0, 1, 2)
+        grid.addWidget(best, 1, 0)
         self.top_spin = gui.spin(None, self, "top", 2, MAX_TOP, addToLayout=False,
                                  callback=lambda: self._on_choice_changed(self.BestRanked),
                                  tooltip="The number of best-ranked attributes whose pairs "
                                          "are tested (n attributes: n(n - 1)/2 pairs).")
-        grid.addWidget(self.top_spin, 0, 1)
-        grid.addWidget(chosen, 1, 0, 1, 2)
-        grid.addWidget(every, 2, 0, 1, 2)
+        grid.addWidget(self.top_spin, 1, 1)
+        grid.addWidget(chosen, 2, 0, 1, 2)
+        grid.addWidget(every, 3, 0, 1, 2)
         box.layout().addLayout(grid)
         self.attr_model = VariableListModel(parent=self)
         self.attr_list = QListView(
@@ -547,9 +559,13 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     # --- controls
     def _set_choice_buttons(self):
         self.choice_buttons.button(self.attribute_choice).setChecked(True)
-        self.ranking_box.setEnabled(self.attribute_choice == self.BestRanked)
+        self.ranking_box.setEnabled(self._may_rank())
         # the scan's p-values are the chi-square test's: no permutations
         self.significance_box.setEnabled(self.attribute_choice != self.AllPairs)
+
+    def _may_rank(self):
+        """Whether the attributes are (or, automatically, may be) ranked."""
+        return self.attribute_choice in (self.BestRanked, self.Automatic)
 
     def _on_choice_changed(self, choice):
         self.attribute_choice = choice
@@ -590,7 +606,8 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         self.closeContext()
         self.chosen_attrs = []
         self.selected_pairs = []
-        self.attribute_choice = self.BestRanked
+        if self.attribute_choice == self.Chosen:    # (the previous data's attributes)
+            self.attribute_choice = self.Automatic
         self.accept_data(data)
         if self.data is not None and self.data.domain.class_var.is_continuous:
             self.Error.numeric_target(self.data.domain.class_var.name)
@@ -625,9 +642,11 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         if self.attribute_choice == self.AllPairs:
             return (partial(pairs_task, scan=True), self.data, None, None, None, None,
                     self.random_state)
-        ranked = self.attribute_choice == self.BestRanked
+        ranked = self._may_rank()
+        task = partial(pairs_task, scan=None) if self.attribute_choice == self.Automatic \
+            else pairs_task
         estimator = self.params_stack.create(self.estimator_name) if ranked else None
-        return (pairs_task, self.data, self.top,
+        return (task, self.data, self.top,
                 None if ranked else self._chosen_indices(), estimator,
                 self.n_permutations or None, self.random_state)
 
@@ -653,8 +672,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             shown = ends[np.sort(first_seen)]          # the best pairs' attributes
         else:
             how = (f"the {tested} attributes {self.estimator_name} ranks best"
-                   if self.attribute_choice == self.BestRanked
-                   and tested < len(self.data.domain.attributes)
+                   if self._may_rank() and tested < len(self.data.domain.attributes)
                    else count(tested, "attribute"))
             self.summary.setText(f"{count(len(pairs), 'pair')} of {how}; p-values from "
                                  f"{count(pairs.n_permutations, 'permutation')} of the class.")
@@ -805,10 +823,13 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         return None if self.result is None else self.result.table
 
     def send_report(self):
-        if self.attribute_choice == self.BestRanked:
+        if self._may_rank():
             params = self.params_stack.editors[self.estimator_name].values
             cls = self.scorer_classes[self.estimator_name]
-            items = [("Attributes", f"the {self.top} best ranked"),
+            best = f"the {self.top} best ranked"
+            items = [("Attributes", best if self.attribute_choice == self.BestRanked else
+                      f"automatic: every pair where that takes about a minute or less, "
+                      f"else {best}"),
                      ("Ranked by", self.estimator_name)] \
                 + [describe(name, value, cls) for name, value in params.items()]
         elif self.attribute_choice == self.Chosen:
