@@ -35,6 +35,7 @@ from orangecontrib.relief.estimators.significance import (permutation_rule, sign
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.selection import SelectAttributes
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
+from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.names import NAME_CHARACTERS
 from orangecontrib.relief.widgets.numbers import count, format_p, format_scores
@@ -116,14 +117,18 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
                            n_missing_covariates=n_missing_covariates)
 
 
-def estimate_all(scorers, data, state, *, method=None, n_permutations=100):
+def estimate_all(scorers, data, state, *, method=None, n_permutations=100, impute=False):
     """:func:`estimate` for each of ``scorers`` in turn (the progress bar split evenly between
-    them): the namespace of the first, with ``compared`` the list of the others'."""
+    them) on ``data`` with missing genotype calls filled if ``impute``
+    (:func:`.missingcalls.prepare`): the namespace of the first, with ``compared`` the list of
+    the others' and ``calls`` what was missing and filled."""
+    data, calls = missingcalls.prepare(data, impute, state)
     n = len(scorers)
     runs = [estimate(scorer, data, state, method=method, n_permutations=n_permutations,
                      callback=progress_callback(state, 100 * i / n, 100 * (i + 1) / n))
             for i, scorer in enumerate(scorers)]
     runs[0].compared = runs[1:]
+    runs[0].calls = calls
     return runs[0]
 
 
@@ -381,6 +386,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     #: the variables chosen as covariates (used by the estimators that adjust for them)
     covariates = ContextSetting([])
     auto_apply = Setting(True)
+    #: fill missing genotype calls before estimating (:mod:`.missingcalls`)
+    impute_calls = Setting(False)
 
     class Warning(BackgroundEstimationWidget.Warning):
         threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f} of {}: "
@@ -393,6 +400,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         no_trend = Msg("The trend test's p-values are the allelic trend test's own; choose "
                        "permutations for {}.")
         few_permutations = Msg("{} (Runs).")
+        missing_calls = missingcalls.COST
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -414,6 +422,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                   "the Preprocessor output selects by a rule (the best ranked, "
                                   "above τ or q < level).")
         missing_covariates = Msg("{} instances with a missing covariate value are left out.")
+        filled_calls = missingcalls.FILLED
 
     def __init__(self):
         super().__init__()
@@ -454,6 +463,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.params_stack.advanced_toggled.connect(self._on_advanced_toggled)
         self.editors = self.params_stack.editors
         box.layout().addWidget(self.params_stack)
+        missingcalls.add_option(self, box, self.restart)
 
         box = gui.vBox(form, "Covariates")
         self.covariate_model = CovariateModel(parent=self)
@@ -811,7 +821,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             self.Information.not_compared(_TARGETS[self.target_type], ", ".join(left_out),
                                           shown=bool(left_out))
 
+    def on_partial_result(self, calls):
+        missingcalls.show(self, calls)
+
     def on_done(self, result):
+        missingcalls.show(self, result.calls)
         missing = getattr(result, "n_missing_covariates", 0)
         self.Information.missing_covariates(missing, shown=missing > 0)
         super().on_done(result)
@@ -839,8 +853,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         message = permutation_rule(tested, self.n_permutations, kind="attributes")[1]
         self.Warning.few_permutations(message, shown=self._method() == "permutation"
                                       and message is not None)
-        return (partial(estimate_all, method=self._method(),
-                        n_permutations=self.n_permutations), scorers, self.data)
+        return (partial(estimate_all, method=self._method(), n_permutations=self.n_permutations,
+                        impute=self.impute_calls), scorers, self.data)
 
     # --- score table
     def runs(self):
