@@ -52,7 +52,8 @@ import tempfile
 import threading
 from contextlib import contextmanager, nullcontext
 
-__all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "kernel", "kernel_mode",
+__all__ = ["configure_cache", "ensure_cache", "cache_dir", "compile_notices", "load_notices",
+           "kernel", "kernel_mode",
            "KERNEL_MODES", "compile_in_background", "run_in_background", "run_compiled",
            "compiled_somewhere", "current_mode", "small_data_only", "KERNELS", "kernel_calls"]
 
@@ -215,6 +216,24 @@ def compile_notices(callback):
         _notices.remove(callback)
 
 
+#: the callbacks of :func:`load_notices`
+_load_callbacks = []
+
+
+@contextmanager
+def load_notices(callback):
+    """While the block runs, call ``callback(name, True)`` when a kernel (:func:`kernel`;
+    ``name``: its qualified name) starts loading from the disk cache, and ``callback(name,
+    False)`` when it has loaded (or failed to). Loading takes up to seconds (a parallel kernel
+    most), during which the computation reports no progress; the callback runs in the thread
+    that loads and must not raise."""
+    _load_callbacks.append(callback)
+    try:
+        yield
+    finally:
+        _load_callbacks.remove(callback)
+
+
 # ---------------------------------------------------------------------------------------------
 # kernels with a numpy equivalent, compiled in the background
 
@@ -282,6 +301,7 @@ class Kernel:
             for observer in list(_call_observers):
                 observer(self, args)
         mode = _current_mode()
+        where = None
         if mode == "numpy":
             result = self.fallback(*args)
         elif mode == "auto":
@@ -299,7 +319,26 @@ class Kernel:
                     compile_in_background(self, signature)
         else:
             result = NotImplemented
-        return self.dispatcher(*args) if result is NotImplemented else result
+        if result is not NotImplemented:
+            return result
+        if _load_callbacks and mode == "compiled":
+            where = self._compiled_where(args)[0]
+        if _load_callbacks and where == "cache":
+            return self._load_and_call(args)
+        return self.dispatcher(*args)
+
+    def _load_and_call(self, args):
+        """Call the dispatcher, which loads the kernel from the disk cache, telling the
+        :func:`load_notices` callbacks."""
+        name = f"{self.__module__}.{self.__qualname__}"
+        callbacks = list(_load_callbacks)
+        for callback in callbacks:
+            callback(name, True)
+        try:
+            return self.dispatcher(*args)
+        finally:
+            for callback in callbacks:
+                callback(name, False)
 
     def _compiled_where(self, args):
         """(where the kernel is compiled for the argument types of a call: "memory" (this

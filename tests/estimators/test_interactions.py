@@ -263,3 +263,20 @@ def test_many_valued_attributes_are_refused():
     data = encode(X, rng.integers(0, 2, 50).astype(float), discrete=True, n_classes=2)
     with pytest.raises(ValueError, match="at most 16 values"):
         interacting_pairs(data)
+
+
+def test_weak_pairs_of_one_degree_of_freedom_raise_no_warning():
+    """A pair's tail series (for G² far above its df) is computed for every pair; for G² <= 1
+    on 1 df (binary attributes and class) it is log(0), which warned — and Orange's warning
+    log, which walks the stack, held the Interacting Pairs widget at 0 % for seconds."""
+    import warnings
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, size=(60, 8)).astype(float)
+    y = rng.integers(0, 2, 60)
+    weak = [logistic_lrt(X[:, i], X[:, j], y) <= 1 for i, j in combinations(range(8), 2)]
+    assert any(weak)                  # pairs of G² <= 1 are among those scanned
+    data = encode(X, y.astype(float), discrete=True, n_values=[2] * 8, n_classes=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = interactions.scan_pairs(data)
+    assert len(result) == 28 and np.isfinite(result.pvalues).all()

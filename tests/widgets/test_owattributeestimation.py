@@ -1024,8 +1024,9 @@ class TestCovariates(EstimationWidgetTest):
         self.choose("ReliefF")
         self.assertFalse(w.covariate_view.isEnabled())
         self.assertTrue(w.covariate_note.isVisibleTo(w))
-        self.assertIn("ReliefF does not adjust for covariates", w.covariate_note.text())
-        self.assertIn("NPDR", w.covariate_note.text())
+        self.assertEqual(w.covariate_note.text(),
+                         "ReliefF does not adjust for covariates; the estimators NPDR and "
+                         "Allelic trend test do.")
         self.assertIn("does not adjust", w.covariate_view.toolTip())
         self.assertIsNone(self.get_output(w.Outputs.scorer).covariates)
         expected = ReliefF()(encode_table(self.parity)[0])
@@ -1049,8 +1050,16 @@ class TestCovariates(EstimationWidgetTest):
         self.wait_until_finished(timeout=TIMEOUT)
         self.assertFalse(w.Error.active)
         self.assertEqual(w.Information.unadjusted.formatted,
-                         "Estimated without the covariates, which only NPDR, Allelic trend "
-                         "test takes into account: ReliefF.")
+                         "Only the estimators NPDR and Allelic trend test take the covariates "
+                         "into account; ReliefF ignores them.")
+        w.compared = ["ReliefF", "MultiSURF"]
+        w.restart()
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertTrue(w.Information.unadjusted.formatted.endswith(
+            "; ReliefF and MultiSURF ignore them."))
+        w.compared = ["ReliefF"]
+        w.restart()
+        self.wait_until_finished(timeout=TIMEOUT)
         table = self.get_output(w.Outputs.scores)       # ReliefF's STIR, unadjusted
         expected = stir(ReliefF(), encode_table(self.parity)[0], random_state=0)
         np.testing.assert_allclose(table.X[:, 2], expected.pvalues)

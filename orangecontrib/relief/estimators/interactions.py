@@ -238,7 +238,10 @@ def _tail(statistics, df):
     with np.errstate(divide="ignore"):
         tail = -stats.chi2.logsf(statistics, k)
     a, x = k / 2, np.maximum(np.asarray(statistics, float), 1.0) / 2
-    series = x - (a - 1) * np.log(x) + gammaln(a) - np.log1p((a - 1) / x)
+    # (computed for every pair, used where the tail underflows: G² far above df, where
+    # (a - 1) / x is near 0; elsewhere, e.g. a = x = 1/2, it may be log(0), which would warn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        series = x - (a - 1) * np.log(x) + gammaln(a) - np.log1p((a - 1) / x)
     return np.where(df > 0, np.where(np.isfinite(tail), tail, series), 0.0)
 
 

@@ -8,7 +8,8 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg, OWWidget
 
-from orangecontrib.relief.compilation import compile_notices, end_background_with_this_process
+from orangecontrib.relief.compilation import (compile_notices, end_background_with_this_process,
+                                              load_notices)
 from orangecontrib.relief.widgets.numbers import count
 
 __all__ = ["Cancelled", "progress_callback", "fit_in_background", "announcing_compilation",
@@ -18,6 +19,9 @@ __all__ = ["Cancelled", "progress_callback", "fit_in_background", "announcing_co
 #: the status bar's text while a background task waits for numba to compile kernels
 COMPILING = ("Compiling the numeric kernels for their first use (once; they are cached "
              "for later sessions) ...")
+#: the status bar's text while a background task waits for numba to load compiled kernels
+#: from the disk cache (seconds at the start of a session, before the first progress)
+LOADING = "Loading the compiled numeric kernels ..."
 
 
 class Cancelled(Exception):
@@ -39,11 +43,15 @@ def announcing_compilation(task):
     """``task`` (a background task's function, which takes the task's state last) showing
     :data:`COMPILING` in the widget's status bar while numba compiles a kernel the
     computation needs (the first use after installing; the status clears when the task
-    ends)."""
+    ends), and :data:`LOADING` while it loads one from the disk cache (cleared once loaded):
+    the progress bar, which moves only after, does not stand still unexplained."""
     @functools.wraps(task)
     def run(*args):
         state = args[-1]
-        with compile_notices(lambda _name: state.set_status(COMPILING)):
+
+        def loading(_name, started):
+            state.set_status(LOADING if started else "")
+        with compile_notices(lambda _name: state.set_status(COMPILING)), load_notices(loading):
             return task(*args)
     return run
 

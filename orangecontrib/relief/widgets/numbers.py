@@ -1,9 +1,9 @@
 """How the widgets write numbers in their tables: a column of estimates to the precision of its
 largest magnitude, p- and q-values to two significant digits, test statistics to one decimal;
-and counts in their texts ("1 attribute", "1,000 pairs")."""
+and counts and lists in their texts ("1 attribute", "1,000 pairs", "NPDR and ReliefF")."""
 import numpy as np
 
-__all__ = ["format_scores", "format_p", "format_statistic", "count"]
+__all__ = ["format_scores", "format_p", "format_statistic", "count", "listing", "estimators"]
 
 
 def format_scores(values):
@@ -45,3 +45,17 @@ def count(n, noun, plural=None):
     """``n`` (with thousands separated) and ``noun``, plural unless ``n`` is 1: "1 attribute",
     "2,000 attributes" (``plural`` where adding "s" is wrong)."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def listing(names):
+    """``names`` as a list in a sentence: "A", "A and B", "A, B and C"."""
+    names = list(names)
+    return " and ".join(filter(None, (", ".join(names[:-1]), *names[-1:])))
+
+
+def estimators(names):
+    """Estimators named in a sentence, which the estimators' names (labels such as "Allelic
+    trend test") can begin: "the estimator NPDR", "the estimators NPDR and Allelic trend
+    test"."""
+    names = list(names)
+    return f"the estimator{'' if len(names) == 1 else 's'} {listing(names)}"
