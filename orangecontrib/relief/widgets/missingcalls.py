@@ -14,7 +14,7 @@ from orangecontrib.relief.widgets.numbers import count
 __all__ = ["COST", "FILLED", "LABEL", "add_option", "prepare", "show"]
 
 #: the option's label
-LABEL = "Fill missing genotypes (most frequent)"
+LABEL = "Fill missing genotypes"
 #: the warning of missing calls that keep the data off the fast path
 COST = Msg("{}: the fast path for genotypes is not used, so estimating takes many times as "
            "long and more memory (on 1,000 × 5,000 SNPs with 0.5 % of the calls missing, "
