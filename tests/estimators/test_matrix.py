@@ -31,6 +31,7 @@ import importlib
 import os
 import pkgutil
 import tempfile
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -40,6 +41,7 @@ import orangecontrib.relief as relief
 from orangecontrib.relief import compilation, readers
 from orangecontrib.relief.compilation import kernel_calls, kernel_mode
 from orangecontrib.relief.estimators import encode
+from orangecontrib.relief.estimators.encoding import as_covariates
 from orangecontrib.relief.estimators.catalogue import ESTIMATORS
 from orangecontrib.relief.estimators.description import N_INSTANCES
 from orangecontrib.relief.estimators.neighbourhood import neighbours, single_precision
@@ -202,6 +204,17 @@ def single():
     n = int(np.ceil(np.sqrt(single_precision.MIN_WORK / a)))
     X = rng(17).random((n, a))
     return encode(X, (X[:, 0] > 0.5).astype(float), n_classes=2)
+
+
+@form("numeric covariates")
+def numeric_covariates():
+    """SNP codes with missing values and a numeric covariate: the estimators that adjust for
+    covariates fit over the instances (the per-SNP test's compiled fits)."""
+    X, y = snp_codes(seed=20)
+    X[rng(21).random(X.shape) < 0.05] = np.nan
+    data = encode(X, y, discrete=True, n_values=3, n_classes=2)
+    n = X.shape[0]
+    return replace(data, covariates=as_covariates(rng(22).normal(size=n), n, names=["age"]))
 
 
 @form("k-d tree")

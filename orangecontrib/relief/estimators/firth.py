@@ -44,13 +44,16 @@ A model whose own column is constant or a combination of the shared columns amon
 maximum (separated data: the coefficient grows without bound): when a fitted probability of a
 row becomes numerically 0 or 1 (a logit beyond ±``EXTREME``, where R's ``glm`` warns so), when
 no step halved ``MAX_HALVINGS`` times raises the likelihood, or after ``max_iterations`` steps.
-Firth's fits converge on separated data too.
+Firth's fits converge on separated data too. ``firth="fallback"`` fits by maximum likelihood
+and refits by Firth's penalised likelihood, with its likelihood-ratio test, exactly the models
+whose ordinary fit failed (PLINK 2's ``--glm firth-fallback``).
 """
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["LogisticFits", "logistic_regressions", "MAX_ITERATIONS", "TOLERANCE"]
+__all__ = ["LogisticFits", "logistic_regressions", "shared_fit", "SeparatedError",
+           "MAX_ITERATIONS", "TOLERANCE"]
 
 #: Newton steps of one fit at most
 MAX_ITERATIONS = 100
@@ -89,11 +92,29 @@ class LogisticFits:
     chi2: np.ndarray = None
     lr_pvalues: np.ndarray = None
     firth: bool = False
+    fallback: np.ndarray = None
 
     @property
     def signed_root(self):
         """sign(b) sqrt(χ²): the likelihood-ratio statistic on the scale of z."""
         return np.sign(self.coefficients[:, -1]) * np.sqrt(self.chi2)
+
+    @property
+    def by_firth(self):
+        """(m,) which models were fitted by Firth's penalised likelihood: all (``firth``) or
+        those whose ordinary fit failed (``fallback``)."""
+        m = self.z.size
+        return np.full(m, True) if self.firth is True else \
+            np.zeros(m, bool) if self.fallback is None else self.fallback
+
+    @property
+    def statistics(self):
+        """(m,) each model's test statistic: the Wald z of an ordinary fit, the penalised
+        likelihood ratio's signed root of a fit by Firth's (Heinze & Schemper's recommended
+        test) where its χ² was computed."""
+        if self.chi2 is None:
+            return self.z
+        return np.where(self.by_firth, self.signed_root, self.z)
 
 
 def _logistic(eta, S, N, loglik=True):
@@ -196,7 +217,7 @@ def _inverse(info):
     return inverse, logdet, singular
 
 
-def _fit(block, beta, free, max_iterations):
+def _fit(block, beta, free, max_iterations, tick=None):
     """Steps from ``beta`` (b, k+1) on the coefficients ``free`` (a boolean mask over the
     k + 1; the others held) until a step moves none by more than ``TOLERANCE`` (that last step
     is taken without a new evaluation: its size is the estimate's error squared, so the
@@ -206,7 +227,8 @@ def _fit(block, beta, free, max_iterations):
     maximum-likelihood fit that reaches a fitted probability numerically 0 or 1 (``EXTREME``)
     has diverged: neither has converged (the likelihood of separated data rises without bound).
     Returns (beta, objective, covariance, converged, iterations, singular); the covariance is
-    the inverse of the information (of the augmented information for Firth's fit)."""
+    the inverse of the information (of the augmented information for Firth's fit). ``tick()``,
+    if given, is called before every step (an exception raised from it ends the fits)."""
     n_models = beta.shape[0]
     beta = beta.copy()
     point = block.evaluate(beta, None)
@@ -220,6 +242,8 @@ def _fit(block, beta, free, max_iterations):
         idx = np.flatnonzero(active)
         if idx.size == 0:
             break
+        if tick is not None:
+            tick()
         iterations[idx] += 1
         step_free = np.linalg.solve(matrix[idx][:, fi[:, None], fi],
                                     score[idx][:, fi, None])[:, :, 0]
@@ -254,29 +278,37 @@ def _fit(block, beta, free, max_iterations):
     return beta, objective, covariance, converged, iterations, singular
 
 
-def _start(C, S, N):
-    """The maximum-likelihood coefficients (k,) of the shared columns alone on rows ``S``,
-    ``N`` (r,): the start of every model's fit (zeros where that fit does not converge)."""
+class SeparatedError(ValueError):
+    """The shared columns alone predict the outcome perfectly (or their information is
+    singular): their logistic model has no finite maximum."""
+
+
+def shared_fit(C, S, N):
+    """The maximum-likelihood coefficients (k,) of the shared columns ``C`` (r, k) alone on
+    rows of ``S`` successes out of ``N`` trials (r,): the start of every model's fit, and the
+    null model of a score test. Newton steps as :func:`logistic_regressions`' (at most
+    ``MAX_STEP`` in a coefficient); raises :class:`SeparatedError` where the likelihood has no
+    finite maximum (a fitted probability numerically 0 or 1, a singular information, no
+    convergence in ``MAX_ITERATIONS`` steps)."""
     k = C.shape[1]
     beta = np.zeros(k)
     for _ in range(MAX_ITERATIONS):
-        _, _, w, residual, _, _ = _logistic((C @ beta)[:, None], S[:, None], N[:, None],
-                                            False)
-        info = C.T @ (w[:, 0][:, None] * C)
-        try:
-            step = np.linalg.solve(info, C.T @ residual[:, 0])
-        except np.linalg.LinAlgError:
-            return np.zeros(k)
+        _, _, w, residual, _, extreme = _logistic((C @ beta)[:, None], S[:, None], N[:, None],
+                                                  False)
+        inverse, _, singular = _inverse((C.T @ (w[:, 0][:, None] * C))[None])
+        if singular[0] or extreme[0]:
+            raise SeparatedError("the shared columns separate the outcome")
+        step = inverse[0] @ (C.T @ residual[:, 0])
         largest = np.abs(step).max()
         step *= MAX_STEP / largest if largest > MAX_STEP else 1.0
         beta += step
         if np.all(np.abs(step) <= TOLERANCE * (1 + np.abs(beta))):
             return beta
-    return np.zeros(k)
+    raise SeparatedError("the fit of the shared columns does not converge")
 
 
 def logistic_regressions(shared, own, successes, trials=None, firth=False, likelihood_ratio=False,
-                  max_iterations=MAX_ITERATIONS, callback=None):
+                         max_iterations=MAX_ITERATIONS, callback=None, start=None, tick=None):
     """Logistic fits of m models (module docstring).
 
     Parameters
@@ -293,11 +325,18 @@ def logistic_regressions(shared, own, successes, trials=None, firth=False, likel
         None (one trial a row), (r,) or (r, m): the number of trials of each row (0 leaves
         the row out).
     firth
-        Firth's penalised likelihood instead of the likelihood.
+        False: maximum likelihood; True: Firth's penalised likelihood; "fallback": Firth's
+        penalised likelihood, with its likelihood-ratio test, for the models whose ordinary fit
+        has failed (not converged and not degenerate: PLINK 2's ``--glm firth-fallback``).
     likelihood_ratio
         Also the (penalised) likelihood-ratio test of the own column's coefficient.
     callback
         ``callback(fraction)`` after each block of models.
+    start
+        (k,) the shared columns' starting coefficients (default: their fit alone,
+        :func:`shared_fit`, or zeros where it has no finite maximum).
+    tick
+        ``tick()`` before every Newton step (an exception raised from it ends the fits).
 
     Returns
     -------
@@ -316,9 +355,17 @@ def logistic_regressions(shared, own, successes, trials=None, firth=False, likel
         raise ValueError("the shared columns must be finite")
     if np.any(S < 0) or np.any(N < 0) or np.any(S > N):
         raise ValueError("successes must be between 0 and the number of trials")
+    if firth not in (False, True, "fallback"):
+        raise ValueError(f"firth must be False, True or 'fallback', got {firth!r}")
     beta0 = np.zeros(k + 1)
-    beta0[:k] = _start(C, S[:, 0] if S.shape[1] == 1 else S.mean(axis=1),
-                       N[:, 0] if N.shape[1] == 1 else N.mean(axis=1))
+    if start is not None:
+        beta0[:k] = start
+    else:
+        try:
+            beta0[:k] = shared_fit(C, S[:, 0] if S.shape[1] == 1 else S.mean(axis=1),
+                                   N[:, 0] if N.shape[1] == 1 else N.mean(axis=1))
+        except SeparatedError:
+            pass                  # from zeros
     p = k + 1
     out = dict(coefficients=np.full((m, p), np.nan), standard_errors=np.full((m, p), np.nan),
                loglik=np.full(m, np.nan), converged=np.zeros(m, bool),
@@ -339,10 +386,10 @@ def logistic_regressions(shared, own, successes, trials=None, firth=False, likel
             n, s, t = np.where(missing, 0.0, n), np.where(missing, 0.0, s), \
                 np.where(missing, 0.0, t)
         block = _Block(C, np.ascontiguousarray(t), np.ascontiguousarray(s),
-                       np.ascontiguousarray(n), firth)
-        start = np.tile(beta0, (t.shape[1], 1))
+                       np.ascontiguousarray(n), firth is True)
+        begin = np.tile(beta0, (t.shape[1], 1))
         beta, objective, inverse, converged, iterations, singular = _fit(
-            block, start, free_all, max_iterations)
+            block, begin, free_all, max_iterations, tick)
         with np.errstate(invalid="ignore"):
             se = np.sqrt(np.einsum("bii->bi", inverse))
         beta[singular], se[singular] = np.nan, np.nan
@@ -353,17 +400,30 @@ def logistic_regressions(shared, own, successes, trials=None, firth=False, likel
         out["iterations"][cols] = iterations
         out["degenerate"][cols] = singular
         if likelihood_ratio:
-            null_start = start.copy()
-            null_start[:, k] = 0.0
-            _, null_objective, _, _, _, _ = _fit(block, null_start, held, max_iterations)
+            _, null_objective, _, _, _, _ = _fit(block, begin, held, max_iterations, tick)
             chi2[cols] = np.where(singular, np.nan,
                                   np.maximum(2.0 * (objective - null_objective), 0.0))
         if callback is not None:
             callback(min(lo + step, m) / m)
+    fallback = None
+    if firth == "fallback":
+        fallback = ~out["converged"] & ~out["degenerate"]
+        sub = np.flatnonzero(fallback)
+        if sub.size:
+            pick = (lambda x: x if x.shape[1] == 1 else x[:, sub])
+            refit = logistic_regressions(C, pick(T), pick(S), pick(N), firth=True,
+                                         likelihood_ratio=True, max_iterations=max_iterations,
+                                         start=beta0[:k], tick=tick)
+            for name in out:
+                out[name][sub] = getattr(refit, name)
+            if chi2 is None:
+                chi2 = np.full(m, np.nan)
+            chi2[sub] = refit.chi2
     from scipy import stats           # here: the fits themselves never need it
     b, se = out["coefficients"][:, k], out["standard_errors"][:, k]
     with np.errstate(invalid="ignore", divide="ignore"):
         z = b / se
     pvalues = 2.0 * stats.norm.sf(np.abs(z))
     lr_p = None if chi2 is None else stats.chi2.sf(chi2, 1)
-    return LogisticFits(z=z, pvalues=pvalues, chi2=chi2, lr_pvalues=lr_p, firth=firth, **out)
+    return LogisticFits(z=z, pvalues=pvalues, chi2=chi2, lr_pvalues=lr_p, firth=firth is True,
+                        fallback=fallback, **out)

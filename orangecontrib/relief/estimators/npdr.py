@@ -338,11 +338,16 @@ def _shared_columns(data, rows, others):
         return ones
     Z = np.hstack([ones, data.covariates.pair_diffs(rows, others)])
     names = data.covariates.names
+    gram = Z.T @ Z
     for c, name in enumerate(names):
         if np.ptp(Z[:, c + 1]) == 0:
             raise ValueError(f"NPDR: covariate {name!r} does not vary among the neighbour "
                              "pairs")
-        if np.linalg.matrix_rank(Z[:, :c + 2]) < c + 2:
+        # the share of the column's sum of squares left after the earlier columns' (from the
+        # (q x q) Gram matrix: the pairs are read once)
+        earlier, own = gram[:c + 1, :c + 1], gram[:c + 1, c + 1]
+        left = gram[c + 1, c + 1] - own @ np.linalg.solve(earlier, own)
+        if not left > COLLINEAR * gram[c + 1, c + 1]:
             earlier = ", ".join(repr(n) for n in names[:c])
             raise ValueError(f"NPDR: covariate {name!r} repeats {earlier} (its diffs among the "
                              "neighbour pairs are a combination of theirs): leave one out")

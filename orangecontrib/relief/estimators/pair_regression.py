@@ -11,12 +11,10 @@ wanted, with its standard error and test statistic.
   ``b = <r_d, r_y> / <r_d, r_d>``, with ``se² = RSS / (P - q - 1) / <r_d, r_d>`` (P rows, q
   shared columns) and t = b / se.
 * :func:`logistic_fits`: maximum likelihood of a binomial model with the logit link, by
-  Newton-Raphson (iteratively reweighted least squares) on a block of attributes at once: every
-  step forms each attribute's (q + 1) x (q + 1) information matrix from products of the weights
-  with the shared columns, and solves the block's systems together. Rows may be groups of
-  trials (``counts`` trials, ``successes`` of them), which gives the same estimates as the
-  trials one by one. The standard error is that of the inverse information at the maximum and
-  z = b / se (Wald).
+  :func:`.firth.logistic_regressions` (Newton-Raphson on a block of attributes at once). Rows
+  may be groups of trials (``counts`` trials, ``successes`` of them), which gives the same
+  estimates as the trials one by one. The standard error is that of the inverse information at
+  the maximum and z = b / se (Wald).
 
 * :func:`logistic_scores`: Rao's score test of each own column from the model of the shared
   columns alone, fitted once (as REGENIE and SAIGE test genetic variants: Mbatchou et al. 2021,
@@ -36,24 +34,20 @@ predicts the outcome perfectly) is fitted by Firth's penalised likelihood instea
 ``--glm firth-fallback`` does (:func:`.firth.logistic_regressions`; Firth 1993, Heinze &
 Schemper 2002): its coefficient and standard error are Firth's and its statistic the signed
 root of the penalised likelihood-ratio statistic (Heinze & Schemper's recommended test: Firth's
-Wald errors are too wide under separation). Shared columns whose own model has no finite maximum (they predict the outcome
-perfectly) raise :class:`SeparatedError`."""
+Wald errors are too wide under separation). Shared columns whose own model has no finite
+maximum (they predict the outcome perfectly) raise :class:`.firth.SeparatedError`
+(:func:`.firth.shared_fit`, the fit of the shared columns alone that every fit starts from)."""
 import numpy as np
 
 from .encoding import power_of_two_scale
+from .firth import SeparatedError, logistic_regressions, shared_fit
 
-__all__ = ["linear_fits", "logistic_fits", "shared_logistic_fit", "PairFits", "NullModel",
-           "score_statistics", "logistic_scores", "SeparatedError"]
+__all__ = ["linear_fits", "logistic_fits", "PairFits", "NullModel", "score_statistics",
+           "logistic_scores", "SeparatedError"]
 
-#: Newton steps of a logistic fit at most
-MAX_ITERATIONS = 100
-#: a fit has converged when no coefficient moves by more than this (relative to 1 + |b|)
-TOLERANCE = 1e-11
 #: a column whose variance left after the shared columns is below this share of its own is
 #: taken as a combination of them (no coefficient)
 COLLINEAR = 1e-10
-#: a logistic coefficient beyond this size means that the likelihood has no finite maximum
-SEPARATED = 30.0
 
 
 class PairFits:
@@ -100,63 +94,12 @@ def _expit(eta):
     return 0.5 * (1.0 + np.tanh(0.5 * eta))
 
 
-def _pair_products(Z):
-    """(P, q, q) -> the q(q+1)/2 products of pairs of columns (upper triangle) and their
-    indices."""
-    iu = np.triu_indices(Z.shape[1])
-    return Z[:, iu[0]] * Z[:, iu[1]], iu
-
-
-class SeparatedError(ValueError):
-    """The shared columns alone predict the outcome perfectly (or their information matrix is
-    singular): their logistic model has no finite maximum."""
-
-
-def shared_logistic_fit(Z, successes, counts):
-    """The logistic fit of the shared columns alone, (q,) coefficients: the starting point of
-    :func:`logistic_fits` and the null model of :func:`logistic_scores`. Raises
-    :class:`SeparatedError` when its likelihood has no finite maximum."""
-    theta = np.zeros(Z.shape[1])
-    for _ in range(MAX_ITERATIONS):
-        mu = _expit(Z @ theta)
-        w = counts * mu * (1 - mu)
-        info = Z.T @ (w[:, None] * Z)
-        if _collinear_shared(info):
-            raise SeparatedError("the shared columns separate the outcome")
-        step = np.linalg.solve(info, Z.T @ (successes - counts * mu))
-        theta += step
-        if np.abs(theta).max() > SEPARATED:
-            raise SeparatedError("the shared columns separate the outcome")
-        if np.all(np.abs(step) <= TOLERANCE * (1 + np.abs(theta))):
-            break
-    return theta
-
-
-def _collinear_shared(info):
-    """Whether a column of the information matrix ``info`` (q, q) is (nearly) a combination of
-    the others: a pivot of its Cholesky factorisation below ``COLLINEAR`` of its diagonal."""
-    q = info.shape[0]
-    for c in range(q):
-        own = info[c, c]
-        if c == 0:
-            left = own
-        else:
-            a, v = info[:c, :c], info[:c, c]
-            try:
-                left = own - v @ np.linalg.solve(a, v)
-            except np.linalg.LinAlgError:
-                return True
-        if not left > COLLINEAR * max(own, np.finfo(float).tiny):
-            return True
-    return False
-
-
 class NullModel:
     """The logistic model of the shared columns ``Z`` alone: ``residuals`` s - n mu and
     ``weights`` n mu (1 - mu) of the rows, ``information`` Z'WZ (module docstring)."""
 
     def __init__(self, Z, successes, counts):
-        theta = shared_logistic_fit(Z, successes, counts)
+        theta = shared_fit(Z, successes, counts)
         mu = _expit(Z @ theta)
         self.coefficients = theta
         self.residuals = successes - counts * mu
@@ -203,68 +146,14 @@ def logistic_scores(Z, D, successes, counts, null=None):
 
 def logistic_fits(Z, D, successes, counts, start=None, tick=None):
     """Logistic fits of ``successes`` out of ``counts`` trials per row on ``Z`` (P, q) and
-    each column of ``D`` (P, B) (module docstring). ``successes`` and ``counts`` are (P,) for
-    every model or (P, B) per model; ``start`` (q,) the shared columns' starting coefficients
-    (default: :func:`shared_logistic_fit`); ``tick()``, if given, is called before every
-    Newton step (an exception raised from it ends the fits: a cancel between steps of a long
-    block of pairs)."""
-    P, q = Z.shape
-    B = D.shape[1]
-    successes = np.broadcast_to(successes.reshape(P, -1), (P, B))
-    counts = np.broadcast_to(counts.reshape(P, -1), (P, B))
-    ZZ, iu = _pair_products(Z)
-    theta = np.zeros((B, q + 1))
-    theta[:, :q] = shared_logistic_fit(Z, successes[:, 0], counts[:, 0]) if start is None \
-        else start
-    active = np.ones(B, bool)
-    info = np.empty((B, q + 1, q + 1))
-    for _ in range(MAX_ITERATIONS):
-        if tick is not None:
-            tick()
-        eta = Z @ theta[:, :q].T + D * theta[:, q]
-        mu = _expit(eta)
-        w = counts * mu * (1 - mu)
-        r = successes - counts * mu
-        wd = w * D
-        zz = ZZ.T @ w                                     # (q(q+1)/2, B)
-        info[:, iu[0], iu[1]] = zz.T
-        info[:, iu[1], iu[0]] = zz.T
-        info[:, :q, q] = info[:, q, :q] = (Z.T @ wd).T
-        info[:, q, q] = np.einsum("pb,pb->b", wd, D)
-        score = np.concatenate([(Z.T @ r).T, np.einsum("pb,pb->b", D, r)[:, None]], axis=1)
-        singular = _collinear(info, q)
-        info[singular] = np.eye(q + 1)
-        score[singular] = 0.0
-        step = np.linalg.solve(info, score[:, :, None])[:, :, 0]
-        step[~active] = 0.0
-        theta += step
-        moving = np.any(np.abs(step) > TOLERANCE * (1 + np.abs(theta)), axis=1)
-        active &= moving & ~singular & (np.abs(theta[:, q]) <= SEPARATED)
-        if not active.any():
-            break
-    b = theta[:, q]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.sqrt(np.linalg.inv(info)[:, q, q])
-    bad = singular | (np.abs(b) > SEPARATED) | active
-    b, se = np.where(bad, np.nan, b), np.where(bad, np.nan, se)
-    z = b / se
-    separated = np.flatnonzero(bad & ~singular)
-    if separated.size:
-        from .firth import logistic_regressions
-        with np.errstate(divide="ignore", invalid="ignore"):
-            firth = logistic_regressions(Z, D[:, separated], successes[:, separated],
-                                         counts[:, separated], firth=True,
-                                         likelihood_ratio=True)
-        b[separated] = firth.coefficients[:, -1]
-        se[separated] = firth.standard_errors[:, -1]
-        z[separated] = firth.signed_root
-    return PairFits(b, se, z, None, singular)
-
-
-def _collinear(info, q):
-    """(B,) whether the own column of each model is (nearly) a combination of the shared ones:
-    the information left after the shared columns is below ``COLLINEAR`` of its own."""
-    a = info[:, :q, :q]
-    c = info[:, :q, q]
-    left = info[:, q, q] - np.einsum("bi,bi->b", c, np.linalg.solve(a, c[:, :, None])[:, :, 0])
-    return ~(left > COLLINEAR * info[:, q, q])
+    each column of ``D`` (P, B) (module docstring), by :func:`.firth.logistic_regressions`
+    with Firth's fallback. ``successes`` and ``counts`` are (P,) for every model or (P, B) per
+    model; ``start`` (q,) the shared columns' starting coefficients (default:
+    :func:`.firth.shared_fit`); ``tick()``, if given, is called before every Newton step (an
+    exception raised from it ends the fits: a cancel between steps of a long block of
+    pairs)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fits = logistic_regressions(Z, D, successes, counts, firth="fallback", start=start,
+                                    tick=tick)
+    return PairFits(fits.coefficients[:, -1], fits.standard_errors[:, -1], fits.statistics,
+                    None, fits.degenerate)

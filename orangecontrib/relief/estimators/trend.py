@@ -38,8 +38,10 @@ With a case-control class and only discrete covariates (or none), the instances 
 strata of equal covariates, and an attribute of few values (a SNP) into few cells of (stratum,
 value): the logistic fit of the cells' counts of instances and cases is the fit of the
 instances one by one, so the attributes are counted (one pass over their values) and then
-fitted on a dozen rows each. Otherwise (a numeric covariate, numeric attributes) every fit runs
-over the instances, a block of attributes at a time.
+fitted on a dozen rows each. Otherwise (a numeric covariate, numeric attributes) each
+attribute's maximum-likelihood fit runs over the instances in one compiled loop
+(:mod:`.instance_fits`: a pass over the instances a Newton step, the first from the
+covariates' fit, shared), the attributes in parallel; Firth's fallback refits those that fail.
 """
 from dataclasses import dataclass
 
@@ -48,11 +50,14 @@ import numpy as np
 from .base import Estimator, check_data, progress_part
 from .description import Param
 from .encoding import power_of_two_scale
-from .firth import logistic_regressions
+from .firth import SeparatedError, logistic_regressions, shared_fit
+from .instance_fits import DEGENERATE, FAILED, instance_fits
 from .significance import Significance, benjamini_hochberg
 
 __all__ = ["TrendTest", "TrendSignificance", "FIRTH"]
 
+#: the fits of :func:`.firth.logistic_regressions` for each choice of ``firth``
+FIRTH_FITS = {"fallback": "fallback", "always": True, "never": False}
 #: the counted fits (module docstring) serve at most this many strata of equal covariates...
 STRATUM_LIMIT = 64
 #: ...and attributes of at most this many values
@@ -231,6 +236,7 @@ def _logistic_tests(data, C, strata, firth, callback):
         own = np.tile(np.arange(V, dtype=float), S)
         cell = (2 * strata + y.astype(np.intp)) * (V + 1)      # (stratum, class) of each
     blocks = _blocks(data, 8 * n * 4)
+    start = None
     for done, cols in enumerate(blocks):
         X, scale = _dense(data.X, cols)
         known = ~np.isnan(X)
@@ -248,28 +254,41 @@ def _logistic_tests(data, C, strata, firth, callback):
             args = (shared, own, successes, trials)
         else:
             args = (C, X, y, None)
-        fits = logistic_regressions(*args, firth=firth == "always",
-                                    likelihood_ratio=firth == "always")
-        cb, cse = fits.coefficients[:, -1], fits.standard_errors[:, -1]
-        cstat = fits.signed_root if firth == "always" else fits.z.copy()
-        used = np.full(cols.size, firth == "always")
-        failed = ~fits.converged & ~fits.degenerate
+        if counted or firth == "always":
+            fits = logistic_regressions(*args, firth=FIRTH_FITS[firth],
+                                        likelihood_ratio=firth == "always")
+            cb, cse = fits.coefficients[:, -1], fits.standard_errors[:, -1]
+            cstat, used = fits.statistics, fits.by_firth
+            failed = ~fits.converged & ~fits.degenerate
+            degenerate = fits.degenerate
+        else:
+            # over the instances: each attribute's maximum-likelihood fit in one compiled loop
+            if start is None:
+                try:
+                    start = shared_fit(C, y, np.ones(n))
+                except SeparatedError:      # (the covariates alone separate the classes)
+                    start = np.zeros(C.shape[1])
+            fits = instance_fits(C, X, y, start)
+            cb, cse = fits.coefficients[:, -1], fits.standard_error
+            with np.errstate(invalid="ignore", divide="ignore"):
+                cstat = cb / cse
+            degenerate = fits.status == DEGENERATE
+            failed = fits.status == FAILED
+            used = np.zeros(cols.size, bool)
+            if firth == "fallback" and failed.any():
+                sub = np.flatnonzero(failed)
+                refit = logistic_regressions(C, X[:, sub], y, firth=True, likelihood_ratio=True,
+                                             start=start)
+                cb[sub], cse[sub] = refit.coefficients[:, -1], refit.standard_errors[:, -1]
+                cstat[sub] = refit.signed_root
+                used[sub] = True
         if firth == "never":
             cb, cse, cstat = (np.where(failed, np.nan, x) for x in (cb, cse, cstat))
-        elif firth == "fallback" and failed.any():
-            sub = np.flatnonzero(failed)
-            pick = (lambda x: x if x is None or x.ndim == 1 else x[:, sub])
-            refit = logistic_regressions(args[0], pick(args[1]), pick(args[2]),
-                                         pick(args[3]), firth=True, likelihood_ratio=True)
-            cb, cse, cstat = cb.copy(), cse.copy(), cstat.copy()
-            cb[sub], cse[sub] = refit.coefficients[:, -1], refit.standard_errors[:, -1]
-            cstat[sub] = refit.signed_root
-            used[sub] = True
-        cstat = np.where(fits.degenerate, 0.0, cstat)
+        cstat = np.where(degenerate, 0.0, cstat)
         cstat = np.where(known.any(axis=0), cstat, np.nan)
         if not counted:
             cb, cse = cb * scale, cse * scale
-        b[cols], se[cols], stat[cols], by_firth[cols] = cb, cse, cstat, used & ~fits.degenerate
+        b[cols], se[cols], stat[cols], by_firth[cols] = cb, cse, cstat, used & ~degenerate
         if callback is not None:
             callback((done + 1) / len(blocks))
     return b, se, stat, by_firth

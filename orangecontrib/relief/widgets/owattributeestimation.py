@@ -28,6 +28,7 @@ from orangecontrib.relief.estimators.catalogue import for_task
 from orangecontrib.relief.estimators.significance import permutation_rule, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.selection import SelectAttributes
+from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget
 from orangecontrib.relief.widgets.casecounts import CaseCounts
 from orangecontrib.relief.widgets.estimatesmodels import EstimatesModel
@@ -91,6 +92,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     #: the variables chosen as covariates (used by the estimators that adjust for them)
     covariates = ContextSetting([])
     auto_apply = Setting(True)
+    #: fill missing genotype calls before estimating (:mod:`.missingcalls`)
+    impute_calls = Setting(False)
 
     class Warning(BackgroundEstimationWidget.Warning):
         threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f} of {}: "
@@ -103,6 +106,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         no_trend = Msg("The trend test's p-values are the allelic trend test's own; choose "
                        "permutations for {}.")
         few_permutations = Msg("{} (Runs).")
+        missing_calls = missingcalls.COST
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -123,6 +127,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                   "the Preprocessor output selects by a rule (the best ranked, "
                                   "above τ or q < level).")
         missing_covariates = Msg("{} instances with a missing covariate value are left out.")
+        filled_calls = missingcalls.FILLED
 
     def __init__(self):
         super().__init__()
@@ -331,7 +336,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             self.Information.not_compared(_TARGETS[self.target_type], ", ".join(left_out),
                                           shown=bool(left_out))
 
+    def on_partial_result(self, calls):
+        missingcalls.show(self, calls)
+
     def on_done(self, result):
+        missingcalls.show(self, result.calls)
         missing = getattr(result, "n_missing_covariates", 0)
         self.Information.missing_covariates(missing, shown=missing > 0)
         super().on_done(result)
@@ -361,8 +370,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         message = permutation_rule(tested, self.n_permutations, kind="attributes")[1]
         self.Warning.few_permutations(message, shown=self._method() == "permutation"
                                       and message is not None)
-        return (partial(estimate_all, method=self._method(),
-                        n_permutations=self.n_permutations), scorers, self.data)
+        return (partial(estimate_all, method=self._method(), n_permutations=self.n_permutations,
+                        impute=self.impute_calls), scorers, self.data)
 
     # --- score table
     def runs(self):
