@@ -4,6 +4,7 @@
     QT_QPA_PLATFORM=offscreen python benchmarks/responsiveness.py --rows 2000 --delay 0.5
     ... --only "Relief Tree" --diagnose 0.1    # stacks of any stall over 100 ms, on stderr
     ... --cold --only "ReliefF, classification" --irrelevant 48   # empty kernel cache, 20,000 x 50
+    ... --only "Interacting" --rows 2000 --timeline    # when progress and status first change
 
 For every widget (Attribute Estimation with its default estimator for each target type and on
 200 rows of 2,000 binary attributes, where showing the result is most of the work, Locality
@@ -40,6 +41,7 @@ import faulthandler
 import gc
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -143,13 +145,24 @@ def spin(app, seconds, until=None):
         time.sleep(0.001)
 
 
-def stall(app, make, data, limit):
+#: with --timeline: the first progress values and status texts of each stall run, with times
+TIMELINE = 8
+
+
+def stall(app, make, data, limit, timeline=False):
     """(longest event-loop gap in s, computation time or None if cut at ``limit``, progress
-    values seen, longest garbage collection in s)."""
+    values seen, longest garbage collection in s); with ``timeline``, prints the times of the
+    first :data:`TIMELINE` progress values and status texts."""
     widget = make()
     ticker = Ticker()
     progress = set()
+    events = []
     widget.progressBarValueChanged.connect(lambda value: progress.add(round(value, 1)))
+    if timeline:
+        def note(what):
+            events.append(f"{time.perf_counter() - start:.2f} s {what}")
+        widget.progressBarValueChanged.connect(lambda value: note(f"{value:.1f} %"))
+        widget.statusMessageChanged.connect(lambda text: note(repr(text)))
     ticker.start()
     start = time.perf_counter()
     send(widget, data)
@@ -158,6 +171,8 @@ def stall(app, make, data, limit):
     longest = ticker.stop()
     done = not running(widget)
     widget.onDeleteWidget()
+    if timeline:
+        print(f"  {make.label}: " + "; ".join(events[:TIMELINE]))
     return longest, elapsed if done else None, len(progress), ticker.collection
 
 
@@ -254,12 +269,20 @@ def main():
                         help="random attributes beside the two of the parity (10)")
     parser.add_argument("--cold", action="store_true",
                         help="an empty kernel cache: the stall of each first result only")
+    parser.add_argument("--timeline", action="store_true",
+                        help="print when the first progress values and status texts came")
     args = parser.parse_args()
     try:
         measure(args)
     finally:
-        if COLD_CACHE:      # (the widgets' background compiles end with this process)
+        if COLD_CACHE:
             shutil.rmtree(COLD_CACHE, ignore_errors=True)
+            from orangecontrib.relief.compilation import background_compiles
+            if background_compiles():
+                # they end within a second of this process (the widgets' rule) and may write
+                # into the cache meanwhile: remove it once more after them
+                subprocess.Popen(["sh", "-c", f'sleep 3; rm -rf "{COLD_CACHE}"'],
+                                 start_new_session=True)
 
 
 def measure(args):
@@ -287,7 +310,8 @@ def measure(args):
               f"{os.getloadavg()[0]:.1f}")
         print(f"{'widget':46} {'stall ms':>9} {'compute s':>10} {'progress':>9} {'gc ms':>6}")
         for make, data in runs:
-            longest, elapsed, steps, collection = stall(app, make, data, args.limit)
+            longest, elapsed, steps, collection = stall(app, make, data, args.limit,
+                                                        args.timeline)
             compute = f"> {args.limit:g}" if elapsed is None else f"{elapsed:.1f}"
             print(f"{make.label:46} {longest * 1000:9.0f} {compute:>10} {steps:9d} "
                   f"{collection * 1000:6.0f}", flush=True)
@@ -303,7 +327,8 @@ def measure(args):
     print(header)
     print("-" * len(header))
     for make, data in runs:
-        longest, elapsed, steps, collection = stall(app, make, data, args.limit)
+        longest, elapsed, steps, collection = stall(app, make, data, args.limit,
+                                                    args.timeline)
         delays = (args.delay, (elapsed or args.limit) / 2)
         closed = _worst(close_time(app, make, data, delay) for delay in delays)
         renewed = _worst(new_data_time(app, make, data, delay) for delay in delays)
