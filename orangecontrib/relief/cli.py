@@ -244,8 +244,9 @@ def note_dropped(args, data):
         share = 100 * calls / (data.used * len(data.attributes))
         print(f"{PROGRAM}: {calls} genotype calls are missing ({share:.2g} %): the genotypes "
               "are held as four bytes a call instead of two bits, and the estimators take "
-              "their general path, several times slower; --impute mode fills them with each "
-              "SNP's most frequent genotype and keeps the packed path", file=sys.stderr)
+              "their general path, many times slower (on 1,000 x 5,000 SNPs with 0.5 % missing: "
+              "ReliefF 9 to over 100 times, NPDR over 60 times); --impute mode fills them with "
+              "each SNP's most frequent genotype and keeps the packed path", file=sys.stderr)
 
 
 @contextmanager

@@ -5,7 +5,7 @@ Genotypes (SNPs coded 0, 1, 2) without a missing call are held and compared as t
 quarter of a byte a value, the distance between two instances counted by popcount
 (:mod:`.estimators.neighbourhood.packed`). A single missing value sends the whole table to the
 general path: the values held as numbers, the diffs of missing values by RELIEF-D's rules
-(Kononenko 1994; Robnik-Šikonja & Kononenko 2003, §2.3), several times the time and memory.
+(Kononenko 1994; Robnik-Šikonja & Kononenko 2003, §2.3), many times the time and more memory.
 Filling each attribute's missing values with its most frequent value (mode imputation) keeps the
 fast path; the few filled values then count as that value.
 

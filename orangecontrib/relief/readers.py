@@ -446,7 +446,7 @@ def read_plink(path, pheno=None, column=None, callback=None, coding="12", class_
     (:class:`~.estimators.neighbourhood.packed.PackedColumns`, two bits a genotype: 10,000 x
     500,000 SNPs take 1.25 GB), which the estimators read as they are. With missing calls (and
     ``impute=None``) the array is float32 with NaN for them (four bytes a genotype), which the
-    estimators read by their general path, several times slower.
+    estimators read by their general path, many times slower.
     """
     files = PlinkFiles(path)
     return files.genotypes(files.target(pheno, column, coding, class_type), callback, impute)

@@ -18,8 +18,8 @@ LABEL = "Fill missing genotypes"
 #: the warning of missing calls that keep the data off the fast path
 COST = Msg("{}: the fast path for genotypes is not used, so estimating takes many times as "
            "long and more memory (on 1,000 × 5,000 SNPs with 0.5 % of the calls missing, "
-           "ReliefF took 9 to 30 times as long and 1.7 times the memory, NPDR over 50 times "
-           "as long). Check '" + LABEL + "' to fill them with each attribute's most frequent "
+           "ReliefF took from 9 to over 100 times as long and up to twice the memory, NPDR "
+           "over 60 times as long). Check '" + LABEL + "' to fill them with each attribute's most frequent "
            "value and keep the fast path.")
 #: the information that missing values were filled
 FILLED = Msg("{} filled with the attribute's most frequent value.")

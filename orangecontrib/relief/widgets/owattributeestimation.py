@@ -274,10 +274,14 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.restart()
 
     def _on_compared_changed(self):
-        self.compared = [self.compare_model.item(row).text()
-                         for row in range(self.compare_model.rowCount())
-                         if self.compare_model.item(row).checkState() == Qt.Checked]
-        self.restart()
+        """A check changed (not an item's enabled state or tooltip, which also emit
+        itemChanged: four spurious restarts on each new data)."""
+        compared = [self.compare_model.item(row).text()
+                    for row in range(self.compare_model.rowCount())
+                    if self.compare_model.item(row).checkState() == Qt.Checked]
+        if compared != self.compared:
+            self.compared = compared
+            self.restart()
 
     def _on_parameters_changed(self):
         self.Outputs.scorer.send(self.create_scorer())
@@ -384,6 +388,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                 columns += [(run, "pvalues"), (run, "qvalues")]
         return columns
 
+    def showing_steps(self):
+        """The table filled and sorted in one turn of the event loop; its columns fitted, the
+        Π counts and the selection in the next (before the outputs, which it decides)."""
+        return [self.show_result, self._show_selection]
+
     def show_result(self):
         self.case_counts.clear()
         if self.result is None:
@@ -393,6 +402,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             return
         self.ranks_view.show_estimates(self.data.domain.attributes, self._columns(),
                                        self.sorting)
+
+    def _show_selection(self):
+        if self.result is None:
+            return
+        self.ranks_view.fit_columns([a.name for a in self.data.domain.attributes],
+                                    self._columns())
         self._update_threshold_enabled()
         self._update_tau_label()
         if self.result.case_counts is not None:
