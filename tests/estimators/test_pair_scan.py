@@ -86,13 +86,19 @@ def test_every_pair_is_the_loglinear_likelihood_ratio_test(mode, kind):
     assert (result.first[0], result.second[0]) == (1, 4)
 
 
-def test_both_kernel_modes_give_the_same_pairs():
-    data = snp_data(n=300, a=40, seed=3, missing=0.01)
+@pytest.mark.parametrize("missing", [0.01, 0.0])
+@pytest.mark.parametrize("exact_pairs", [pair_scan.EXACT_PAIRS, 40])
+def test_both_kernel_modes_give_the_same_pairs(missing, exact_pairs, monkeypatch):
+    """Also with the screen deciding (40 of 780 pairs fitted): SNPs without missing values take
+    the compiled kernel's scalar path, the numpy equivalent computes every table's margins."""
+    monkeypatch.setattr(pair_scan, "EXACT_PAIRS", exact_pairs)
+    data = snp_data(n=300, a=40, seed=3, missing=missing)
     runs = []
     for mode in MODES:
         with kernel_mode(mode):
             runs.append(scan_pairs(data, top=50).table())
     np.testing.assert_array_equal(runs[0], runs[1])
+    assert len(runs[0]) > 20        # pairs to compare (p <= tau only, where tau < 1)
 
 
 @pytest.mark.parametrize("mode", MODES)

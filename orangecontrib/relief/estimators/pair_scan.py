@@ -64,9 +64,16 @@ bounds (those with J_b >= r): never below the exact q-value, and at most exp(w) 
 whenever the minimum is reached at a pair with p <= tau — in particular whenever the reported
 q-value is at most tau. Above tau, the reported q-values are upper bounds.
 
+Without missing values the margins of every pair's table are its attributes' own counts
+(n_ci. and n_c.j, n_.i., n_..j, n_c..), so the terms of G'² that depend on one attribute's
+margins (``own`` = sum_i (n_.i. log n_.i. - sum_c n_ci. log n_ci.), and n_ci. / (n_.i. n_c..),
+n_c.j / n_..j of S) are computed once an attribute; a pair adds the k log k of its cells and
+of n_.ij. For SNPs of two classes (the common case) the kernel keeps the 18 cells in scalars;
+the order of the operations is the same as for any table, so the same G'².
+
 **Cost** (``benchmarks/pair_scan.py``): the popcounts of 4 word pairs (SNPs, 2 classes) per
-64 instances of each pair, then the screen's lookups, in tiles of attributes that stay in the
-cache, on every core (``prange`` over the tiles); the bit planes take
+64 instances of each pair, then 27 lookups of k log k and a logarithm, in tiles of attributes
+that stay in the cache, on every core (``prange`` over the tiles); the bit planes take
 (V - 1) N / 8 bytes an attribute.
 """
 from collections import namedtuple
@@ -80,8 +87,8 @@ from .neighbourhood.packed import popcount
 from .neighbourhood.vectorised import SMALL_WORK
 from .significance import benjamini_hochberg
 
-__all__ = ["scan", "Scan", "interaction_df", "pair_planes", "scan_tiles", "PairPlanes",
-           "SCAN_VALUES", "EXACT_PAIRS", "BIN_WIDTH"]
+__all__ = ["scan", "Scan", "interaction_df", "margin_terms", "pair_planes", "scan_tiles",
+           "PairPlanes", "SCAN_VALUES", "EXACT_PAIRS", "BIN_WIDTH"]
 
 #: the most values an attribute of the scan may have (genotypes: 3)
 SCAN_VALUES = 4
@@ -106,8 +113,11 @@ NUMPY_WORK = 5 * 10 ** 8
 #: ``derive``: whether the last value's cells are derived from the counts (no missing values;
 #: then P = V - 1, else P = V)
 PairPlanes = namedtuple("PairPlanes", "planes counts bounds derive")
-#: the screen: ``thresholds[df]`` the least G'² of a survivor, ``xlogx[k]`` = k log k
-Screen = namedtuple("Screen", "thresholds xlogx")
+#: the screen: ``thresholds[df]`` the least G'² of a survivor, ``xlogx[k]`` = k log k; where no
+#: value is missing (the margins of a pair's table are then its attributes' own counts), each
+#: attribute's part of G'² ``own`` (a,) and its ``weight`` and ``share`` (a, C, V)
+#: (:func:`margin_terms`), ``constant`` the classes' part and ``n`` the instances
+Screen = namedtuple("Screen", "thresholds xlogx own weight share constant n")
 
 
 def interaction_df(tables):
@@ -143,30 +153,80 @@ def _tables_numpy(bundle, i0, i1, j0, j1):
     planes, counts, bounds, derive = bundle
     C, V = counts.shape[1], counts.shape[2]
     P = planes.shape[1]
-    ii, jj = np.nonzero(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None])
-    ii, jj = ii + i0, jj + j0
+    ri, rj = np.nonzero(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None])
+    ii, jj = ri + i0, rj + j0
     tables = np.zeros((ii.size, C, V, V), np.int64)
+    # (W, r, P, 1) and (W, 1, s, 1, P): a word at a time, every pair of the tile's rectangle
+    a = np.ascontiguousarray(planes[i0:i1].transpose(2, 0, 1))[:, :, None, :, None]
+    b = np.ascontiguousarray(planes[j0:j1].transpose(2, 0, 1))[:, None, :, None, :]
+    rect = np.empty((i1 - i0, j1 - j0, P, P), np.int64)
     for c in range(C):
-        words = slice(bounds[c], bounds[c + 1])
-        a, b = planes[ii, :, words], planes[jj, :, words]                   # (Q, P, w)
-        tables[:, c, :P, :P] = np.bitwise_count(a[:, :, None, :] & b[:, None, :, :]).sum(
-            axis=3, dtype=np.int64)
-        if derive:
+        rect[:] = 0
+        for w in range(bounds[c], bounds[c + 1]):
+            rect += np.bitwise_count(a[w] & b[w])
+        tables[:, c, :P, :P] = rect[ri, rj]
+        if derive:              # (sums over the short axes by adding their slices)
             last = V - 1
-            tables[:, c, :P, last] = counts[ii, c, :P] - tables[:, c, :P, :P].sum(axis=2)
-            tables[:, c, last, :P] = counts[jj, c, :P] - tables[:, c, :P, :P].sum(axis=1)
-            tables[:, c, last, last] = counts[ii, c].sum(axis=1) \
-                - tables[:, c].reshape(ii.size, V * V)[:, :V * V - 1].sum(axis=1)
+            tables[:, c, :P, last] = counts[ii, c, :P] - _add(tables[:, c, :P, :P], axis=2)
+            tables[:, c, last, :P] = counts[jj, c, :P] - _add(tables[:, c, :P, :P], axis=1)
+            tables[:, c, last, last] = counts[ii, c, last] - _add(tables[:, c, last, :P],
+                                                                  axis=1)
     return ii, jj, tables
 
 
-def _screen_numpy(tables, xlogx):
-    """G'² of each table (module docstring), the kernel's operations in the kernel's order."""
-    t = tables
+def _add(x, axis):
+    """x summed over a short ``axis`` by adding its slices (numpy's reduction over a short
+    inner axis is slow)."""
+    x = np.moveaxis(x, axis, 0)
+    total = x[0].copy()
+    for part in x[1:]:
+        total += part
+    return total
+
+
+def margin_terms(ncv, nc, xlogx):
+    """The parts of G'² (module docstring) that depend on one attribute's margins, of each of
+    Q attributes or pairs' sides: ``ncv`` (Q, C, V) the instances of class c with value v,
+    ``nc`` (Q, C) those of class c. Returns ``own`` (Q,) = sum_v (n_v log n_v -
+    sum_c n_cv log n_cv), ``weight`` (Q, C, V) = n_cv / (n_v n_c) and ``share`` (Q, C, V) =
+    n_cv / n_v (0 where n_cv = 0) — each the kernel's operations in its order, so the same
+    numbers per attribute (the scan's screen without missing values) as per pair."""
+    Q, C, V = ncv.shape
+    nv = ncv.sum(axis=1)
+    own = np.zeros(Q)
+    for v in range(V):
+        own = own + xlogx[nv[:, v]]
+        for c in range(C):
+            own = own - xlogx[ncv[:, c, v]]
+    counted = ncv.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        weight = np.where(ncv > 0, counted / (nv.astype(float)[:, None, :]
+                                              * nc.astype(float)[:, :, None]), 0.0)
+        share = np.where(ncv > 0, counted / nv.astype(float)[:, None, :], 0.0)
+    return own, weight, share
+
+
+def _screen_numpy(tables, screen, ii, jj, derive):
+    """G'² of each table (module docstring) of the pairs ``ii``, ``jj``, the kernel's
+    operations in the kernel's order; without missing values (``derive``) the attributes'
+    margin terms are ``screen``'s."""
+    t, xlogx = tables, screen.xlogx
     Q, C, V, _ = t.shape
-    nij, nci, ncj = t.sum(axis=1), t.sum(axis=3), t.sum(axis=2)
-    ni, nj, nc = nij.sum(axis=2), nij.sum(axis=1), nci.sum(axis=2)
-    n = nc.sum(axis=1)
+    nij = _add(t, axis=1)
+    if derive:
+        own_a, weight, own_b, share = screen.own[ii], screen.weight[ii], screen.own[jj], \
+            screen.share[jj]
+        n = np.full(Q, screen.n)
+        constant = np.full(Q, screen.constant)
+    else:
+        nci, ncj = t.sum(axis=3), t.sum(axis=2)
+        nc = nci.sum(axis=2)
+        n = nc.sum(axis=1)
+        own_a, weight, _ = margin_terms(nci, nc, xlogx)
+        own_b, _, share = margin_terms(ncj, nc, xlogx)
+        constant = np.zeros(Q)
+        for c in range(C):
+            constant = constant + xlogx[nc[:, c]]
     acc = np.zeros(Q)
     for c in range(C):
         for i in range(V):
@@ -175,49 +235,37 @@ def _screen_numpy(tables, xlogx):
     for i in range(V):
         for j in range(V):
             acc = acc - xlogx[nij[:, i, j]]
+    acc = acc + own_a + own_b + constant
+    s = np.zeros(Q)
     for c in range(C):
         for i in range(V):
-            acc = acc - xlogx[nci[:, c, i]]
-    for c in range(C):
-        for j in range(V):
-            acc = acc - xlogx[ncj[:, c, j]]
-    for i in range(V):
-        acc = acc + xlogx[ni[:, i]]
-    for j in range(V):
-        acc = acc + xlogx[nj[:, j]]
-    for c in range(C):
-        acc = acc + xlogx[nc[:, c]]
-    s = np.zeros(Q)
+            inner = np.zeros(Q)
+            for j in range(V):
+                inner = inner + nij[:, i, j].astype(float) * share[:, c, j]
+            s = s + weight[:, c, i] * inner
+    nf = n.astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for c in range(C):
-            for i in range(V):
-                w = np.where(nci[:, c, i] > 0, nci[:, c, i].astype(float)
-                             / (ni[:, i].astype(float) * nc[:, c]), 0.0)
-                inner = np.zeros(Q)
-                for j in range(V):
-                    inner = inner + np.where(ncj[:, c, j] > 0, nij[:, i, j].astype(float)
-                                             * (ncj[:, c, j].astype(float) / nj[:, j]), 0.0)
-                s = s + np.where(nci[:, c, i] > 0, w * inner, 0.0)
-        nf = n.astype(float)
         g = np.where(n > 0, 2.0 * (acc + nf * np.log(s / nf)), 0.0)
     return np.maximum(g, 0.0)
 
 
 def scan_tiles_numpy(bundle, screen, tiles, offsets, found, found_tables, n_found):
     """:func:`scan_tiles` with numpy: the tables by ``np.bitwise_count``, the screen's sums in
-    the kernel's order; up to ``NUMPY_WORK`` word operations."""
+    the kernel's order, df of the pairs the screen may keep; up to ``NUMPY_WORK`` word
+    operations."""
     planes = bundle.planes
-    pairs = int((offsets[-1] if offsets.size else 0))
-    work = pairs * planes.shape[2] * planes.shape[1] ** 2
+    work = int(_tile_pairs(tiles).sum()) * planes.shape[2] * planes.shape[1] ** 2
     if work > (SMALL_WORK if small_data_only() else NUMPY_WORK):
         return NotImplemented
+    least = screen.thresholds.min()
     for t in range(tiles.shape[0]):
         i0, i1, j0, j1 = tiles[t]
         ii, jj, tables = _tables_numpy(bundle, i0, i1, j0, j1)
-        df = interaction_df(tables).astype(np.intp)
-        g = _screen_numpy(tables, screen.xlogx)
-        keep = g >= screen.thresholds[df]
-        k = int(keep.sum())
+        g = _screen_numpy(tables, screen, ii, jj, bundle.derive)
+        near = np.flatnonzero(g >= least)      # below every df's threshold: no df needed
+        df = interaction_df(tables[near]).astype(np.intp)
+        keep = near[g[near] >= screen.thresholds[df]]
+        k = keep.size
         start = offsets[t]
         found[start:start + k, 0] = ii[keep]
         found[start:start + k, 1] = jj[keep]
@@ -231,6 +279,27 @@ def scan_tiles_numpy(bundle, screen, tiles, offsets, found, found_tables, n_foun
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _popcounts(planes, i, j, lo, hi):
+    """The four counted cells (0, 0), (0, 1), (1, 0), (1, 1) of attributes i and j over the
+    words [lo, hi) of planes 0 and 1: four AND-popcounts a word."""
+    s00 = np.uint64(0)
+    s01 = np.uint64(0)
+    s10 = np.uint64(0)
+    s11 = np.uint64(0)
+    # slices indexed from 0: the indices are known not to be negative (no wraparound), so the
+    # loop is vectorised over contiguous words
+    pa0, pa1 = planes[i, 0, lo:hi], planes[i, 1, lo:hi]
+    pb0, pb1 = planes[j, 0, lo:hi], planes[j, 1, lo:hi]
+    for w in range(hi - lo):
+        a0, a1, b0, b1 = pa0[w], pa1[w], pb0[w], pb1[w]
+        s00 += popcount(a0 & b0)
+        s01 += popcount(a0 & b1)
+        s10 += popcount(a1 & b0)
+        s11 += popcount(a1 & b1)
+    return np.int64(s00), np.int64(s01), np.int64(s10), np.int64(s11)
+
+
+@njit(cache=True, nogil=True)
 def _count(planes, counts, bounds, derive, i, j, table):
     """table[c, a, b] = the instances of class c with value a of attribute i and b of j."""
     n_planes = planes.shape[1]
@@ -238,21 +307,8 @@ def _count(planes, counts, bounds, derive, i, j, table):
     for c in range(bounds.size - 1):
         lo, hi = bounds[c], bounds[c + 1]
         if n_planes == 2:
-            s00 = np.uint64(0)
-            s01 = np.uint64(0)
-            s10 = np.uint64(0)
-            s11 = np.uint64(0)
-            pa0, pa1, pb0, pb1 = planes[i, 0], planes[i, 1], planes[j, 0], planes[j, 1]
-            for w in range(lo, hi):
-                a0, a1, b0, b1 = pa0[w], pa1[w], pb0[w], pb1[w]
-                s00 += popcount(a0 & b0)
-                s01 += popcount(a0 & b1)
-                s10 += popcount(a1 & b0)
-                s11 += popcount(a1 & b1)
-            table[c, 0, 0] = np.int64(s00)
-            table[c, 0, 1] = np.int64(s01)
-            table[c, 1, 0] = np.int64(s10)
-            table[c, 1, 1] = np.int64(s11)
+            table[c, 0, 0], table[c, 0, 1], table[c, 1, 0], table[c, 1, 1] = _popcounts(
+                planes, i, j, lo, hi)
         else:
             for a in range(n_planes):
                 for b in range(n_planes):
@@ -283,15 +339,102 @@ def _count(planes, counts, bounds, derive, i, j, table):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _snp_cells(planes, counts, i, j, c, lo, hi):
+    """The 3 x 3 table of class c (words [lo, hi)) of SNPs i and j without missing values:
+    four cells counted, five derived from the SNPs' own counts (module docstring)."""
+    n00, n01, n10, n11 = _popcounts(planes, i, j, lo, hi)
+    n02 = counts[i, c, 0] - n00 - n01
+    n12 = counts[i, c, 1] - n10 - n11
+    n20 = counts[j, c, 0] - n00 - n10
+    n21 = counts[j, c, 1] - n01 - n11
+    return n00, n01, n02, n10, n11, n12, n20, n21, counts[i, c, 2] - n20 - n21
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _inner(n0, n1, n2, share, j, c):
+    """sum_j' n_ij' n_cj' / n_j' of a row (n0, n1, n2) of the pair's table, ``share`` of SNP j
+    (the operations of :func:`_screen` in its order)."""
+    inner = 0.0
+    inner += np.float64(n0) * share[j, c, 0]
+    inner += np.float64(n1) * share[j, c, 1]
+    inner += np.float64(n2) * share[j, c, 2]
+    return inner
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _snp_screen(planes, counts, bounds, screen, i, j, table):
+    """G'² of :func:`_screen` for two classes and SNPs (3 values) without missing values, in
+    scalars: the 18 cells counted and derived, the margins of each SNP read from ``screen``
+    (:func:`margin_terms`), the same operations in the same order as :func:`_screen`, so the
+    same number. The cells are written to ``table``."""
+    xl = screen.xlogx
+    a00, a01, a02, a10, a11, a12, a20, a21, a22 = _snp_cells(planes, counts, i, j, 0,
+                                                             bounds[0], bounds[1])
+    b00, b01, b02, b10, b11, b12, b20, b21, b22 = _snp_cells(planes, counts, i, j, 1,
+                                                             bounds[1], bounds[2])
+    acc = 0.0
+    acc += xl[a00]
+    acc += xl[a01]
+    acc += xl[a02]
+    acc += xl[a10]
+    acc += xl[a11]
+    acc += xl[a12]
+    acc += xl[a20]
+    acc += xl[a21]
+    acc += xl[a22]
+    acc += xl[b00]
+    acc += xl[b01]
+    acc += xl[b02]
+    acc += xl[b10]
+    acc += xl[b11]
+    acc += xl[b12]
+    acc += xl[b20]
+    acc += xl[b21]
+    acc += xl[b22]
+    n00, n01, n02 = a00 + b00, a01 + b01, a02 + b02
+    n10, n11, n12 = a10 + b10, a11 + b11, a12 + b12
+    n20, n21, n22 = a20 + b20, a21 + b21, a22 + b22
+    acc -= xl[n00]
+    acc -= xl[n01]
+    acc -= xl[n02]
+    acc -= xl[n10]
+    acc -= xl[n11]
+    acc -= xl[n12]
+    acc -= xl[n20]
+    acc -= xl[n21]
+    acc -= xl[n22]
+    acc += screen.own[i]
+    acc += screen.own[j]
+    acc += screen.constant
+    weight, share = screen.weight, screen.share
+    s = 0.0
+    for c in range(2):
+        s += weight[i, c, 0] * _inner(n00, n01, n02, share, j, c)
+        s += weight[i, c, 1] * _inner(n10, n11, n12, share, j, c)
+        s += weight[i, c, 2] * _inner(n20, n21, n22, share, j, c)
+    table[0, 0, 0], table[0, 0, 1], table[0, 0, 2] = a00, a01, a02
+    table[0, 1, 0], table[0, 1, 1], table[0, 1, 2] = a10, a11, a12
+    table[0, 2, 0], table[0, 2, 1], table[0, 2, 2] = a20, a21, a22
+    table[1, 0, 0], table[1, 0, 1], table[1, 0, 2] = b00, b01, b02
+    table[1, 1, 0], table[1, 1, 1], table[1, 1, 2] = b10, b11, b12
+    table[1, 2, 0], table[1, 2, 1], table[1, 2, 2] = b20, b21, b22
+    nf = np.float64(screen.n)
+    return max(2.0 * (acc + nf * np.log(s / nf)), 0.0)
+
+
+@njit(cache=True, nogil=True)
 def _degrees(table, nij, parent):
-    """(C' - 1)(E - I' - J' + K) of :func:`interaction_df`, by union-find."""
+    """(C' - 1)(E - I' - J' + K) of :func:`interaction_df`, by union-find; ``nij`` and
+    ``parent`` are its workspace."""
     C, V = table.shape[0], table.shape[1]
+    nij[:] = 0
     classes = 0
     for c in range(C):
         size = np.int64(0)
         for i in range(V):
             for j in range(V):
                 size += table[c, i, j]
+                nij[i, j] += table[c, i, j]
         if size > 0:
             classes += 1
     if classes < 2:
@@ -325,7 +468,18 @@ def _degrees(table, nij, parent):
     return (classes - 1) * (edges - nodes + components)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
+def _own(n, ncv, xlogx):
+    """sum_v (n_v log n_v - sum_c n_cv log n_cv): an attribute's part of G'² (its margins)."""
+    own = 0.0
+    for v in range(n.size):
+        own += xlogx[n[v]]
+        for c in range(ncv.shape[0]):
+            own -= xlogx[ncv[c, v]]
+    return own
+
+
+@njit(cache=True, nogil=True)
 def _screen(table, xlogx, nij, nci, ncj, ni, nj, nc):
     """G'² of the Kirkwood superposition approximation (module docstring); fills the
     margins."""
@@ -354,20 +508,14 @@ def _screen(table, xlogx, nij, nci, ncj, ni, nj, nc):
     for i in range(V):
         for j in range(V):
             acc -= xlogx[nij[i, j]]
-    for c in range(C):
-        for i in range(V):
-            acc -= xlogx[nci[c, i]]
-    for c in range(C):
-        for j in range(V):
-            acc -= xlogx[ncj[c, j]]
-    for i in range(V):
-        acc += xlogx[ni[i]]
-    for j in range(V):
-        acc += xlogx[nj[j]]
+    acc += _own(ni, nci, xlogx)
+    acc += _own(nj, ncj, xlogx)
+    constant = 0.0
     n = np.int64(0)
     for c in range(C):
-        acc += xlogx[nc[c]]
+        constant += xlogx[nc[c]]
         n += nc[c]
+    acc += constant
     if n == 0:
         return 0.0
     s = 0.0
@@ -396,6 +544,7 @@ def scan_tiles(bundle, screen, tiles, offsets, found, found_tables, n_found):
     over the tiles."""
     planes, counts, bounds, derive = bundle
     C, V = counts.shape[1], counts.shape[2]
+    snps = derive and C == 2 and V == 3
     least = screen.thresholds.min()
     for t in prange(tiles.shape[0]):
         i0, i1, j0, j1 = tiles[t, 0], tiles[t, 1], tiles[t, 2], tiles[t, 3]
@@ -410,8 +559,11 @@ def scan_tiles(bundle, screen, tiles, offsets, found, found_tables, n_found):
         k = offsets[t]
         for i in range(i0, i1):
             for j in range(max(j0, i + 1), j1):
-                _count(planes, counts, bounds, derive, i, j, table)
-                g = _screen(table, screen.xlogx, nij, nci, ncj, ni, nj, nc)
+                if snps:
+                    g = _snp_screen(planes, counts, bounds, screen, i, j, table)
+                else:
+                    _count(planes, counts, bounds, derive, i, j, table)
+                    g = _screen(table, screen.xlogx, nij, nci, ncj, ni, nj, nc)
                 if g < least:           # below the threshold of every df: no df needed
                     continue
                 df = _degrees(table, nij, parent)
@@ -469,14 +621,19 @@ def _tiles(a):
     tiles = [(edges[r], edges[r + 1], edges[s], edges[s + 1])
              for r in range(len(edges) - 1) for s in range(r, len(edges) - 1)]
     tiles = np.array(tiles, np.int64).reshape(-1, 4)
+    return tiles, _tile_pairs(tiles)
+
+
+def _tile_pairs(tiles):
+    """The pairs i < j of each tile (i0, i1, j0, j1) of the upper triangle."""
     sides = tiles[:, 1] - tiles[:, 0]
-    pairs = np.where(tiles[:, 0] == tiles[:, 2], sides * (sides - 1) // 2,
-                     sides * (tiles[:, 3] - tiles[:, 2]))
-    return tiles, pairs
+    return np.where(tiles[:, 0] == tiles[:, 2], sides * (sides - 1) // 2,
+                    sides * (tiles[:, 3] - tiles[:, 2]))
 
 
-def _screen_for(tau, max_df, n):
-    """:class:`Screen` for the exact test of every pair that may have p <= ``tau``."""
+def _screen_for(tau, max_df, counts, n):
+    """:class:`Screen` for the exact test of every pair that may have p <= ``tau``, of
+    attributes of ``counts`` (:class:`PairPlanes`) among ``n`` instances."""
     from scipy import stats
     df = np.arange(1, max_df + 1)
     quantile = stats.chi2.isf(tau, df) if tau < 1 else np.zeros(max_df)
@@ -484,7 +641,13 @@ def _screen_for(tau, max_df, n):
     k = np.arange(n + 1, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         xlogx = np.where(k > 0, k * np.log(k), 0.0)
-    return Screen(thresholds, xlogx)
+    nc = counts.sum(axis=2)
+    own, weight, share = margin_terms(counts, nc, xlogx)
+    constant = 0.0
+    for c in range(counts.shape[1]):
+        constant += xlogx[nc[0, c]] if counts.shape[0] else 0.0
+    return Screen(thresholds, xlogx, own, weight, share, constant, np.int64(nc[0].sum())
+                  if counts.shape[0] else np.int64(0))
 
 
 #: what :func:`scan` finds: the ``top`` best pairs (indices ``first`` < ``second`` into the
@@ -519,7 +682,8 @@ def scan(data, columns, top, exact, codes, callback=None):
     if callback is not None:
         callback(0.0)
     n_classes, n_values = bundle.counts.shape[1], bundle.counts.shape[2]
-    screen = _screen_for(tau, (n_classes - 1) * (n_values - 1) ** 2, data.n_instances)
+    screen = _screen_for(tau, (n_classes - 1) * (n_values - 1) ** 2, bundle.counts,
+                         data.n_instances)
     tiles, tile_pairs = _tiles(a)
     n_bins = int(LAST_TAIL / BIN_WIDTH) + 1
     histogram = np.zeros(n_bins, np.int64)
