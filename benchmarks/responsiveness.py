@@ -3,6 +3,8 @@
     QT_QPA_PLATFORM=offscreen python benchmarks/responsiveness.py             # 20,000 rows
     QT_QPA_PLATFORM=offscreen python benchmarks/responsiveness.py --rows 2000 --delay 0.5
     ... --only "Relief Tree" --diagnose 0.1    # stacks of any stall over 100 ms, on stderr
+    ... --cold --only "ReliefF, classification" --irrelevant 48   # empty kernel cache, 20,000 x 50
+    ... --only "Interacting" --rows 2000 --timeline    # when progress and status first change
 
 For every widget (Attribute Estimation with its default estimator for each target type and on
 200 rows of 2,000 binary attributes, where showing the result is most of the work, Locality
@@ -13,7 +15,8 @@ event loop):
 * stall: data are sent and the Qt event loop runs (``processEvents``) until the computation ends
   or ``--limit`` seconds pass, with a ``QTimer`` ticking every 5 ms; the longest gap between two
   ticks is the longest time the canvas would not respond (target <= 100 ms). The number of
-  distinct progress-bar values seen tells whether progress moves.
+  distinct progress-bar values seen tells whether progress moves; "gc ms" is the longest
+  garbage collection meanwhile (it holds the interpreter lock, in whichever thread it runs).
 * close: data are sent, after ``--delay`` seconds and again half-way through the computation
   (half its time in the stall run, or of ``--limit``) the widget is closed (``onDeleteWidget``,
   which cancels the task and joins the worker); the longer time until it returns (target
@@ -25,18 +28,31 @@ Data: ``orangecontrib.relief.datasets.parity`` (order 2, 10 random binary attrib
 classification widgets, uniform [0, 1) attributes with y = x0 + 2 x1 + noise for regression, and
 for Oblivious Tree and Interacting Pairs the parity table (they are meant for discrete data;
 Interacting Pairs tests all pairs of the 12 attributes with its defaults, and those of the
-6 best ranked by MultiSURF). The numba kernels are
-compiled on a small table first. Prints one table row per widget.
+6 best ranked by MultiSURF; ``--irrelevant`` sets the number of random attributes). The numba
+kernels are compiled on a small table first. Prints one table row per widget.
+
+With ``--cold`` the kernel cache is a new empty directory (``NUMBA_CACHE_DIR``), nothing is
+compiled first, and each widget's first result is watched alone (the stall run only, in this
+order, so later widgets find the kernels the earlier ones compiled in the background): the
+longest stall of a first result, compiling and first display included.
 """
 import argparse
 import faulthandler
 import gc
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+#: with --cold, the empty kernel cache (set before the package is imported, which reads it)
+COLD_CACHE = tempfile.mkdtemp(prefix="relief-cold-") if "--cold" in sys.argv else None
+if COLD_CACHE:
+    os.environ["NUMBA_CACHE_DIR"] = COLD_CACHE
 
 from AnyQt.QtCore import QTimer  # noqa: E402
 from AnyQt.QtWidgets import QApplication  # noqa: E402
@@ -71,7 +87,8 @@ def regression_table(n, a=12, seed=0):
 
 
 class Ticker:
-    """A QTimer ticking every ``interval`` ms that records the longest gap between ticks.
+    """A QTimer ticking every ``interval`` ms that records the longest gap between ticks, and
+    the longest garbage collection meanwhile (in any thread: it holds the interpreter lock).
     With ``diagnose`` (seconds), a stall longer than that dumps every thread's stack to stderr
     (``faulthandler``'s watchdog needs no GIL), which names the code the worker is in."""
     diagnose = None
@@ -80,6 +97,14 @@ class Ticker:
         self.timer = QTimer(interval=interval)
         self.timer.timeout.connect(self.tick)
         self.last = self.longest = None
+        self.collection = 0.0
+        self._collecting = None
+
+    def on_gc(self, phase, _info):
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        elif self._collecting is not None:
+            self.collection = max(self.collection, time.perf_counter() - self._collecting)
 
     def tick(self):
         if self.diagnose:
@@ -90,11 +115,13 @@ class Ticker:
         self.last = now
 
     def start(self):
-        self.last, self.longest = time.perf_counter(), 0.0
+        self.last, self.longest, self.collection = time.perf_counter(), 0.0, 0.0
+        gc.callbacks.append(self.on_gc)
         self.timer.start()
 
     def stop(self):
         self.timer.stop()
+        gc.callbacks.remove(self.on_gc)
         faulthandler.cancel_dump_traceback_later()
         return self.longest
 
@@ -118,13 +145,24 @@ def spin(app, seconds, until=None):
         time.sleep(0.001)
 
 
-def stall(app, make, data, limit):
+#: with --timeline: the first progress values and status texts of each stall run, with times
+TIMELINE = 8
+
+
+def stall(app, make, data, limit, timeline=False):
     """(longest event-loop gap in s, computation time or None if cut at ``limit``, progress
-    values seen)."""
+    values seen, longest garbage collection in s); with ``timeline``, prints the times of the
+    first :data:`TIMELINE` progress values and status texts."""
     widget = make()
     ticker = Ticker()
     progress = set()
+    events = []
     widget.progressBarValueChanged.connect(lambda value: progress.add(round(value, 1)))
+    if timeline:
+        def note(what):
+            events.append(f"{time.perf_counter() - start:.2f} s {what}")
+        widget.progressBarValueChanged.connect(lambda value: note(f"{value:.1f} %"))
+        widget.statusMessageChanged.connect(lambda text: note(repr(text)))
     ticker.start()
     start = time.perf_counter()
     send(widget, data)
@@ -133,7 +171,9 @@ def stall(app, make, data, limit):
     longest = ticker.stop()
     done = not running(widget)
     widget.onDeleteWidget()
-    return longest, elapsed if done else None, len(progress)
+    if timeline:
+        print(f"  {make.label}: " + "; ".join(events[:TIMELINE]))
+    return longest, elapsed if done else None, len(progress), ticker.collection
 
 
 def close_time(app, make, data, delay):
@@ -225,10 +265,31 @@ def main():
                         help="dump the threads' stacks to stderr at any stall this long")
     parser.add_argument("--only", default=None,
                         help="run only the widgets whose label contains this text")
+    parser.add_argument("--irrelevant", type=int, default=10,
+                        help="random attributes beside the two of the parity (10)")
+    parser.add_argument("--cold", action="store_true",
+                        help="an empty kernel cache: the stall of each first result only")
+    parser.add_argument("--timeline", action="store_true",
+                        help="print when the first progress values and status texts came")
     args = parser.parse_args()
+    try:
+        measure(args)
+    finally:
+        if COLD_CACHE:
+            shutil.rmtree(COLD_CACHE, ignore_errors=True)
+            from orangecontrib.relief.compilation import background_compiles
+            if background_compiles():
+                # they end within a second of this process (the widgets' rule) and may write
+                # into the cache meanwhile: remove it once more after them
+                subprocess.Popen(["sh", "-c", f'sleep 3; rm -rf "{COLD_CACHE}"'],
+                                 start_new_session=True)
+
+
+def measure(args):
 
     app = QApplication.instance() or QApplication([])
-    classification = parity(order=2, n_irrelevant=10, n_instances=args.rows, random_state=0)
+    classification = parity(order=2, n_irrelevant=args.irrelevant, n_instances=args.rows,
+                            random_state=0)
     regression = regression_table(args.rows)
     runs = [(estimation("ReliefF, classification"), classification),
             (estimation("ReliefF, 2,000 attributes"), wide_table()),
@@ -243,19 +304,31 @@ def main():
 
     if args.only:
         runs = [(make, data) for make, data in runs if args.only in make.label]
+    Ticker.diagnose = args.diagnose
+    if args.cold:
+        print(f"{args.rows:,} rows, empty kernel cache; load average "
+              f"{os.getloadavg()[0]:.1f}")
+        print(f"{'widget':46} {'stall ms':>9} {'compute s':>10} {'progress':>9} {'gc ms':>6}")
+        for make, data in runs:
+            longest, elapsed, steps, collection = stall(app, make, data, args.limit,
+                                                        args.timeline)
+            compute = f"> {args.limit:g}" if elapsed is None else f"{elapsed:.1f}"
+            print(f"{make.label:46} {longest * 1000:9.0f} {compute:>10} {steps:9d} "
+                  f"{collection * 1000:6.0f}", flush=True)
+        return
     # compile the kernels on small tables first
     for make, data in runs:
         stall(app, make, data[:200], 120)
-    Ticker.diagnose = args.diagnose
 
     print(f"{args.rows:,} rows; close / new data {args.delay:g} s into the computation and "
           f"half-way through it (the longer time); load average {os.getloadavg()[0]:.1f}")
     header = (f"{'widget':46} {'stall ms':>9} {'compute s':>10} {'progress':>9} "
-              f"{'close s':>8} {'new data s':>10}")
+              f"{'gc ms':>6} {'close s':>8} {'new data s':>10}")
     print(header)
     print("-" * len(header))
     for make, data in runs:
-        longest, elapsed, steps = stall(app, make, data, args.limit)
+        longest, elapsed, steps, collection = stall(app, make, data, args.limit,
+                                                    args.timeline)
         delays = (args.delay, (elapsed or args.limit) / 2)
         closed = _worst(close_time(app, make, data, delay) for delay in delays)
         renewed = _worst(new_data_time(app, make, data, delay) for delay in delays)
@@ -264,7 +337,7 @@ def main():
             return "done" if value is None else f"{value:.2f}"
         compute = f"> {args.limit:g}" if elapsed is None else f"{elapsed:.1f}"
         print(f"{make.label:46} {longest * 1000:9.0f} {compute:>10} {steps:9d} "
-              f"{fmt(closed):>8} {fmt(renewed):>10}", flush=True)
+              f"{collection * 1000:6.0f} {fmt(closed):>8} {fmt(renewed):>10}", flush=True)
 
 
 if __name__ == "__main__":

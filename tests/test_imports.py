@@ -14,7 +14,8 @@ PACKAGE = "orangecontrib.relief"
 LAYERS = (
     {"", "lazy", "compilation"},                    # mechanism: lazy exports, kernel cache
     {"estimators"},                                 # the science, numpy/scipy/numba only
-    {"tree", "oblivion", "readers", "reading", "orange_data", "datasets", "workloads"},
+    {"tree", "oblivion", "readers", "reading", "orange_data", "imputation", "datasets",
+     "workloads"},
     {"scoring", "learners", "sklearn", "dask", "selection"},    # the adapters
     {"widgets", "cli", "workflows"},
 )

@@ -174,7 +174,7 @@ def add_covariate_options(parser):
                         help="PLINK data: fill missing genotype calls with each SNP's most "
                              "frequent genotype, so that the genotypes stay packed two bits a "
                              "call (with missing calls they take four bytes a call and the "
-                             "estimators a slower path)")
+                             "estimators a slower path); not with --dask")
     parser.add_argument("--covar-name", metavar="NAME,...",
                         help="PLINK data: the columns of --covar to use, names or ranges "
                              "first-last (e.g. age,PC1-PC4); default: all (headerless files "
@@ -244,8 +244,9 @@ def note_dropped(args, data):
         share = 100 * calls / (data.used * len(data.attributes))
         print(f"{PROGRAM}: {calls} genotype calls are missing ({share:.2g} %): the genotypes "
               "are held as four bytes a call instead of two bits, and the estimators take "
-              "their general path, several times slower; --impute mode fills them with each "
-              "SNP's most frequent genotype and keeps the packed path", file=sys.stderr)
+              "their general path, many times slower (on 1,000 x 5,000 SNPs with 0.5 % missing: "
+              "ReliefF 9 to over 100 times, NPDR over 60 times); --impute mode fills them with "
+              "each SNP's most frequent genotype and keeps the packed path", file=sys.stderr)
 
 
 @contextmanager
@@ -377,6 +378,9 @@ def run_rank(args, out):
     if args.dask and (args.covar or args.covariates):
         raise CliError("--dask does not adjust for covariates (--covar, --covariates): rank "
                        "in memory")
+    if args.dask and args.impute:
+        raise CliError("--impute fills missing calls of genotypes read into memory, not of "
+                       "--dask partitions: fill them with PLINK first, or rank in memory")
     classes = scorer_classes()
     options = {("--k", "k"): args.k, ("--iterations", "iterations"): args.iterations,
                ("--seed", "random_state"): args.seed}

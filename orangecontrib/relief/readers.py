@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .estimators.encoding import EncodedData
+from .imputation import IMPUTATIONS, fill_with_mode
 
 __all__ = ["PlinkFiles", "Phenotype", "read_plink", "read_covariates", "covariate_columns",
            "CovariateTable", "MISSING_COVARIATES", "plink_dask",
@@ -291,22 +292,6 @@ class PlinkFiles:
         return values, names[index]
 
 
-#: how missing genotype calls may be filled (:meth:`PlinkFiles.genotypes`): None leaves them
-#: missing, "mode" gives each SNP's most frequent genotype
-IMPUTATIONS = (None, "mode")
-
-
-def fill_with_mode(block, missing):
-    """``block`` (individuals x SNPs, int8 codes 0, 1, 2) with its ``missing`` calls replaced by
-    each SNP's most frequent genotype (the smaller of a tie; 0 when a SNP has no call)."""
-    block = block.copy()
-    for column in np.flatnonzero(missing.any(axis=0)):
-        calls = block[~missing[:, column], column]
-        mode = int(np.bincount(calls, minlength=3).argmax()) if calls.size else 0
-        block[missing[:, column], column] = mode
-    return block
-
-
 #: the covariate texts read as missing (PLINK 1.9's -9 and plink2's NA)
 MISSING_COVARIATES = ("NA", "na", "nan", "NaN", "-9", "-9.0")
 
@@ -432,7 +417,8 @@ def _columns(path, fields, wanted, spec):
                  for c in wanted)
 
 
-def read_plink(path, pheno=None, column=None, callback=None, coding="12", class_type=None):
+def read_plink(path, pheno=None, column=None, callback=None, coding="12", class_type=None,
+               impute=None):
     """The genotypes of a PLINK binary file set and a phenotype as
     :class:`~.estimators.encoding.EncodedData`, ready for the estimators
     (``ReliefF(...)(data)``): one discrete attribute (values 0, 1, 2) per SNP, named as in the
@@ -451,14 +437,19 @@ def read_plink(path, pheno=None, column=None, callback=None, coding="12", class_
         How the phenotype is read (:meth:`PlinkFiles.target`): PLINK's 1/2 case/control
         coding ("12") or its ``--1`` 0/1 coding ("01"); "numeric" or "discrete" to read it
         so whatever its values.
+    impute
+        None: missing calls stay missing; "mode": each SNP's missing calls are filled with its
+        most frequent genotype among the individuals read (:func:`.imputation.fill_with_mode`,
+        the command line's ``--impute mode``), which keeps the bit planes.
 
     The genotypes are read a block of SNPs at a time and packed into two bit planes
     (:class:`~.estimators.neighbourhood.packed.PackedColumns`, two bits a genotype: 10,000 x
-    500,000 SNPs take 1.25 GB), which the estimators read as they are. With missing calls, the
-    array is float32 with NaN for them (four bytes a genotype).
+    500,000 SNPs take 1.25 GB), which the estimators read as they are. With missing calls (and
+    ``impute=None``) the array is float32 with NaN for them (four bytes a genotype), which the
+    estimators read by their general path, many times slower.
     """
     files = PlinkFiles(path)
-    return files.genotypes(files.target(pheno, column, coding, class_type), callback)
+    return files.genotypes(files.target(pheno, column, coding, class_type), callback, impute)
 
 
 def plink_dask(path, pheno=None, column=None, partition_rows=None, coding="12",

@@ -834,6 +834,46 @@ class TestScorePlotAtALargeFont(BigFont, EstimationWidgetTest):
                                delta=0.02)
 
 
+class TestNPDRAtALargeFont(BigFont, EstimationWidgetTest):
+    def test_the_disabled_k_field_shows_its_whole_text(self):
+        # with MultiSURF's neighbourhood (NPDR's default) k is disabled and reads "MultiSURF's
+        # expected number", which was cut at 12 pt
+        w = self.widget
+        self.choose("NPDR")
+        w.show()
+        w.resize(w.sizeHint())
+        self.process_events()
+        spin = w.editors["NPDR"].controls["k"]
+        self.assertFalse(spin.isEnabled())
+        self.assertEqual(spin.text(), "MultiSURF's expected number")
+        edit = spin.lineEdit()
+        self.assertLessEqual(edit.fontMetrics().horizontalAdvance(spin.text()), edit.width())
+
+
+class TestShowingAResult(EstimationWidgetTest):
+    def test_new_data_start_one_estimation(self):
+        # setting the compared estimators' enabled state emitted itemChanged, and each
+        # restarted the estimation: five tasks started (four cancelled) for each new data
+        w = self.widget
+        started = []
+        start = w.start
+        w.start = lambda *args: (started.append(args), start(*args))
+        self.send(self.parity)
+        self.assertEqual(len(started), 1)
+        self.send(parity(order=2, n_irrelevant=3, n_instances=60))
+        self.assertEqual(len(started), 2)
+        w.compare_model.item(1).setCheckState(Qt.Checked)       # a real change restarts
+        self.wait_until_finished(timeout=TIMEOUT)
+        self.assertEqual(len(started), 3)
+        self.assertEqual(w.compared, [w.compare_model.item(1).text()])
+
+    def test_the_loaded_modules_objects_are_left_out_of_full_collections(self):
+        # a full garbage collection traversing the 300,000 objects of numba, scipy, Orange
+        # and the canvas held the canvas for up to a second while the first result showed
+        import gc
+        self.assertGreater(gc.get_freeze_count(), 100_000)
+
+
 class TestSavingAndCopying(EstimationWidgetTest):
     """Save Image and Copy Image to Clipboard (Orange's ``graph_name``), Ctrl+C in the table,
     the report's numbers and the messages' capitals."""

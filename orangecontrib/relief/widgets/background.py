@@ -1,5 +1,6 @@
 """Running the engine in a widget's background task (``ConcurrentWidgetMixin``)."""
 import functools
+import gc
 import warnings
 
 from AnyQt.QtCore import QTimer
@@ -13,7 +14,7 @@ from orangecontrib.relief.compilation import (compile_notices, end_background_wi
 from orangecontrib.relief.widgets.numbers import count
 
 __all__ = ["Cancelled", "progress_callback", "fit_in_background", "announcing_compilation",
-           "sentence",
+           "sentence", "freeze_loaded_objects",
            "BackgroundLearnerWidget", "BackgroundEstimationWidget"]
 
 #: the status bar's text while a background task waits for numba to compile kernels
@@ -56,6 +57,27 @@ def announcing_compilation(task):
     return run
 
 
+def freeze_loaded_objects():
+    """Exempt the objects that exist now — once per process, when the first of our widget
+    classes is defined (its module's imports done, no widget made yet):
+    those of the modules loaded by then (numba, scipy, Orange, the canvas; some 300,000) —
+    from Python's later full garbage collections (``gc.freeze``). Each full collection
+    traverses every tracked object, holding the interpreter lock throughout (in whichever
+    thread allocates at that moment): with those objects it held the canvas for 150 ms to a
+    second while a first result was shown. The modules' objects live as long as the process
+    anyway; the cost is that cyclic garbage existing at this moment is never freed. (Not at
+    a widget's creation: the widget would be exempt too, and its data kept after it is
+    removed.)"""
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        gc.freeze()
+
+
+#: whether :func:`freeze_loaded_objects` has run in this process
+_frozen = False
+
+
 def fit_in_background(learner, data, state):
     """Fit ``learner`` on ``data`` in a background task; cancelling stops the fit."""
     callback = progress_callback(state)
@@ -66,6 +88,10 @@ class BackgroundLearnerWidget(OWBaseLearner, ConcurrentWidgetMixin, openclass=Tr
     """A learner widget that fits in a background task, with a progress bar and a cancel that
     stops the fit (as Orange's Scoring Sheet widget; ``OWBaseLearner`` fits in the GUI thread).
     Subclasses show what the model holds in :meth:`model_changed`."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        freeze_loaded_objects()
 
     def __init__(self):
         ConcurrentWidgetMixin.__init__(self)
@@ -136,6 +162,10 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
     messages, never a traceback. Subclasses give the task (:meth:`background_task`) and show
     its result (:meth:`show_result`, also with ``self.result = None``)."""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        freeze_loaded_objects()
+
     class Error(OWWidget.Error):
         no_class = Msg("Data has no target variable.")
         several_targets = Msg("Data has {} target variables; choose one with the Select "
@@ -159,6 +189,12 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         self._steps = []
         #: True while a result is shown (its outputs are sent once, after the table)
         self.showing = False
+
+    def showing_steps(self):
+        """Functions that show a result before its outputs are sent, each in a turn of the
+        event loop of its own (while they run, :attr:`showing` is True): by default
+        :meth:`show_result` alone."""
+        return [self.show_result]
 
     def later_steps(self):
         """Functions that complete the display of a result after the table and the outputs,
@@ -229,15 +265,16 @@ class BackgroundEstimationWidget(OWWidget, ConcurrentWidgetMixin, openclass=True
         self._show_and_send()
 
     def _show_and_send(self):
-        """Show the result in steps, one a turn of the event loop: the table, the outputs,
-        then :meth:`later_steps`."""
-        self._steps = [self._show, self._send] + list(self.later_steps())
+        """Show the result in steps, one a turn of the event loop: :meth:`showing_steps`
+        (the table), the outputs, then :meth:`later_steps`."""
+        self._steps = [functools.partial(self._show, step) for step in self.showing_steps()] \
+            + [self._send] + list(self.later_steps())
         self._next_step()
 
-    def _show(self):
+    def _show(self, step):
         self.showing = True
         try:
-            self.show_result()
+            step()
         finally:
             self.showing = False
 

@@ -134,9 +134,10 @@ class EstimatesView(TableView):
 
     def show_estimates(self, attributes, columns, sorting):
         """Show the estimates of ``attributes`` in ``columns`` (see
-        :meth:`.EstimatesModel.set_estimates`; None: none) with their delegates, the columns
-        fitted to their texts and sorted by ``sorting`` (column, order as an int; by the first
-        estimates, descending, when there is no such column)."""
+        :meth:`.EstimatesModel.set_estimates`; None: none) with their delegates, sorted by
+        ``sorting`` (column, order as an int; by the first estimates, descending, when there is
+        no such column). The columns are fitted to their texts by :meth:`fit_columns` (in a
+        turn of the event loop of its own: a table of 2,000 rows took both too long for one)."""
         model = self.model()
         for c in range(2, model.columnCount()):     # the previous result's
             self.setItemDelegateForColumn(c, None)
@@ -152,13 +153,11 @@ class EstimatesView(TableView):
                 self.setItemDelegateForColumn(c, self.score_delegates[-1])
             else:
                 self.setItemDelegateForColumn(c, self.pvalue_delegate)
-        self.fit_columns([a.name for a in attributes], columns)
         column, order = sorting
         if column >= model.columnCount():
             column, order = 2, enum2int(Qt.DescendingOrder)
         model.sort(column, Qt.SortOrder(order))
         self.horizontalHeader().setSortIndicator(column, Qt.SortOrder(order))
-        self.show_sorted_column()
 
     def fit_columns(self, names, columns):
         """Every column as wide as its widest text and its header (with the sort arrow), so
@@ -194,6 +193,7 @@ class EstimatesView(TableView):
         for c, width in enumerate(widths):
             self.setColumnWidth(c, max(width, header.sectionSizeHint(c)))
         self.setMinimumWidth(min(self.full_width(), 500))
+        self.show_sorted_column()
 
     def full_width(self):
         """The width that shows every column."""

@@ -8,6 +8,7 @@ import numpy as np
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 
 from orangecontrib.relief.estimators.significance import significance
+from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.background import progress_callback
 
 __all__ = ["SIGNIFICANCE", "PERMUTATION_SEED", "estimate", "estimate_all", "scores_table",
@@ -76,14 +77,18 @@ def estimate(scorer, data, state, *, method=None, n_permutations=100, callback=N
                            n_missing_covariates=n_missing_covariates)
 
 
-def estimate_all(scorers, data, state, *, method=None, n_permutations=100):
+def estimate_all(scorers, data, state, *, method=None, n_permutations=100, impute=False):
     """:func:`estimate` for each of ``scorers`` in turn (the progress bar split evenly between
-    them): the namespace of the first, with ``compared`` the list of the others'."""
+    them) on ``data`` with missing genotype calls filled if ``impute``
+    (:func:`.missingcalls.prepare`): the namespace of the first, with ``compared`` the list of
+    the others' and ``calls`` what was missing and filled."""
+    data, calls = missingcalls.prepare(data, impute, state)
     n = len(scorers)
     runs = [estimate(scorer, data, state, method=method, n_permutations=n_permutations,
                      callback=progress_callback(state, 100 * i / n, 100 * (i + 1) / n))
             for i, scorer in enumerate(scorers)]
     runs[0].compared = runs[1:]
+    runs[0].calls = calls
     return runs[0]
 
 

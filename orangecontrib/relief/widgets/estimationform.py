@@ -9,6 +9,7 @@ from AnyQt.QtWidgets import QButtonGroup, QComboBox, QGridLayout, QLabel, QListV
 from Orange.data import ContinuousVariable
 from Orange.widgets import gui
 
+from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.estimatesmodels import CovariateModel
 from orangecontrib.relief.widgets.estimation import SIGNIFICANCE
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack
@@ -45,8 +46,9 @@ def build_form(widget):
 
 
 def estimator_box(widget, form):
-    """The estimator's combo (``estimator_combo``) and its parameters (``params_stack``, whose
-    editors are ``editors``)."""
+    """The estimator's combo (``estimator_combo``), its parameters (``params_stack``, whose
+    editors are ``editors``) and the option to fill missing genotype calls
+    (:func:`.missingcalls.add_option`)."""
     box = gui.vBox(form, "Estimator")
     widget.estimator_combo = QComboBox(
         toolTip="The estimator whose parameters are edited below, whose scores come "
@@ -65,6 +67,7 @@ def estimator_box(widget, form):
     widget.params_stack.advanced_toggled.connect(widget._on_advanced_toggled)
     widget.editors = widget.params_stack.editors
     box.layout().addWidget(widget.params_stack)
+    missingcalls.add_option(widget, box, widget.restart)
 
 
 def covariates_box(widget, form):

@@ -28,6 +28,7 @@ from orangecontrib.relief.estimators.catalogue import for_task
 from orangecontrib.relief.estimators.significance import permutation_rule, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
 from orangecontrib.relief.selection import SelectAttributes
+from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget
 from orangecontrib.relief.widgets.casecounts import CaseCounts
 from orangecontrib.relief.widgets.estimatesmodels import EstimatesModel
@@ -91,6 +92,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     #: the variables chosen as covariates (used by the estimators that adjust for them)
     covariates = ContextSetting([])
     auto_apply = Setting(True)
+    #: fill missing genotype calls before estimating (:mod:`.missingcalls`)
+    impute_calls = Setting(False)
 
     class Warning(BackgroundEstimationWidget.Warning):
         threshold_nothing = Msg("No attribute is above the threshold τ = {:.3f} of {}: "
@@ -103,6 +106,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         no_trend = Msg("The trend test's p-values are the allelic trend test's own; choose "
                        "permutations for {}.")
         few_permutations = Msg("{} (Runs).")
+        missing_calls = missingcalls.COST
 
     class Error(BackgroundEstimationWidget.Error):
         only_covariates = Msg("Every attribute is chosen as a covariate: none is left to "
@@ -123,6 +127,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                                   "the Preprocessor output selects by a rule (the best ranked, "
                                   "above τ or q < level).")
         missing_covariates = Msg("{} instances with a missing covariate value are left out.")
+        filled_calls = missingcalls.FILLED
 
     def __init__(self):
         super().__init__()
@@ -269,10 +274,14 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.restart()
 
     def _on_compared_changed(self):
-        self.compared = [self.compare_model.item(row).text()
-                         for row in range(self.compare_model.rowCount())
-                         if self.compare_model.item(row).checkState() == Qt.Checked]
-        self.restart()
+        """A check changed (not an item's enabled state or tooltip, which also emit
+        itemChanged: four spurious restarts on each new data)."""
+        compared = [self.compare_model.item(row).text()
+                    for row in range(self.compare_model.rowCount())
+                    if self.compare_model.item(row).checkState() == Qt.Checked]
+        if compared != self.compared:
+            self.compared = compared
+            self.restart()
 
     def _on_parameters_changed(self):
         self.Outputs.scorer.send(self.create_scorer())
@@ -327,7 +336,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             self.Information.not_compared(_TARGETS[self.target_type], ", ".join(left_out),
                                           shown=bool(left_out))
 
+    def on_partial_result(self, calls):
+        missingcalls.show(self, calls)
+
     def on_done(self, result):
+        missingcalls.show(self, result.calls)
         missing = getattr(result, "n_missing_covariates", 0)
         self.Information.missing_covariates(missing, shown=missing > 0)
         super().on_done(result)
@@ -357,8 +370,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         message = permutation_rule(tested, self.n_permutations, kind="attributes")[1]
         self.Warning.few_permutations(message, shown=self._method() == "permutation"
                                       and message is not None)
-        return (partial(estimate_all, method=self._method(),
-                        n_permutations=self.n_permutations), scorers, self.data)
+        return (partial(estimate_all, method=self._method(), n_permutations=self.n_permutations,
+                        impute=self.impute_calls), scorers, self.data)
 
     # --- score table
     def runs(self):
@@ -375,6 +388,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                 columns += [(run, "pvalues"), (run, "qvalues")]
         return columns
 
+    def showing_steps(self):
+        """The table filled and sorted in one turn of the event loop; its columns fitted, the
+        Π counts and the selection in the next (before the outputs, which it decides)."""
+        return [self.show_result, self._show_selection]
+
     def show_result(self):
         self.case_counts.clear()
         if self.result is None:
@@ -384,6 +402,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             return
         self.ranks_view.show_estimates(self.data.domain.attributes, self._columns(),
                                        self.sorting)
+
+    def _show_selection(self):
+        if self.result is None:
+            return
+        self.ranks_view.fit_columns([a.name for a in self.data.domain.attributes],
+                                    self._columns())
         self._update_threshold_enabled()
         self._update_tau_label()
         if self.result.case_counts is not None:

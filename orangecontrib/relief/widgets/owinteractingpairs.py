@@ -26,6 +26,7 @@ from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.interactions import interacting_pairs, scan_pairs
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
+from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
 from orangecontrib.relief.widgets.names import NAME_CHARACTERS, distinguishing
 from orangecontrib.relief.widgets.numbers import count, format_p, format_statistic
@@ -73,20 +74,25 @@ def classification_scorers():
     return {cls.stem(): cls for cls in scoring.SCORERS if "classification" in cls.tasks}
 
 
-def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state, scan=False):
+def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state, scan=False,
+               impute=False):
     """:func:`.interacting_pairs` on ``data`` (an Orange table with a categorical class) in a
     background task: the pairs of the ``top`` attributes ``estimator`` ranks best, or of the
     ``chosen`` attribute indices (None: rank), with ``n_permutations`` (None: the engine's
     default) permutations of the class drawn by ``random_state``; with ``scan``, every pair
-    (:func:`.scan_pairs`: the chi-square p-values); cancelled through ``state``.
+    (:func:`.scan_pairs`: the chi-square p-values); with ``impute``, on ``data`` with missing
+    genotype calls filled (:func:`.missingcalls.prepare`); cancelled through ``state``.
 
     Returns a namespace with ``pairs`` (:class:`.InteractingPairs`), ``table`` (them as an
-    Orange table, :func:`pairs_table`) and ``n_ignored`` (instances left out for a missing
-    class)."""
+    Orange table, :func:`pairs_table`), ``n_ignored`` (instances left out for a missing
+    class) and ``calls`` (the missing genotype calls and those filled)."""
     if chosen is not None and len(chosen) < 2:
         raise ValueError("choose at least two attributes in the list, or test the best "
                          "ranked ones")
-    encoded, rows = encode_table(data, sparse=True)
+    # (only a ranking estimates the attributes: the tests count tables whatever is missing)
+    filled, calls = missingcalls.prepare(data, impute, state,
+                                         estimated=not scan and chosen is None)
+    encoded, rows = encode_table(filled, sparse=True)
     if scan:
         pairs = scan_pairs(encoded, callback=progress_callback(state))
     else:
@@ -94,7 +100,7 @@ def pairs_task(data, top, chosen, estimator, n_permutations, random_state, state
                                   n_permutations=n_permutations, random_state=random_state,
                                   callback=progress_callback(state))
     return SimpleNamespace(pairs=pairs, table=pairs_table(data, pairs),
-                           n_ignored=len(data) - len(rows))
+                           n_ignored=len(data) - len(rows), calls=calls)
 
 
 def pairs_table(data, pairs):
@@ -405,6 +411,11 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     #: the selected pairs, their attributes one after the other: [a1, b1, a2, b2, ...]
     selected_pairs = ContextSetting([])
     auto_commit = Setting(True)
+    #: fill missing genotype calls before testing (:mod:`.missingcalls`)
+    impute_calls = Setting(False)
+
+    class Warning(BackgroundEstimationWidget.Warning):
+        missing_calls = missingcalls.COST
 
     class Error(BackgroundEstimationWidget.Error):
         numeric_target = Msg("Interacting pairs need a categorical target; {} is numeric "
@@ -413,6 +424,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     class Information(BackgroundEstimationWidget.Information):
         all_tested = Msg("The data have {}, no more than the number to test: all "
                          "their pairs are tested, without a ranking.")
+        filled_calls = missingcalls.FILLED
 
     def __init__(self):
         super().__init__()
@@ -464,6 +476,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                                       if self.attr_list.sizeHintForRow(0) > 0 else 120)
         self.attr_list.selectionModel().selectionChanged.connect(self._on_chosen_changed)
         box.layout().addWidget(self.attr_list)
+        missingcalls.add_option(self, box, self.restart)
 
         self.ranking_box = box = gui.vBox(form, "Ranking")
         self.estimator_combo = QComboBox(
@@ -623,13 +636,20 @@ class OWInteractingPairs(BackgroundEstimationWidget):
 
     def background_task(self):
         if self.attribute_choice == self.AllPairs:
-            return (partial(pairs_task, scan=True), self.data, None, None, None, None,
-                    self.random_state)
+            return (partial(pairs_task, scan=True, impute=self.impute_calls), self.data, None,
+                    None, None, None, self.random_state)
         ranked = self.attribute_choice == self.BestRanked
         estimator = self.params_stack.create(self.estimator_name) if ranked else None
-        return (pairs_task, self.data, self.top,
+        return (partial(pairs_task, impute=self.impute_calls), self.data, self.top,
                 None if ranked else self._chosen_indices(), estimator,
                 self.n_permutations or None, self.random_state)
+
+    def on_partial_result(self, calls):
+        missingcalls.show(self, calls)
+
+    def on_done(self, result):
+        missingcalls.show(self, result.calls)
+        super().on_done(result)
 
     # --- table and heatmap
     def show_result(self):
