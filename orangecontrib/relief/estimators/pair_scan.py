@@ -65,10 +65,10 @@ whenever the minimum is reached at a pair with p <= tau — in particular whenev
 q-value is at most tau. Above tau, the reported q-values are upper bounds.
 
 Without missing values the margins of every pair's table are its attributes' own counts
-(n_ci. and n_c.j, n_.i., n_..j, n_c..), so the terms of G'² that depend on one attribute's
-margins (``own`` = sum_i (n_.i. log n_.i. - sum_c n_ci. log n_ci.), and n_ci. / (n_.i. n_c..),
-n_c.j / n_..j of S) are computed once an attribute; a pair adds the k log k of its cells and
-of n_.ij. For SNPs of two classes (the common case) the kernel keeps the 18 cells in scalars;
+(``n_ci.`` and ``n_c.j``, ``n_.i.``, ``n_..j``, ``n_c..``), so the terms of G'² that depend
+on one attribute's margins (``own = sum_i (n_.i. log n_.i. - sum_c n_ci. log n_ci.)``, and
+``n_ci. / (n_.i. n_c..)``, ``n_c.j / n_..j`` of S) are computed once an attribute; a pair adds
+the k log k of its cells and of ``n_.ij``. For SNPs of two classes (the common case) the kernel keeps the 18 cells in scalars;
 the order of the operations is the same as for any table, so the same G'².
 
 **Cost** (``benchmarks/pair_scan.py``): the popcounts of 4 word pairs (SNPs, 2 classes) per
