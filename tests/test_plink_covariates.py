@@ -174,3 +174,6 @@ def test_missing_calls_are_told_or_imputed_and_stay_packed(tmp_path, capsys):
     assert status == 0 and "5 missing genotype calls filled" in err
     status, _, err = run(["rank", "iris", "--impute", "mode"], capsys)
     assert status == 2 and "--impute fills the missing calls of PLINK" in err
+    status, _, err = run(["rank", bed, "--dask", "--iterations", "4", "--impute", "mode"],
+                         capsys)
+    assert status == 2 and "not of --dask partitions" in err

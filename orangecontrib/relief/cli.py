@@ -174,7 +174,7 @@ def add_covariate_options(parser):
                         help="PLINK data: fill missing genotype calls with each SNP's most "
                              "frequent genotype, so that the genotypes stay packed two bits a "
                              "call (with missing calls they take four bytes a call and the "
-                             "estimators a slower path)")
+                             "estimators a slower path); not with --dask")
     parser.add_argument("--covar-name", metavar="NAME,...",
                         help="PLINK data: the columns of --covar to use, names or ranges "
                              "first-last (e.g. age,PC1-PC4); default: all (headerless files "
@@ -378,6 +378,9 @@ def run_rank(args, out):
     if args.dask and (args.covar or args.covariates):
         raise CliError("--dask does not adjust for covariates (--covar, --covariates): rank "
                        "in memory")
+    if args.dask and args.impute:
+        raise CliError("--impute fills missing calls of genotypes read into memory, not of "
+                       "--dask partitions: fill them with PLINK first, or rank in memory")
     classes = scorer_classes()
     options = {("--k", "k"): args.k, ("--iterations", "iterations"): args.iterations,
                ("--seed", "random_state"): args.seed}

@@ -61,8 +61,8 @@ MAX_ITERATIONS = 100
 TOLERANCE = 1e-10
 #: the largest change of a coefficient in one step (Heinze & Schemper's step limit)
 MAX_STEP = 5.0
-#: halvings of a step that lowers the (penalised) log-likelihood
-MAX_HALVINGS = 30
+#: halvings of a step that lowers the (penalised) log-likelihood (logistf's maxhs)
+MAX_HALVINGS = 5
 #: a model's information whose smallest eigenvalue, in correlation form, is below this is
 #: singular: its own column is a combination of the shared ones among its rows
 COLLINEAR = 1e-10

@@ -257,7 +257,7 @@ def _evaluate(C, y, x, beta, start_rows, info, score):
     whether a fitted probability is numerically 0 or 1, and, written into ``info`` (p, p) and
     ``score`` (p,), the information X'WX and the score X'(y - p): one pass over the rows. The
     log-likelihood's terms -log(1 + exp(-abs(eta))) are taken as the logarithm of the product
-    of ``LOG_ROWS`` rows' at a time (a product of at most 2 ** LOG_ROWS). ``start_rows``: the
+    of ``LOG_ROWS`` rows' at a time (a product of at most 2^LOG_ROWS). ``start_rows``: the
     rows' values of :func:`_row_values` at ``beta`` where it is the start (the attribute's
     coefficient 0: they do not depend on the attribute), else an empty array."""
     n, k = C.shape
