@@ -57,6 +57,10 @@ ELSEWHERE = {"dask", "none"}
 SAMPLED = 25
 #: calls of each kernel recorded per estimator and form for the kernel-twin test
 RECORDED_CALLS = 2
+#: parameters that repeat the whole estimation a number of times (VLS's random subsets of the
+#: attributes), set to a few repeats in every variant: the path is the same whether it runs 4
+#: or 40 times, and 40 runs of the base estimator in both modes on every form cost minutes
+REPEATS = {"subsets": 4}
 
 # ---------------------------------------------------------------------------------------------
 # the data forms
@@ -232,12 +236,14 @@ def variants(cls):
     """(label, keyword arguments) of ``cls``'s variants, from its description: the defaults
     (with a seed where it draws at random without sampling instances), each "choice" or
     "bool" parameter changed alone to each of its other values, and, if it samples
-    instances, a sample of :data:`SAMPLED` (with a seed)."""
+    instances, a sample of :data:`SAMPLED` (with a seed); the parameters of :data:`REPEATS`
+    at their few repeats in all of them."""
     names = {p.name for p in cls.parameters}
     # a wrapper that draws at random whatever its other parameters (VLS's subsets) runs with
     # a seed, so that both kernel modes see the same draw
     drawn = "random_state" in names and not any(p.high == N_INSTANCES for p in cls.parameters)
-    out = [("defaults", {"random_state": 0} if drawn else {})]
+    fewer = {name: value for name, value in REPEATS.items() if name in names}
+    out = [("defaults", {**fewer, "random_state": 0} if drawn else dict(fewer))]
     for p in cls.parameters:
         if p.kind == "choice":
             others = [value for value, _ in p.choices if value != p.default]
@@ -248,7 +254,7 @@ def variants(cls):
         else:
             continue
         for value in others:
-            keywords = {p.name: value}
+            keywords = {**fewer, p.name: value}
             if p.high == N_INSTANCES and "random_state" in names:
                 keywords["random_state"] = 0
             out.append((f"{p.name}={value}", keywords))
