@@ -107,8 +107,12 @@ class TestMissingCalls(WidgetTest):
         w = self.create_widget(OWInteractingPairs, stored_settings={
             "top": 3, "n_permutations": 19, "random_state": 1, "__version__": 1})
         self.assertFalse(w.impute_calls)
+        # the ranking path (the automatic choice scans every pair of so few attributes, and
+        # the scan keeps missing calls on its fast path: no warning there)
+        w.choice_buttons.button(w.BestRanked).click()
         data = genotypes(seed=2)
         self.send_signal(w.Inputs.data, data, widget=w)
+        self.assertEqual(w.attribute_choice, w.BestRanked)
         self.wait_until_finished(widget=w, timeout=TIMEOUT)
         self.assertTrue(w.Warning.missing_calls.is_shown())
         w.controls.impute_calls.click()
