@@ -128,7 +128,10 @@ class EncodedData:
         X = self.X
         if sp.issparse(X):
             return bool(np.isnan(X.data).any())
-        return np.issubdtype(X.dtype, np.floating) and bool(np.isnan(X).any())
+        if not np.issubdtype(X.dtype, np.floating):
+            return False
+        step = max(1, CHECK_BYTES // max(X.shape[1], 1))      # no n x a mask of a wide table
+        return any(np.isnan(X[lo:lo + step]).any() for lo in range(0, X.shape[0], step))
 
     def class_priors(self):
         """Relative class frequencies P(c), instances counted by their weights (classification
