@@ -28,14 +28,39 @@ Sections (``--sections``, comma-separated):
   discovery proportion, the paired difference from STIR MultiSURF; and the correlation of
   NPDR's and STIR's uncalibrated statistics over the SNPs of each data set;
 * ``standard``: NPDR beside the standard tests on one simulation, n = 400, 100 SNPs (MAF
-  uniform in 0.1..0.5), two scenarios: *main effects* (10 planted SNPs with an odds ratio of 2
-  per allele, logit centred for classes about 50/50) and *a pure-epistatic pair* (SNPs 0 and
-  1: the class's logit +-2 by the XOR of carrying their minor alleles, no main effect). Per data
-  set: the allelic trend test (logistic regression on the allele count), NPDR calibrated (30
-  permutations), STIR MultiSURF calibrated and the scan of every pair for interaction
+  uniform in 0.1..0.5), three scenarios: *main effects in a case-control sample* (10 planted
+  SNPs with an odds ratio of 2 per allele in a population of about half cases; 200 cases and
+  200 controls drawn from it, as a GWAS samples), *the same main effects, classes as drawn*
+  (each instance's class drawn from its risk, logit centred on its median: 42 % to 62 % cases)
+  and *a pure-epistatic pair* (SNPs 0 and 1: the class's logit +-2 by the XOR of carrying their
+  minor alleles, no main effect). Per data set: the allelic trend test (logistic regression on
+  the allele count), NPDR calibrated (30 permutations), NPDR's uncalibrated Wald p-values (the
+  regressions' own), STIR MultiSURF calibrated and the scan of every pair for interaction
   (:func:`.interactions.interacting_pairs`, ``method="scan"``); the share of planted SNPs found
-  at q < 0.05 (for the scan: in a pair at q < 0.05 with another planted SNP) and the false
-  discovery proportion among the SNPs (pairs for the scan) called;
+  at q < 0.05 (for the scan: in a pair at q < 0.05 with another planted SNP), the false
+  discovery proportion among the SNPs (pairs for the scan) called, the share of the null SNPs
+  with p < 0.05 (about 5 % for a valid test) and the mean z of the planted SNPs' statistics
+  (NPDR, STIR: one-sided, a relevant SNP's is positive; the trend test's two-sided |z|). With
+  unequal classes NPDR's hits are mostly pairs of the larger class, whose genotypes are more
+  (or less) varied than the other's when a SNP has a main effect: the statistic then moves with
+  the class sizes as well as with the effect (``--scenarios``: the scenarios to run, by words of
+  their names);
+* ``standard-fdr``: the allelic trend test alone on ``--reps`` data sets of each main-effects
+  scenario of ``standard`` (the same seeds): the share of planted SNPs found and the false
+  discovery proportion at q < 0.05
+  averaged over the data sets (the false discovery rate), the share of the data sets with a
+  false discovery, and the share of the null SNPs with p < 0.05;
+* ``standard-z``: per data set of each main-effects scenario of ``standard`` (the same
+  seeds), the share of cases, the mean uncalibrated statistic of the planted SNPs for NPDR and
+  STIR MultiSURF, and the correlation of the two statistics over the SNPs: how NPDR's evidence
+  for a main effect moves with the class sizes;
+* ``standard-balanced``: a variant of NPDR's comparison measured on the same data sets of the
+  main-effects scenarios (not the estimator's statistic): over NPDR's neighbour pairs, each
+  SNP's share of differing genotypes among the misses less the mean of its shares among the
+  hits of each class (so the two classes' hits count equally whatever their sizes), calibrated
+  as NPDR's by 30 permutations of the class (:func:`.significance.calibrated_pvalues`), beside
+  the same difference with the hits pooled (NPDR's weighting); the share of planted SNPs found
+  at q < 0.05 and of null SNPs with p < 0.05;
 * ``speed``: NPDR with MultiSURF neighbourhoods and two covariates on 2,000 x 100,000 SNPs read
   from a ``.bed`` file (written once into ``--workdir`` by bed-reader): discrete covariates
   (sex and a 3-level site: the grouped popcount path), in a child process for its peak memory,
@@ -267,6 +292,24 @@ def main_effects(rng, n=400, a=100, planted=10, odds_ratio=2.0):
     return X, y
 
 
+def case_control(rng, n=400, a=100, planted=10, odds_ratio=2.0):
+    """n / 2 cases and n / 2 controls drawn from a population whose risk has an odds ratio of
+    ``odds_ratio`` per minor allele of each of the first ``planted`` SNPs (logit centred on its
+    mean: about half the population are cases)."""
+    maf = rng.uniform(0.1, 0.5, a)
+    need = {1.0: n // 2, 0.0: n - n // 2}
+    parts = []
+    while need[0.0] or need[1.0]:
+        X = snps(rng, 4 * n, a, maf)
+        logit = np.log(odds_ratio) * (X[:, :planted] - 2 * maf[:planted]).sum(axis=1)
+        y = (rng.random(4 * n) < 1 / (1 + np.exp(-logit))).astype(float)
+        for label in need:
+            take = np.flatnonzero(y == label)[:need[label]]
+            need[label] -= take.size
+            parts.append((X[take], y[take]))
+    return np.vstack([X for X, _ in parts]), np.concatenate([y for _, y in parts])
+
+
 def epistatic_pair(rng, n=400, a=100, logit=2.0):
     X = snps(rng, n, a)
     carry = X[:, :2] > 0
@@ -275,26 +318,34 @@ def epistatic_pair(rng, n=400, a=100, logit=2.0):
     return X, y
 
 
-def standard_section(reps, skip=()):
+def standard_section(reps, skip=(), scenarios=()):
     from orangecontrib.relief.estimators.interactions import interacting_pairs
     from orangecontrib.relief.estimators.trend import TrendTest
     snp_data = lambda X, y: encode(X, y, discrete=True, n_classes=2)
     methods = {
-        "allelic trend test": lambda d, s: TrendTest().test(d).qvalues,
-        "NPDR (calibrated)": lambda d, s: NPDR().test(d, random_state=s).qvalues,
-        "STIR MultiSURF (calibrated)": lambda d, s: stir(MultiSURF(), d, random_state=s).qvalues,
+        "allelic trend test": lambda d, s: TrendTest().test(d),
+        "NPDR (calibrated)": lambda d, s: NPDR().test(d, random_state=s),
+        "NPDR (Wald, uncalibrated)": lambda d, s: NPDR(statistic="wald").test(d, calibration=0),
+        "STIR MultiSURF (calibrated)": lambda d, s: stir(MultiSURF(), d, random_state=s),
         "pair scan": lambda d, s: interacting_pairs(d, method="scan", random_state=s),
     }
     methods = {name: m for name, m in methods.items()
                if not any(word and word in name for word in skip)}
-    scenarios = {"main effects (10 SNPs, OR 2 per allele)": (main_effects, 10),
-                 "pure-epistatic pair (XOR, logit +-2)": (epistatic_pair, 2)}
+    simulations = {
+        "main effects, 200 cases and 200 controls (10 SNPs, OR 2 per allele)":
+            (case_control, 10),
+        "main effects, classes as drawn (10 SNPs, OR 2 per allele)": (main_effects, 10),
+        "pure-epistatic pair (XOR, logit +-2)": (epistatic_pair, 2)}
+    simulations = {name: s for name, s in simulations.items()
+                   if not any(scenarios) or any(word and word in name for word in scenarios)}
     print("| scenario | method | data sets | planted found at q < .05, mean [95 % interval] | "
-          "FDP, mean [95 % interval] | s/data set |")
-    print("|---|---|---|---|---|---|")
-    for scenario, (simulate, planted) in scenarios.items():
+          "FDP, mean [95 % interval] | null SNPs p < .05 | planted mean z | s/data set |")
+    print("|---|---|---|---|---|---|---|---|")
+    for scenario, (simulate, planted) in simulations.items():
         found = {name: [] for name in methods}
         fdp = {name: [] for name in methods}
+        null_p = {name: [] for name in methods}
+        mean_z = {name: [] for name in methods}
         seconds = {name: 0.0 for name in methods}
         for rep in range(reps):
             X, y = simulate(np.random.default_rng(3000 + rep))
@@ -310,12 +361,93 @@ def standard_section(reps, skip=()):
                     found[name].append(len(hit) / planted)
                     fdp[name].append((len(called) - len(true)) / max(len(called), 1))
                 else:
-                    chosen = result < 0.05
+                    chosen = result.qvalues < 0.05
                     found[name].append(chosen[:planted].mean())
                     fdp[name].append(chosen[planted:].sum() / max(chosen.sum(), 1))
+                    null_p[name].append(np.mean(result.pvalues[planted:] < 0.05))
+                    z = result.statistics[:planted]
+                    mean_z[name].append(np.mean(np.abs(z) if "trend" in name else z))
         for name in methods:
+            share = f"{np.mean(null_p[name]):.1%}" if null_p[name] else "–"
+            z = f"{np.mean(mean_z[name]):.2f}" if mean_z[name] else "–"
             print(f"| {scenario} | {name} | {reps} | {interval(found[name])} | "
-                  f"{interval(fdp[name])} | {seconds[name] / reps:.2f} |", flush=True)
+                  f"{interval(fdp[name])} | {share} | {z} | {seconds[name] / reps:.2f} |",
+                  flush=True)
+
+
+def standard_fdr_section(reps):
+    from orangecontrib.relief.estimators.trend import TrendTest
+    print("| scenario | data sets | planted found at q < .05 | FDR (mean FDP) at q < .05 | "
+          "data sets with a false discovery | null SNPs p < .05 |")
+    print("|---|---|---|---|---|---|")
+    for scenario, simulate in (("200 cases and 200 controls", case_control),
+                               ("classes as drawn", main_effects)):
+        fdp, null_p, found = [], [], []
+        for rep in range(reps):
+            X, y = simulate(np.random.default_rng(3000 + rep))
+            result = TrendTest().test(encode(X, y, discrete=True, n_classes=2))
+            chosen = result.qvalues < 0.05
+            found.append(chosen[:10].mean())
+            fdp.append(chosen[10:].sum() / max(chosen.sum(), 1))
+            null_p.append(np.mean(result.pvalues[10:] < 0.05))
+        fdp = np.array(fdp)
+        print(f"| main effects, {scenario} | {reps} | {interval(found)} | {interval(fdp)} | "
+              f"{np.mean(fdp > 0):.1%} | {np.mean(null_p):.2%} |", flush=True)
+
+
+def standard_z_section(reps):
+    print("| scenario | data set | cases | NPDR planted mean z | STIR planted mean z | "
+          "correlation over the SNPs |")
+    print("|---|---|---|---|---|---|")
+    for scenario, simulate in (("200 cases and 200 controls", case_control),
+                               ("classes as drawn", main_effects)):
+        for rep in range(reps):
+            X, y = simulate(np.random.default_rng(3000 + rep))
+            data = encode(X, y, discrete=True, n_classes=2)
+            npdr = NPDR().test(data, calibration=0).statistics
+            relief = stir(MultiSURF(), data, calibration=0).statistics
+            print(f"| {scenario} | {rep} | {y.mean():.1%} | {npdr[:10].mean():.2f} | "
+                  f"{relief[:10].mean():.2f} | {np.corrcoef(npdr, relief)[0, 1]:.3f} |",
+                  flush=True)
+
+
+def standard_balanced_section(reps, permutations=30):
+    from orangecontrib.relief.estimators.significance import calibrated_pvalues
+
+    def differences(differ, rows, others, y):
+        """(pooled, balanced) differences of the SNPs' shares of differing genotypes."""
+        miss = y[rows] != y[others]
+        hits = [~miss & (y[rows] == c) for c in (0.0, 1.0)]
+        shares = lambda pairs: differ[pairs].mean(axis=0)
+        return (shares(miss) - shares(~miss),
+                shares(miss) - (shares(hits[0]) + shares(hits[1])) / 2)
+
+    print("| scenario | hits | data sets | planted found at q < .05, mean [95 % interval] | "
+          "null SNPs p < .05 |")
+    print("|---|---|---|---|---|")
+    for scenario, simulate in (("200 cases and 200 controls", case_control),
+                               ("classes as drawn", main_effects)):
+        found = {"pooled": [], "balanced": []}
+        null_p = {"pooled": [], "balanced": []}
+        for rep in range(reps):
+            X, y = simulate(np.random.default_rng(3000 + rep))
+            data = encode(X, y, discrete=True, n_classes=2)
+            context = NPDR().context(data)
+            rows, others = context.rows, context.others
+            differ = X[rows] != X[others]
+            observed = differences(differ, rows, others, y)
+            rng = np.random.default_rng(rep)
+            null = [differences(differ, rows, others, rng.permutation(y))
+                    for _ in range(permutations)]
+            for k, name in enumerate(("pooled", "balanced")):
+                p = calibrated_pvalues(observed[k], np.array([n[k] for n in null]))
+                found[name].append(np.mean(benjamini_hochberg(p)[:10] < 0.05))
+                null_p[name].append(np.mean(p[10:] < 0.05))
+        for name in found:
+            print(f"| main effects, {scenario} | {name} | {reps} | {interval(found[name])} | "
+                  f"{np.mean(null_p[name]):.1%} |", flush=True)
+
+
 def strata_section(reps):
     from orangecontrib.relief.estimators import significance
     n = 400
@@ -501,6 +633,8 @@ def main():
     parser.add_argument("--workdir", default=".")
     parser.add_argument("--skip", default="", help="standard: leave out the methods whose "
                         "name contains one of these words (comma-separated), e.g. STIR")
+    parser.add_argument("--scenarios", default="", help="standard: only the scenarios whose "
+                        "name contains one of these words (comma-separated), e.g. cases")
     parser.add_argument("-n", type=int, default=2000)
     parser.add_argument("-a", type=int, default=100_000)
     parser.add_argument("--speed-child", help=argparse.SUPPRESS)
@@ -521,7 +655,13 @@ def main():
         elif section == "power":
             power_section(args.reps)
         elif section == "standard":
-            standard_section(args.reps, args.skip.split(","))
+            standard_section(args.reps, args.skip.split(","), args.scenarios.split(","))
+        elif section == "standard-fdr":
+            standard_fdr_section(args.reps)
+        elif section == "standard-z":
+            standard_z_section(args.reps)
+        elif section == "standard-balanced":
+            standard_balanced_section(args.reps)
         elif section == "speed":
             speed_section(args.workdir, args.n, args.a)
         elif section == "speed-numeric":

@@ -83,6 +83,12 @@ def test_impute_mode_fills_categorical_attributes_by_the_instances_with_a_class(
     assert np.isnan(table.X[:, :70]).sum() == missing.sum()         # the input unchanged
     complete = impute_mode(filled)
     assert complete is filled
+    # with count: the same table and the number of values filled, the missing calls of the
+    # categorical attributes (the numeric attribute's missing ages are not filled)
+    counted, number = impute_mode(table, count=True)
+    np.testing.assert_array_equal(counted.X, filled.X)
+    assert number == missing.sum() > 0
+    assert impute_mode(filled, count=True) == (filled, 0)
 
 
 def test_missing_calls_count_only_what_keeps_the_bit_plane_path():

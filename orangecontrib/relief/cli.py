@@ -162,11 +162,11 @@ def add_covariate_options(parser):
                         help="PLINK data: read the phenotype as 0 = control, 1 = case (PLINK's "
                              "--1) instead of 1 = control, 2 = case with 0 missing")
     parser.add_argument("--covariates", metavar="NAME,...",
-                        help="columns of the data to adjust for (NPDR): they are not ranked; "
-                             "instances with a missing value in them are left out")
+                        help="columns of the data to adjust for (NPDR, TrendTest): they are not "
+                             "ranked; instances with a missing value in them are left out")
     parser.add_argument("--covar", metavar="FILE",
-                        help="PLINK data: a covariate file whose columns NPDR adjusts for: "
-                             "FID IID and a column per covariate, a line per individual, "
+                        help="PLINK data: a covariate file whose columns NPDR and TrendTest adjust "
+                             "for: FID IID and a column per covariate, a line per individual, "
                              "headerless (PLINK 1.9) or under a header 'FID IID name ...' or "
                              "'#FID IID name ...' ('#IID name ...' without FID); as PLINK, "
                              "individuals with NA or -9, or without a line, are left out")

@@ -61,28 +61,29 @@ def missing_calls(table):
     return int(np.isnan(table.X).sum())
 
 
-def impute_mode(table):
+def impute_mode(table, count=False):
     """``table`` (an Orange ``Table``) with the missing values of its categorical attributes
     (such as genotype calls) filled by :func:`fill_with_mode`: each attribute's most frequent
     value among the instances with a known class (those an estimate uses; all instances without
     a class variable). Numeric attributes, the class and meta attributes are left as they are;
-    the table itself when nothing is missing. ``ValueError`` for sparse data with missing
-    values."""
+    the table itself when nothing is missing. With ``count``, ``(table, filled)``: the table
+    and the number of values filled. ``ValueError`` for sparse data with missing values."""
     columns = np.flatnonzero(_categorical_columns(table.domain))
     if not isinstance(table.X, np.ndarray):
         if np.isnan(table.X.data).any():
             raise ValueError("filling missing values of sparse data is not supported: convert "
                              "the data to dense first")
-        return table
+        return (table, 0) if count else table
     values = table.X[:, columns]
     missing = np.isnan(values)
-    if not missing.any():
-        return table
-    counted = None
-    if table.domain.class_var is not None:
-        Y = np.asarray(table.Y, dtype=float).reshape(len(table), -1)
-        counted = ~np.isnan(Y[:, 0])
-    filled = table.copy()
-    with filled.unlocked(filled.X):
-        filled.X[:, columns] = fill_with_mode(values, missing, counted)
-    return filled
+    filled = int(missing.sum())
+    if filled:
+        counted = None
+        if table.domain.class_var is not None:
+            Y = np.asarray(table.Y, dtype=float).reshape(len(table), -1)
+            counted = ~np.isnan(Y[:, 0])
+        copy = table.copy()
+        with copy.unlocked(copy.X):
+            copy.X[:, columns] = fill_with_mode(values, missing, counted)
+        table = copy
+    return (table, filled) if count else table

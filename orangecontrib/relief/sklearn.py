@@ -226,7 +226,7 @@ class EstimatorSelector(SelectorMixin, BaseEstimator):
         ``covariates`` (n_samples, n_covariates), numeric, or an
         :class:`~.estimators.encoding.Covariates` made by
         :func:`~.estimators.encoding.as_covariates` (which marks discrete ones), are variables
-        to adjust for (NPDR; the other estimators refuse them). In cross-validation they are
+        to adjust for (NPDR, TrendTest; the other estimators refuse them). In cross-validation they are
         split with the samples, as arrays or as :class:`~.estimators.encoding.Covariates`:
         ``cross_val_score(pipe, X, y, params={"select__covariates": covariates})``, or with
         scikit-learn's metadata routing ``set_fit_request(covariates=True)``."""

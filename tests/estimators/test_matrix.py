@@ -21,12 +21,16 @@ context of the double-precision kernel, so estimates are compared with ``np.arra
 (NaN equal to NaN).
 
 The data are small; the two forms meant to reach a size threshold of the engine (the
-single-precision search, k-d trees) have the smallest size that reaches it. Every estimator's
+single-precision search, k-d trees) lower that threshold while they run (the threshold only
+chooses the path: the path's arithmetic is the same at any size, and the engine's own tests
+check the thresholds at their values) and have the smallest size that reaches it. Every estimator's
 defaults run on every form, its other variants on the forms registered with
 ``variants=True``, which between them hold every kind of column and target.
 """
+import contextlib
 import copy
 import functools
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -67,17 +71,34 @@ REPEATS = {"subsets": 4}
 
 #: name -> (builder, whether every variant runs on it)
 FORMS = {}
+#: name -> {(module, name): value}: the engine's size thresholds a form lowers while it runs
+THRESHOLDS = {}
 
 
-def form(name, variants=False):
+def form(name, variants=False, thresholds=None):
     """Register a builder of a data form (no arguments, an :class:`.EncodedData`). Every
     estimator's defaults run on every form; its other variants on the forms with
     ``variants`` (the forms whose columns exercise every diff option: discrete and numeric
-    values, missing ones, bit planes; a regression target)."""
+    values, missing ones, bit planes; a regression target). ``thresholds`` ({(module,
+    name): value}) are the engine's size thresholds set while the form's cases run."""
     def register(build):
         FORMS[name] = (functools.cache(build), variants)
+        THRESHOLDS[name] = thresholds or {}
         return build
     return register
+
+
+@contextlib.contextmanager
+def lowered(name):
+    """The size thresholds of form ``name`` set for the duration."""
+    saved = {key: getattr(*key) for key in THRESHOLDS[name]}
+    try:
+        for (module, attribute), value in THRESHOLDS[name].items():
+            setattr(module, attribute, value)
+        yield
+    finally:
+        for (module, attribute), value in saved.items():
+            setattr(module, attribute, value)
 
 
 def rng(seed):
@@ -201,11 +222,15 @@ def ties():
     return encode(X, classes(60, 2, 16), discrete=[True, True, False], n_classes=2)
 
 
-@form("single precision")
+#: the single-precision search's fewest diff terms while its form runs (N = 200, a = 50)
+SINGLE_WORK = 200 * 200 * 50
+
+
+@form("single precision", thresholds={(single_precision, "MIN_WORK"): SINGLE_WORK})
 def single():
     """Every instance sampled, N x N x a = the single-precision search's fewest diff terms."""
     a = 50
-    n = int(np.ceil(np.sqrt(single_precision.MIN_WORK / a)))
+    n = int(np.ceil(np.sqrt(SINGLE_WORK / a)))
     X = rng(17).random((n, a))
     return encode(X, (X[:, 0] > 0.5).astype(float), n_classes=2)
 
@@ -221,10 +246,14 @@ def numeric_covariates():
     return replace(data, covariates=as_covariates(rng(22).normal(size=n), n, names=["age"]))
 
 
-@form("k-d tree")
+#: the k-d tree search's fewest instances while its form runs
+KD_TREE_INSTANCES = 300
+
+
+@form("k-d tree", thresholds={(neighbours, "KD_TREE_MIN_INSTANCES"): KD_TREE_INSTANCES})
 def kd_tree():
     """The fewest instances and the most attributes of the k-d tree search."""
-    X = rng(18).random((neighbours.KD_TREE_MIN_INSTANCES, neighbours.KD_TREE_MAX_ATTRIBUTES))
+    X = rng(18).random((KD_TREE_INSTANCES, neighbours.KD_TREE_MAX_ATTRIBUTES))
     return encode(X, (X[:, 0] + X[:, 1] > 1).astype(float), n_classes=2)
 
 
@@ -292,6 +321,35 @@ def case_id(case):
 
 #: kernel -> [(case, args)]: the arguments of calls recorded while the cases ran
 RECORDED = {}
+#: digests of the recorded calls: a call with the same arguments as one recorded (the other
+#: kernel mode's, or another estimator's that searches alike) is not recorded again
+_SEEN = set()
+
+
+def _digest(kernel, args):
+    """A digest of ``kernel`` and its arguments' values (arrays by dtype, shape and bytes;
+    a new object, equal to no other, where an argument is neither an array, a tuple nor a
+    scalar)."""
+    digest = hashlib.blake2b(kernel.__name__.encode())
+
+    def add(value):
+        if isinstance(value, np.ndarray):
+            digest.update(f"{value.dtype.str}{value.shape}".encode())
+            digest.update(np.ascontiguousarray(value).view(np.uint8).tobytes())
+        elif isinstance(value, tuple):
+            digest.update(b"(")
+            for item in value:
+                add(item)
+            digest.update(b")")
+        elif value is None or isinstance(value, (bool, int, float, str, np.generic)):
+            digest.update(repr(value).encode())
+        else:                   # a value whose repr may not tell it apart: recorded anyway
+            raise TypeError
+    try:
+        add(args)
+    except TypeError:
+        return object()
+    return digest.digest()
 
 
 def _recorder(case):
@@ -300,7 +358,10 @@ def _recorder(case):
     def record(kernel, args):
         if counts.get(kernel, 0) < RECORDED_CALLS:
             counts[kernel] = counts.get(kernel, 0) + 1
-            RECORDED.setdefault(kernel, []).append((case, copy.deepcopy(args)))
+            key = _digest(kernel, args)
+            if key not in _SEEN:
+                _SEEN.add(key)
+                RECORDED.setdefault(kernel, []).append((case, copy.deepcopy(args)))
     return record
 
 
@@ -311,7 +372,8 @@ def outcome(case, mode):
     cls, _, keywords = VARIANTS[v]
     data = FORMS[name][0]()
     searches = set()
-    with kernel_mode(mode), search_notices(searches.add), kernel_calls(_recorder(case)):
+    with kernel_mode(mode), search_notices(searches.add), kernel_calls(_recorder(case)), \
+            lowered(name):
         try:
             result = ("estimates", np.asarray(cls(**keywords)(data), dtype=float))
         except (ValueError, TypeError, MemoryError) as error:
@@ -376,7 +438,8 @@ def _equal(a, b):
 
 def test_every_kernel_equals_its_numpy_equivalent_on_every_form():
     """Each kernel and its numpy equivalent run on the arguments a kernel received while the
-    cases ran (for each form, the first calls of each estimator): the same outputs (the
+    cases ran (for each form, the first calls of each estimator, each set of arguments
+    once): the same outputs (the
     arrays the kernel writes into) and the same result, wherever the numpy equivalent
     applies; an equivalent that declines (``NotImplemented``) has changed nothing. Every
     kernel is exercised by some form."""

@@ -403,3 +403,58 @@ def test_separated_wald_fits_are_firths():
     np.testing.assert_allclose([result.coefficients[0], result.standard_errors[0],
                                 result.statistics[0]], [model.coef_[0], model.bse_[0], z],
                                rtol=1e-5)
+
+
+def test_the_work_is_sized_from_the_data_summary_without_a_model(monkeypatch):
+    # fit_work tells from the data's summary whether the fits read bit planes, as a model of
+    # the data (built here) holds them, and builds no model itself
+    import scipy.sparse as sp
+    from dataclasses import replace
+    from orangecontrib.relief.estimators import npdr
+    from orangecontrib.relief.estimators.neighbourhood import diffs
+    from orangecontrib.relief.estimators.neighbourhood.packed import PackedColumns, pack_planes
+    rng = np.random.default_rng(5)
+    n = 40
+    y = (rng.random(n) < 0.5).astype(float)
+    snps = _snps(rng, n, 70)
+    gap = snps.copy()
+    gap[3, 5] = np.nan
+    empty = snps.copy()
+    empty[:, 7] = np.nan
+    five = snps.copy()
+    five[0, 9] = 4
+    forms = {
+        "snps": (encode(snps, y, discrete=True, n_classes=2), True),
+        "held as planes": (encode(PackedColumns(pack_planes(snps, np.arange(70)), 70), y,
+                                  discrete=True, n_classes=2), True),
+        "too few columns": (encode(snps[:, :30], y, discrete=True, n_classes=2), False),
+        "a missing call": (encode(gap, y, discrete=True, n_classes=2), False),
+        "a column without a value": (encode(empty, y, discrete=True, n_classes=2), False),
+        "five values": (encode(five, y, discrete=True, n_classes=2), False),
+        "numeric": (encode(rng.normal(size=(n, 70)), y, discrete=False, n_classes=2), False),
+        "sparse": (encode(sp.csr_matrix(snps), y, discrete=True, n_classes=2), False),
+    }
+    numeric_covs = as_covariates(rng.normal(size=(n, 2)), n)
+    discrete_covs = as_covariates(rng.integers(0, 2, (n, 1)), n, discrete=True)
+    for name, (data, expected) in forms.items():
+        if not data.is_sparse:
+            model = diffs.DiffModel(data, npdr.DIFFS)
+            assert (model.planes.shape[2] > 0 and bool(model.usable.all())) == expected, name
+        assert diffs.in_planes(data, npdr.DIFFS) == expected, name
+        built = []
+        monkeypatch.setattr(npdr, "DiffModel", lambda *a, **k: built.append(a))
+        for covs, kind in ((None, "grouped"), (discrete_covs, "grouped"),
+                           (numeric_covs, "counted")):
+            work = NPDR().fit_work(replace(data, covariates=covs))
+            if expected:
+                assert work == (npdr.FIT_WORK["grouped"] if kind == "grouped"
+                                else npdr.FIT_WORK["counted"] * 4), name
+            else:
+                assert work == npdr.FIT_WORK["score"], name
+            assert NPDR(statistic="wald").fit_work(replace(data, covariates=covs)) == \
+                (npdr.FIT_WORK["grouped"] if expected and kind == "grouped"
+                 else npdr.FIT_WORK["wald"])
+        monkeypatch.undo()
+        assert not built, name
+    quantitative = encode(snps, rng.normal(size=n), discrete=True, n_classes=0)
+    assert NPDR().fit_work(quantitative) == npdr.FIT_WORK["linear"]

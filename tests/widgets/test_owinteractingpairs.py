@@ -421,7 +421,7 @@ class TestOWInteractingPairs(WidgetTest):
         # the widths are measured on a few rows; measured on every row they are the same
         from types import SimpleNamespace
         from orangecontrib.relief.estimators.significance import benjamini_hochberg
-        from orangecontrib.relief.widgets.owinteractingpairs import PairsModel, _widest_rows
+        from orangecontrib.relief.widgets.pairsmodel import PairsModel, widest_rows
 
         class Pairs(SimpleNamespace):
             def __len__(self):
@@ -437,7 +437,7 @@ class TestOWInteractingPairs(WidgetTest):
         model = PairsModel()
         model.pairs, model.names = pairs, ["a", "b"]
         metrics = self.widget.view.fontMetrics()
-        rows = _widest_rows(pairs)
+        rows = widest_rows(pairs)
         self.assertLess(len(rows), 200)
         for column in range(3, len(COLUMNS)):
             every = max(metrics.horizontalAdvance(model.text(r, column)) for r in range(n))
@@ -567,6 +567,9 @@ class TestOWInteractingPairsBigFont(BigFont, WidgetTest):
         self.process_events()
         for size in (w.sizeHint(), w.minimumSizeHint(), w.size()):
             self.assertLessEqual(size.width(), 1366)
+        # Orange's own test of a widget's minimum size (under 800 x 700): the table's pane
+        # made its minimum as wide as its columns (1,340 pixels)
+        self.check_minimum_size(w)
         view, model = w.view, w.model
         self.assertLessEqual(sum(view.columnWidth(c) for c in range(len(COLUMNS))),
                              view.viewport().width())                 # q in view

@@ -209,8 +209,8 @@ def check_data(data, estimator):
         raise ValueError(f"{estimator.name} does not take attribute weights in its distance: "
                          "use a Relief-family estimator (ReliefF, RReliefF, the SURF family)")
     if data.covariates is not None and not getattr(estimator, "adjusts_covariates", False):
-        raise ValueError(f"{estimator.name} does not adjust for covariates: use NPDR, or "
-                         "leave the covariates out")
+        raise ValueError(f"{estimator.name} does not adjust for covariates: use NPDR or "
+                         "TrendTest, or leave the covariates out")
 
 
 def check_summary(estimator, n_instances, n_attributes, task=None, classes_present=None,

@@ -31,8 +31,8 @@ __all__ = ["EncodedData", "Covariates", "encode", "as_covariates", "unit_scales"
 class Covariates:
     """Variables of no interest measured on the instances (age, sex, ancestry components):
     ``values`` (n, c) float64 (discrete ones as integer codes), ``discrete`` (c,) which are
-    discrete and their ``names``. Estimators that adjust for them (NPDR) take them as further
-    regressors; the others refuse data that carry them.
+    discrete and their ``names``. Estimators that adjust for them (NPDR, the trend test) take
+    them as further regressors; the others refuse data that carry them.
 
     They index by instances as an array does (``shape``, ``len``, ``covariates[rows]`` with an
     index array, a mask or a slice: the covariates of those instances), so that scikit-learn
@@ -84,7 +84,7 @@ class EncodedData:
     names: tuple = ()        # attribute names
     y_span: float = 1.0      # max - min of a regression target (1 for classification)
     weights: np.ndarray = None   # (n,) instance weights > 0; None = every instance weighs 1
-    covariates: Covariates = None    # variables to adjust for (NPDR); None = none
+    covariates: Covariates = None    # variables to adjust for (NPDR, trend test); None = none
     #: (a,) weights >= 0 of the attributes in the distances between instances (Iterative
     #: Relief; :meth:`with_attribute_weights`); None = every attribute weighs 1. They weigh
     #: each attribute's diff in the distance only, never in the estimates.
@@ -128,7 +128,10 @@ class EncodedData:
         X = self.X
         if sp.issparse(X):
             return bool(np.isnan(X.data).any())
-        return np.issubdtype(X.dtype, np.floating) and bool(np.isnan(X).any())
+        if not np.issubdtype(X.dtype, np.floating):
+            return False
+        step = max(1, CHECK_BYTES // max(X.shape[1], 1))      # no n x a mask of a wide table
+        return any(np.isnan(X[lo:lo + step]).any() for lo in range(0, X.shape[0], step))
 
     def class_priors(self):
         """Relative class frequencies P(c), instances counted by their weights (classification

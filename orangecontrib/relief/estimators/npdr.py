@@ -31,6 +31,17 @@ below 0.05); by default the statistics are referred to their null distribution f
 permutations of the target, as STIR's (:meth:`NPDR.test`), which ``benchmarks/npdr.py``
 measures. The p-values are adjusted by Benjamini-Hochberg and by Bonferroni.
 
+What it finds: attributes whose values differ more often across the pairs of unlike class than
+across the pairs of like class, as in interactions. A SNP with a main effect (each allele
+raising the odds) changes that comparison little, and with unequal classes the comparison
+moves with the class sizes too: most pairs of like class then belong to the larger class,
+whose genotypes are more varied than the other's where its risk allele is the minor one (less
+varied where it is the major one), so the one-sided test may find such a SNP irrelevant. On
+400 individuals with 10 of 100 SNPs of an odds ratio of 2 per allele, NPDR found about a fifth
+of them at q < 0.05 (averaged over 40 data sets, 20 % with 200 cases and 200 controls,
+16 % with 42 % to 62 % cases), where the allelic trend test (:class:`.trend.TrendTest`,
+the standard test for main effects) found 60 %.
+
 The fits of all attributes share every regressor but one and are computed together
 (:mod:`.pair_regression`). For a discrete class and discrete attributes of at most four values
 (SNPs) whose instances fall into few groups of equal class and covariates (at most
@@ -48,7 +59,7 @@ import numpy as np
 
 from .base import Estimator, check_data, parallel_launch, progress_part, random_generator
 from .description import Param
-from .neighbourhood.diffs import DiffModel, DiffOptions
+from .neighbourhood.diffs import DiffModel, DiffOptions, in_planes
 from .neighbourhood.neighbours import nearest_neighbours
 from .neighbourhood.bit_planes import unpack
 from .neighbourhood.packed import cell_mismatch_counts, column_planes
@@ -258,12 +269,13 @@ class NPDR(Estimator):
 
     def fit_work(self, data):
         """The work of one pass of :meth:`fits` on ``data`` relative to that of
-        :meth:`context` (``FIT_WORK``): the share of the progress each part reports."""
-        check_data(data, self)     # first: what NPDR refuses never reaches the model below
+        :meth:`context` (``FIT_WORK``): the share of the progress each part reports, told
+        from the data's summary (:func:`.neighbourhood.diffs.in_planes`: whether the fits read
+        the attributes from bit planes) without a model of the data; :meth:`context` checks
+        the data."""
         if not data.is_classification:
             return FIT_WORK["linear"]
-        model = DiffModel(replace(data, covariates=None), DIFFS)
-        bits = model.planes.shape[2] > 0 and model.usable.all()
+        bits = in_planes(data, DIFFS)
         covs = data.covariates
         if bits and (covs is None or np.all(covs.discrete)):
             return FIT_WORK["grouped"]

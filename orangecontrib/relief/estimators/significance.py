@@ -52,12 +52,12 @@ finite) is left out of the pool and gets the permutation p-value (b + 1)/(R + 1)
 **Permutation p-values** (any estimator, any target): the estimates of R copies of the data with
 the target randomly permuted; p = (b + 1) / (R + 1), b being the number of permuted estimates at
 least as large as the observed one (Phipson & Smyth, "Permutation p-values should never be zero").
-Data with covariates (which only estimators that adjust for them take, NPDR) are permuted within
-strata of instances alike in their covariates (:func:`permutation_strata`), so that the permuted
-target keeps its dependence on the covariates: the null hypothesis is that an attribute tells
-nothing of the target beyond the covariates, and a permutation over all instances would break
-the covariates' own effect and count an attribute that merely follows a covariate as a
-discovery.
+Data with covariates (which only estimators that adjust for them take: NPDR, the trend test) are
+permuted within strata of instances alike in their covariates (:func:`permutation_strata`), so
+that the permuted target keeps its dependence on the covariates: the null hypothesis is that an
+attribute tells nothing of the target beyond the covariates, and a permutation over all
+instances would break the covariates' own effect and count an attribute that merely follows a
+covariate as a discovery.
 An estimator with ``target_contexts(data, callback)`` (ReliefF, Relief, RReliefF, the SURF
 family; TuRF for its rounds over all attributes) gives the contexts of the permuted targets,
 ``function(target, callback)``, from one neighbour search.

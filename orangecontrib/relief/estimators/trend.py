@@ -1,7 +1,9 @@
 """The standard per-SNP test of a genome-wide association study, beside the neighbourhood
 estimators: each attribute alone, in a regression of the target on the attribute's value (a
 discrete attribute's code 0, 1, 2, ...: for a SNP the count of its second allele, the additive
-model) and the covariates.
+model) and the covariates. It finds main effects (each allele raising the odds), which the
+neighbourhood statistics (:mod:`.npdr`, STIR) mostly miss, and misses interactions without a
+marginal effect, which they find: report it beside them.
 
 * A case-control class (two classes; the second is the cases): the logistic regression of the
   class on the code and the covariates, tested by the Wald z of the code's coefficient, as

@@ -8,20 +8,33 @@ from Orange.widgets import gui
 from Orange.widgets.data.owrank import RankTableModel
 from Orange.widgets.utils.itemmodels import VariableListModel
 
+from orangecontrib.relief.widgets.names import NAME_CHARACTERS, distinguishing
+
 __all__ = ["EstimatesModel", "CovariateModel"]
 
 
 class EstimatesModel(RankTableModel):
     """Rank's table model, with the cells of attributes that TuRF removed reading "removed"
     (they still sort by TuRF's ranking) and header tooltips; p- and q-value columns sort
-    ascending first."""
+    ascending first; names longer than :data:`.names.NAME_CHARACTERS` shown by what tells them
+    apart (a table of names that differ only in the middle would show the same start and end
+    on every row), in full in their tooltips."""
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.notes = {}             # {(source row, column): (text, tooltip)}
+        #: {source row: the name as shown} of names longer than :data:`.names.NAME_CHARACTERS`
+        #: (:func:`.names.distinguishing`: what tells them apart kept; tooltips in full)
+        self.shown_names = {}
         self.header_tips = []
         self.ascending = set()      # columns sorted ascending first (p and q)
 
     def data(self, index, role=Qt.DisplayRole):
+        if index.isValid() and index.column() == 0 and self.shown_names \
+                and role in (Qt.DisplayRole, Qt.ToolTipRole):
+            row = self.mapToSourceRows(index.row())
+            if row in self.shown_names:
+                return self.shown_names[row] if role == Qt.DisplayRole \
+                    else self._table[row][0].name
         if index.isValid() and index.column() > 1 and self.notes:
             note = self.notes.get((self.mapToSourceRows(index.row()), index.column()))
             if note is not None:
@@ -54,8 +67,13 @@ class EstimatesModel(RankTableModel):
         self.clear()
         self.resetSorting(True)
         self.notes, self.ascending, self.header_tips = {}, set(), []
+        self.shown_names = {}
         if attributes is None:
             return
+        names = [a.name for a in attributes]
+        if any(len(name) > NAME_CHARACTERS for name in names):
+            self.shown_names = {row: shown for row, (name, shown) in enumerate(
+                zip(names, distinguishing(names, NAME_CHARACTERS))) if shown != name}
         headers, tips = ["", "#"], ["Attribute", "Number of values"]
         for c, (run, kind) in enumerate(columns, 2):
             if kind == "scores":

@@ -11,10 +11,14 @@ from Orange.widgets.utils import enum2int
 
 from orangecontrib.relief.widgets.estimatesdelegates import (CountDelegate, PValueDelegate,
                                                              ScoreDelegate)
-from orangecontrib.relief.widgets.names import NAME_CHARACTERS
 from orangecontrib.relief.widgets.numbers import format_p, format_scores
 
 __all__ = ["EstimatesView"]
+
+#: the table's narrowest width (its columns scroll beyond): the widget opens as wide as all its
+#: columns (:meth:`EstimatesView.full_width`), and can be made as narrow as Orange's widgets can
+#: (under 800 pixels, with 60-character names at 12 pt too)
+MIN_WIDTH = 200
 
 
 class EstimatesView(TableView):
@@ -161,9 +165,10 @@ class EstimatesView(TableView):
 
     def fit_columns(self, names, columns):
         """Every column as wide as its widest text and its header (with the sort arrow), so
-        that no number or name is elided: the first for the longest of ``names`` (a name
-        longer than :data:`.names.NAME_CHARACTERS` is shortened in the middle, its tooltip in
-        full, so that long names leave the estimates in view), the second for two digits, the
+        that no number or name is elided: the first for the longest of ``names`` as the model
+        shows them (a name longer than :data:`.names.NAME_CHARACTERS` by what tells it apart
+        from the others, :func:`.names.distinguishing`, its tooltip in full, so that long names
+        leave the estimates in view), the second for two digits, the
         others (``columns`` as in :meth:`show_estimates`) for the widest of their extreme
         values (the widest texts are among them). Measured on the texts: the view's own
         measure asks the delegate for every row."""
@@ -180,8 +185,10 @@ class EstimatesView(TableView):
         # the names: measured, and by the view on its first hundred rows (icon and margins; a
         # thousand rows took 90 ms of the canvas's time)
         header.setResizeContentsPrecision(100)
-        longest = max(widest(names) + icon + 16, self.sizeHintForColumn(0))
-        widths = [min(longest, metrics.averageCharWidth() * NAME_CHARACTERS + icon + 16),
+        # (the names as shown: those over NAME_CHARACTERS by what tells them apart)
+        shown = self.model().shown_names
+        names = [shown.get(row, name) for row, name in enumerate(names)]
+        widths = [max(widest(names) + icon + 16, self.sizeHintForColumn(0)),
                   widest(["99"]) + 12]
         for c, (run, kind) in enumerate(columns, 2):
             values = np.sort(getattr(run, kind))
@@ -192,7 +199,7 @@ class EstimatesView(TableView):
             widths.append(widest(texts) + 12)
         for c, width in enumerate(widths):
             self.setColumnWidth(c, max(width, header.sectionSizeHint(c)))
-        self.setMinimumWidth(min(self.full_width(), 500))
+        self.setMinimumWidth(min(self.full_width(), MIN_WIDTH))
         self.show_sorted_column()
 
     def full_width(self):

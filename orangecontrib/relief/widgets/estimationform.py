@@ -135,7 +135,9 @@ def significance_box(widget, column):
                          "test (NPDR only: the t statistic of the attribute's coefficient "
                          "in the regression over neighbour pairs, adjusted for the "
                          "covariates, calibrated by 30 permutations of the class; Le, "
-                         "Dawkins & McKinney 2020)")
+                         "Dawkins & McKinney 2020) or the allelic trend test's regression "
+                         "(the trend test only: the Wald statistic of the allele count's "
+                         "coefficient, adjusted for the covariates; Armitage 1955)")
     widget.permutations_spin = gui.spin(
         box, widget, "n_permutations", 9, 100000, step=10, label="Runs:",
         callback=widget._on_significance_changed,

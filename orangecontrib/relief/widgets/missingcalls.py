@@ -3,8 +3,6 @@ missing calls cost (the estimators leave their fast bit-plane path for genotypes
 were filled. The filling is :func:`.imputation.impute_mode`, run in the background task."""
 from types import SimpleNamespace
 
-import numpy as np
-
 from Orange.widgets import gui
 from Orange.widgets.widget import Msg
 
@@ -46,11 +44,7 @@ def prepare(data, impute, state=None, estimated=True):
     as the task's partial result, so the widget says so while estimating."""
     calls = SimpleNamespace(missing=missing_calls(data) if estimated else 0, filled=0)
     if impute:
-        filled = impute_mode(data)
-        if filled is not data:
-            discrete = [var.is_discrete for var in data.domain.attributes]
-            calls.filled = int(np.isnan(data.X[:, discrete]).sum())
-        data = filled
+        data, calls.filled = impute_mode(data, count=True)
     if state is not None:
         state.set_partial_result(calls)
     return data, calls

@@ -2,12 +2,15 @@
 impurity measures) with its parameters, compared side by side with further estimators in a
 sortable score table with bars (as Orange's Rank) and a plot of the scores, the configured scorer
 for Rank's Scorer input, and the selected attributes as Reduced Data. Variables of the data can be
-chosen as covariates, which the estimators that adjust for them (NPDR) take into account.
+chosen as covariates, which the estimators that adjust for them (NPDR, the trend test) take into
+account.
 
 The parts are modules of their own: the computation (:mod:`.estimation`), the controls
 (:mod:`.estimationform`), the table's model, view and delegates (:mod:`.estimatesmodels`,
 :mod:`.estimatesview`, :mod:`.estimatesdelegates`), the plot (:mod:`.scoreplot`), the Π case
-counts (:mod:`.casecounts`) and the settings' migration (:mod:`.estimationsettings`)."""
+counts (:mod:`.casecounts`), the notes on a run's significance test and covariates
+(:mod:`.estimationnotes`), the Preprocessor output and the report (:mod:`.estimationoutputs`) and
+the settings' migration (:mod:`.estimationsettings`)."""
 from functools import partial
 
 import numpy as np
@@ -25,21 +28,19 @@ from Orange.widgets.widget import AttributeList, Input, Msg, Output
 
 from orangecontrib.relief import scoring
 from orangecontrib.relief.estimators.catalogue import for_task
-from orangecontrib.relief.estimators.significance import permutation_rule, supports_stir
 from orangecontrib.relief.estimators.threshold import relief_threshold
-from orangecontrib.relief.selection import SelectAttributes
 from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget
 from orangecontrib.relief.widgets.casecounts import CaseCounts
 from orangecontrib.relief.widgets.estimatesmodels import EstimatesModel
 from orangecontrib.relief.widgets.estimatesview import EstimatesView
 from orangecontrib.relief.widgets.estimation import (
-    PERMUTATION_SEED, SIGNIFICANCE, attribute_indices, covariates_as_metas, estimate, estimate_all,
-    scores_table)
+    SIGNIFICANCE, attribute_indices, covariates_as_metas, estimate, estimate_all, scores_table)
 from orangecontrib.relief.widgets.estimationform import build_form
+from orangecontrib.relief.widgets.estimationnotes import show_notes
+from orangecontrib.relief.widgets.estimationoutputs import selection_preprocessor, send_report
 from orangecontrib.relief.widgets.estimationsettings import migrate_context, migrate_settings
-from orangecontrib.relief.widgets.estimatorparams import describe
-from orangecontrib.relief.widgets.numbers import count, estimators, listing
+from orangecontrib.relief.widgets.numbers import count, estimators
 from orangecontrib.relief.widgets.scoreplot import ScorePlot
 
 __all__ = ["OWAttributeEstimation", "estimate", "SIGNIFICANCE"]
@@ -180,13 +181,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
                         + self.ranks_view.full_width() + 60)
         return QSize(min(width, 1366), 700)
 
-    @classmethod
-    def migrate_context(cls, context, version):
-        migrate_context(context, version)
-
-    @classmethod
-    def migrate_settings(cls, settings, version):
-        migrate_settings(settings, version)
+    migrate_context = staticmethod(migrate_context)
+    migrate_settings = staticmethod(migrate_settings)
 
     # --- configuration
     @property
@@ -348,28 +344,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def background_task(self):
         scorers = [self.create_scorer(name)
                    for name in [self.current_name] + self.compared_names()]
-        # one message for all the estimators STIR does not test, with the advice that suits
-        # them all (NPDR: its regression test, which adjusts for covariates, or permutations)
-        no_stir = [s for s in scorers if not supports_stir(s)]
-        advice = "Regression (NPDR) or Permutations" \
-            if all("npdr" in s.significance_tests for s in no_stir) else "Permutations"
-        self.Warning.no_stir(advice, ", ".join(s.stem() for s in no_stir),
-                             shown=self._method() == "stir" and bool(no_stir))
-        no_npdr = [s.stem() for s in scorers if "npdr" not in s.significance_tests]
-        self.Warning.no_npdr(", ".join(no_npdr), shown=self._method() == "npdr" and no_npdr)
-        no_trend = [s.stem() for s in scorers if "trend" not in s.significance_tests]
-        self.Warning.no_trend(", ".join(no_trend),
-                              shown=self._method() == "trend" and no_trend)
-        adjusted = bool(self.covariates_in_use())
-        unadjusted = [s.stem() for s in scorers if not s.adjusts_covariates]
-        self.Information.unadjusted(
-            estimators(self.adjusting), "s" if len(self.adjusting) == 1 else "",
-            listing(unadjusted), "s" if len(unadjusted) == 1 else "",
-            shown=adjusted and bool(unadjusted))
-        tested = len(self.data.domain.attributes) - len(self.covariates_in_use())
-        message = permutation_rule(tested, self.n_permutations, kind="attributes")[1]
-        self.Warning.few_permutations(message, shown=self._method() == "permutation"
-                                      and message is not None)
+        show_notes(self, scorers)
         return (partial(estimate_all, method=self._method(), n_permutations=self.n_permutations,
                         impute=self.impute_calls), scorers, self.data)
 
@@ -546,27 +521,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.Outputs.features.send(AttributeList(self.selected_attrs))
 
     def create_preprocessor(self):
-        """The selection as a preprocessor (:class:`.selection.SelectAttributes`) that
-        estimates and selects anew on the data it is given — in Test and Score, on each
-        training set: the estimator the selection follows with its parameters and covariates,
-        and the selection rule, which falls back to the best ranked where the table does (τ or
-        q-values that do not apply). None for a manual selection."""
-        self.Information.manual_preprocessor.clear()
-        if self.selection_method == self.SelectManual:
-            self.Information.manual_preprocessor()
-            return None
-        name = self._selection_run_name()
-        scorer = self.create_scorer(name)
-        method = self._method()
-        rule = {self.SelectNBest: "best", self.SelectThreshold: "threshold",
-                self.SelectFDR: "fdr"}[self.selection_method]
-        if rule == "threshold" and not self._has_relief_threshold(name) \
-                or rule == "fdr" and method not in scorer.significance_tests:
-            rule = "best"
-        return SelectAttributes(scorer, rule=rule, n=self.n_selected, alpha=self.alpha,
-                                fdr=self.fdr, significance=method or "stir",
-                                n_permutations=self.n_permutations,
-                                random_state=PERMUTATION_SEED)
+        """The selection as a preprocessor that selects anew on each training set
+        (:func:`.estimationoutputs.selection_preprocessor`); None for a manual selection."""
+        return selection_preprocessor(self)
 
     def scores_table(self):
         """The scores as a table in Rank's format (:func:`.estimation.scores_table`)."""
@@ -575,27 +532,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         return scores_table(self.data.domain.attributes, self._columns(), self.result)
 
     def send_report(self):
-        params = self.editors[self.current_name].values
-        method = self._method()
-        self.report_items("Estimator", [("Estimator", self.current_name)]
-                          + [describe(name, value, self.scorer_classes[self.current_name])
-                             for name, value in params.items()]
-                          + [("Covariates", ", ".join(self.covariates_in_use()) or "none"),
-                             ("Compared with", ", ".join(self.compared_names()) or "none"),
-                             ("Significance", SIGNIFICANCE[self.significance_method][0]
-                              + (f" ({self.n_permutations} runs)"
-                                 if method == "permutation" else ""))])
-        if self.data is None:
-            return
-        self.report_data("Data", self.data)
-        if self.result is not None:
-            self.report_table("Estimates", self.ranks_view, num_format="{:.4g}")
-            self.report_plot("Scores", self.plot)
-            selection = ["manually", f"the {self.n_selected} best ranked",
-                         f"above τ (α = {self.alpha:g})",
-                         f"q < {self.fdr:g}"][self.selection_method]
-            self.report_items("Output", [("Selected attributes",
-                                          f"{len(self.selected_attrs)}, {selection}")])
+        send_report(self)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,22 +5,20 @@ ranks best (or of the attributes chosen) are tested by
 :func:`.estimators.interactions.interacting_pairs` — BOOST's likelihood-ratio test of the
 interaction (Wan et al. 2010, eqs. 3-5), p-values from permutations of the class that repeat
 the ranking, Benjamini-Hochberg q-values — and shown as a sortable table, best first, and as a
-heatmap of -log10 p among the best attributes."""
+heatmap of -log10 p among the best attributes (the table's model in :mod:`.pairsmodel`, the
+heatmap in :mod:`.pairsheatmap`)."""
 from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
-from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QRectF, QSize, Qt
-from AnyQt.QtGui import QBrush, QColor, QLinearGradient, QPen
-from AnyQt.QtWidgets import (QAbstractItemView, QButtonGroup, QComboBox, QGraphicsRectItem,
-                             QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsView, QGridLayout,
-                             QHeaderView, QLabel, QListView, QRadioButton, QSplitter, QStyle,
-                             QTableView)
+from AnyQt.QtCore import QEvent, QItemSelection, QItemSelectionModel, QSize, Qt
+from AnyQt.QtWidgets import (QAbstractItemView, QButtonGroup, QComboBox, QGridLayout, QHeaderView,
+                             QLabel, QListView, QRadioButton, QSplitter, QStyle, QTableView)
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 from Orange.widgets import gui
 from Orange.widgets.settings import ContextSetting, DomainContextHandler, Setting
-from Orange.widgets.utils.itemmodels import AbstractSortTableModel, VariableListModel
+from Orange.widgets.utils.itemmodels import VariableListModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output
 
@@ -31,8 +29,10 @@ from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets import missingcalls
 from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
-from orangecontrib.relief.widgets.names import NAME_CHARACTERS, distinguishing
-from orangecontrib.relief.widgets.numbers import count, format_p, format_statistic
+from orangecontrib.relief.widgets.names import NAME_CHARACTERS
+from orangecontrib.relief.widgets.numbers import count
+from orangecontrib.relief.widgets.pairsheatmap import Heatmap
+from orangecontrib.relief.widgets.pairsmodel import COLUMNS, PairsModel, widest_rows
 
 __all__ = ["OWInteractingPairs", "pairs_task", "pairs_table"]
 
@@ -42,34 +42,15 @@ DEFAULT_ESTIMATOR = "MultiSURF"
 MAX_TOP = 1000
 #: the heatmap shows the pairs of at most this many attributes (the best ranked)
 HEATMAP_SIZE = 25
-#: the heatmap shows names up to this many characters in full, longer ones by what tells them
-#: apart (:func:`.names.distinguishing`; tooltips in full)
-HEATMAP_CHARACTERS = 12
-#: the heatmap's pane shows at least this many columns of cells beside the names (it scrolls)
-HEATMAP_MIN_CELLS = 3
 #: the widget opens at most this wide (it fits a 1366-pixel screen)
 MAX_WIDTH = 1360
 #: a table too narrow for its columns shortens the names in the middle, to no fewer than this
 #: many characters (then it scrolls)
 MIN_NAME_CHARACTERS = 16
-#: the table's columns: (header, tooltip)
-COLUMNS = (
-    ("Rank", "The pair's place, best (smallest p) first"),
-    ("First", "The first attribute of the pair"),
-    ("Second", "The second attribute of the pair"),
-    ("Statistic", "G², the likelihood-ratio statistic of the interaction: 2 Σ n log(n / m) "
-                  "over the class x first x second table of counts n, m the counts fitted by "
-                  "the model without the interaction (BOOST, Wan et al. 2010, eqs. 3-5)"),
-    ("df", "Degrees of freedom of G²: (classes - 1)(values of the first - 1)"
-           "(values of the second - 1)"),
-    ("p", "p-value under the null of a class independent of the attributes: G²'s chi-square "
-          "tail against the pooled tails of all pairs on the class permuted (p = (b + 1) / "
-          "(N + 1), Phipson & Smyth 2010)"),
-    ("q", "Benjamini-Hochberg q-value over the tested pairs"),
-)
-RANK, FIRST, SECOND, STATISTIC, DF, P, Q = range(len(COLUMNS))
-#: the columns sorted ascending on their first click (the others descending)
-ASCENDING = (RANK, FIRST, SECOND, P, Q)
+#: names are shown by what tells them apart in no fewer characters than this (the column is at
+#: least :data:`MIN_NAME_CHARACTERS` average characters wide, which names of wide characters,
+#: digits and "_", may exceed)
+FEWEST_NAME_CHARACTERS = 8
 
 
 def classification_scorers():
@@ -123,263 +104,6 @@ def pairs_table(data, pairs):
     table = Table.from_numpy(domain, X.reshape(len(pairs), 4), metas=metas)
     table.name = "Interacting Pairs"
     return table
-
-
-def _widest_rows(pairs, n=16):
-    """Rows of ``pairs`` (best first: p, and with it q, ascending) among which each column's
-    widest text is, found without a pass over all pairs but two: the first and last ``n``
-    (the smallest and largest p and q, "NA" last), those around every power of ten of p and
-    q (where "0.001" turns into "9.9e-04"), and those of the largest statistic and degrees of
-    freedom (one decimal, integers: the largest is the longest)."""
-    size = len(pairs)
-    if size <= 4 * n:
-        return np.arange(size)
-    rows = [np.arange(n), np.arange(size - n, size)]
-    powers = 10.0 ** -np.arange(0, 7)
-    for values in (pairs.pvalues, pairs.qvalues):
-        for at in np.searchsorted(values, powers):      # (NaN sort last)
-            rows.append(np.arange(max(at - 2, 0), min(at + 2, size)))
-    for values in (pairs.statistics, pairs.df):
-        finite = np.isfinite(values)
-        largest = np.max(values, where=finite, initial=-np.inf)
-        rows.append(np.flatnonzero(values == largest)[:1])
-    return np.unique(np.concatenate(rows).astype(int))
-
-
-class PairsModel(AbstractSortTableModel):
-    """The tested pairs, one a row (best first until sorted), read from the result's arrays
-    (no item per cell: half a million pairs show and sort at once)."""
-    #: the columns of the attributes' names (shortened in the middle if long, tooltips in full)
-    name_columns = (FIRST, SECOND)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.pairs = None
-        self.names = []
-        self.shown_names = {}       # attribute index -> its name as the table shows it
-        self._name_order = None
-
-    def set_pairs(self, pairs, names):
-        """Show ``pairs`` (:class:`.InteractingPairs`, or None) of the attributes ``names``."""
-        self.beginResetModel()
-        self.pairs, self.names = pairs, names
-        self.shown_names = {}
-        self._name_order = None
-        self.endResetModel()
-        self.resetSorting()
-
-    @property
-    def name_order(self):
-        """Each name's place in alphabetical order: the name columns sort by it (an integer
-        per pair, not a string); found at the first sort by a name."""
-        if self._name_order is None:
-            self._name_order = np.argsort(np.argsort([name.lower() for name in self.names],
-                                                     kind="stable"), kind="stable")
-        return self._name_order
-
-    def rowCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() or self.pairs is None else len(self.pairs)
-
-    def columnCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def text(self, row, column):
-        """The text of the cell of source ``row`` and ``column``."""
-        pairs = self.pairs
-        if column == RANK:
-            return str(row + 1)
-        if column == FIRST:
-            return self.names[pairs.first[row]]
-        if column == SECOND:
-            return self.names[pairs.second[row]]
-        if column == STATISTIC:
-            return format_statistic(pairs.statistics[row])
-        if column == DF:
-            return f"{pairs.df[row]:.0f}"
-        return format_p((pairs.pvalues if column == P else pairs.qvalues)[row])
-
-    def show_names(self, characters):
-        """Show the tested attributes' names in at most ``characters`` characters each, by
-        what tells them apart (:func:`.names.distinguishing`; the tooltips in full)."""
-        tested = [int(i) for i in self.pairs.attributes]
-        shown = distinguishing([self.names[i] for i in tested], characters)
-        self.shown_names = dict(zip(tested, shown))
-
-    def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid() or self.pairs is None:
-            return None
-        row = int(self.mapToSourceRows(index.row()))
-        column = index.column()
-        if role == Qt.DisplayRole:
-            if column in self.name_columns and self.shown_names:
-                pairs = self.pairs
-                attribute = (pairs.first if column == FIRST else pairs.second)[row]
-                return self.shown_names.get(int(attribute), self.names[attribute])
-            return self.text(row, column)
-        if role == Qt.ToolTipRole and column in self.name_columns:
-            return self.text(row, column)
-        if role == Qt.TextAlignmentRole and column not in self.name_columns:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        return None
-
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and 0 <= section < len(COLUMNS):
-            if role == Qt.DisplayRole:
-                return COLUMNS[section][0]
-            if role == Qt.ToolTipRole:
-                return COLUMNS[section][1]
-            if role == Qt.InitialSortOrderRole:
-                return Qt.AscendingOrder if section in ASCENDING else Qt.DescendingOrder
-        return super().headerData(section, orientation, role)
-
-    def sortColumnData(self, column):
-        pairs = self.pairs
-        if column == RANK:
-            return np.arange(len(pairs))
-        if column in self.name_columns:
-            return self.name_order[pairs.first if column == FIRST else pairs.second]
-        return {STATISTIC: pairs.statistics, DF: pairs.df, P: pairs.pvalues,
-                Q: pairs.qvalues}[column]
-
-
-class Heatmap(QGraphicsView):
-    """-log10 p of the pairs among the best attributes as a symmetric matrix of cells, white
-    (p = 1) to dark red, with the attributes' names left and above, a colour scale below and
-    the selected pairs outlined. The mouse over a cell names its pair; a click selects it
-    (``clicked(first, second, toggle)`` is called with the attribute indices, ``toggle`` when
-    Ctrl is held)."""
-    WHITE, RED, BLUE = QColor(255, 255, 255), QColor(165, 15, 21), QColor(38, 139, 210)
-    #: the outline of a cell, and of a selected one
-    PEN, SELECTED_PEN = QPen(QColor(235, 235, 235), 1), QPen(BLUE, 3)
-
-    def __init__(self, clicked, parent=None):
-        self.scene_ = QGraphicsScene()
-        super().__init__(self.scene_, parent)
-        self.setBackgroundBrush(QBrush(Qt.white))
-        self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
-        self.setMinimumWidth(200)
-        self.clicked = clicked
-        self.cells = {}         # (first, second) attribute indices -> cell item (both halves)
-        self.outlined = set()   # the keys of self.cells outlined as selected
-        self.attributes = []    # the attribute indices shown, in order
-
-    def colours(self, fractions):
-        """The cells' colours of ``fractions`` (0: white, 1: dark red; clipped to 0 ... 1)."""
-        white, red = (np.array(c.getRgb()[:3], dtype=float) for c in (self.WHITE, self.RED))
-        rgb = np.round(white + (red - white) * np.clip(fractions, 0.0, 1.0)[:, None])
-        return [QColor(*map(int, c)) for c in rgb]
-
-    def show_pairs(self, names, attributes, pairs, total):
-        """Draw the cells of the pairs of ``attributes`` (indices, at most
-        :data:`HEATMAP_SIZE`), ``names`` the data's attribute names, ``pairs`` the result
-        (:class:`.InteractingPairs`), ``total`` the number of attributes tested."""
-        scene = self.scene_
-        scene.clear()
-        self.setMinimumWidth(200)
-        self.cells, self.outlined = {}, set()
-        self.attributes = list(attributes)
-        if pairs is None or len(self.attributes) < 2:
-            return
-        metrics = self.fontMetrics()
-        cell = metrics.height() + 6
-        labels = distinguishing([names[a] for a in self.attributes], HEATMAP_CHARACTERS)
-        margin = max(metrics.horizontalAdvance(label) for label in labels) + 8
-        position = {a: i for i, a in enumerate(self.attributes)}
-        shown = self._pairs_among(pairs, self.attributes)
-        scores = -np.log10(np.maximum(pairs.pvalues[shown], 1e-300))
-        top = max(float(scores.max(initial=0.0)), 1.0)
-        colours = self.colours(scores / top)
-        side = len(self.attributes) * cell
-        # the title wraps within the matrix's width (or the narrowest pane's), not cut
-        title = scene.addText(
-            "-log10 p of the pairs of the "
-            + (f"{len(self.attributes)} best ranked of {count(total, 'attribute')}"
-               if len(self.attributes) < total else count(total, "attribute")))
-        title.setDefaultTextColor(QColor(Qt.black))
-        title.setFont(self.font())
-        title.setTextWidth(margin + min(len(self.attributes), HEATMAP_MIN_CELLS) * cell)
-        title.setPos(0, 0)
-        y0 = title.boundingRect().height() + 4 + margin
-        x0 = margin
-        for i, label in enumerate(labels):
-            left = QGraphicsSimpleTextItem(label)
-            left.setPos(x0 - 4 - metrics.horizontalAdvance(label),
-                        y0 + i * cell + (cell - metrics.height()) / 2)
-            left.setToolTip(names[self.attributes[i]])
-            scene.addItem(left)
-            above = QGraphicsSimpleTextItem(label)
-            above.setRotation(-90)
-            above.setPos(x0 + i * cell + (cell - metrics.height()) / 2, y0 - 4)
-            above.setToolTip(names[self.attributes[i]])
-            scene.addItem(above)
-        grey = QBrush(QColor(220, 220, 220))
-        for i in range(len(self.attributes)):
-            scene.addRect(QRectF(x0 + i * cell, y0 + i * cell, cell, cell),
-                          QPen(Qt.NoPen), grey)
-        pen = self.PEN
-        firsts, seconds = pairs.first[shown].tolist(), pairs.second[shown].tolist()
-        for f, s, colour, statistic, p, q in zip(
-                firsts, seconds, colours, pairs.statistics[shown].tolist(),
-                pairs.pvalues[shown].tolist(), pairs.qvalues[shown].tolist()):
-            tip = (f"{names[f]} × {names[s]}\nstatistic {statistic:.4g}, "
-                   f"p = {format_p(p)}, q = {format_p(q)}")
-            brush = QBrush(colour)
-            for a, b in ((f, s), (s, f)):
-                rect = QGraphicsRectItem(x0 + position[b] * cell, y0 + position[a] * cell,
-                                         cell, cell)
-                rect.setBrush(brush)
-                rect.setPen(pen)
-                rect.setToolTip(tip)
-                rect.setData(0, (f, s))
-                scene.addItem(rect)
-                self.cells[(a, b)] = rect
-        # the colour scale
-        bar = QRectF(x0, y0 + side + cell, min(side, 240), cell * 0.8)
-        gradient = QLinearGradient(bar.topLeft(), bar.topRight())
-        gradient.setColorAt(0, self.WHITE)
-        gradient.setColorAt(1, self.RED)
-        scene.addRect(bar, QPen(QColor(150, 150, 150)), QBrush(gradient))
-        for value, x in ((0.0, bar.left()), (top, bar.right())):
-            text = scene.addSimpleText(f"{value:.3g}")
-            text.setPos(x - text.boundingRect().width() / 2, bar.bottom() + 2)
-        scene.setSceneRect(scene.itemsBoundingRect().adjusted(-4, -4, 4, 4))
-        # the names and a few columns of cells in view (the rest scrolls)
-        self.setMinimumWidth(int(min(scene.sceneRect().width(),
-                                     x0 + HEATMAP_MIN_CELLS * cell + 4))
-                             + 2 * self.frameWidth()
-                             + self.verticalScrollBar().sizeHint().width())
-
-    @staticmethod
-    def _pairs_among(pairs, attributes):
-        """The rows of ``pairs`` whose two attributes are both among ``attributes``."""
-        inside = np.zeros(max(list(attributes) + [int(pairs.first.max(initial=0)),
-                                                  int(pairs.second.max(initial=0))]) + 1, bool)
-        inside[list(attributes)] = True
-        return np.flatnonzero(inside[pairs.first] & inside[pairs.second])
-
-    def outline(self, selected):
-        """Outline the cells of the ``selected`` pairs (a set of (first, second) indices), and
-        no others (only the cells that change are touched)."""
-        chosen = {key for f, s in selected for key in ((f, s), (s, f)) if key in self.cells}
-        for key in self.outlined - chosen:
-            self.cells[key].setPen(self.PEN)
-            self.cells[key].setZValue(0)
-        for key in chosen - self.outlined:
-            self.cells[key].setPen(self.SELECTED_PEN)
-            self.cells[key].setZValue(1)
-        self.outlined = chosen
-
-    def mousePressEvent(self, event):
-        item = self.itemAt(event.pos())
-        pair = item.data(0) if isinstance(item, QGraphicsRectItem) else None
-        if event.button() == Qt.LeftButton and pair is not None:
-            self.clicked(*pair, bool(event.modifiers() & Qt.ControlModifier))
-        else:
-            super().mousePressEvent(event)
-
-    def sizeHint(self):
-        rect = self.scene_.sceneRect()
-        return QSize(int(min(rect.width(), 620)) + 2 * self.frameWidth() + 2, 400)
 
 
 class OWInteractingPairs(BackgroundEstimationWidget):
@@ -553,6 +277,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         # the table as wide as its columns, the heatmap takes the rest
         splitter.setStretchFactor(0, 0)
         splitter.setStretchFactor(1, 1)
+        splitter.installEventFilter(self)
         self._set_choice_buttons()
         self.resize(1300, 700)
 
@@ -722,7 +447,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         # the widest name is among the longest (not always the longest: "m" is wider than "i")
         names = sorted({model.names[i][:NAME_CHARACTERS] for i in pairs.attributes},
                        key=len)[-64:]
-        rows = _widest_rows(pairs)
+        rows = widest_rows(pairs)
         widths = {}
         for c in range(len(COLUMNS)):
             if c not in model.name_columns:
@@ -740,10 +465,11 @@ class OWInteractingPairs(BackgroundEstimationWidget):
                          max(room, average * MIN_NAME_CHARACTERS))
         # names longer than their column keep what tells them apart
         characters = max(int(name_width / average), MIN_NAME_CHARACTERS)
+        # (below MIN_NAME_CHARACTERS too, rather than let the view cut what tells them apart)
         while True:
             model.show_names(characters)
             longest = sorted(set(model.shown_names.values()), key=len)[-64:]
-            if characters <= MIN_NAME_CHARACTERS or max(
+            if characters <= FEWEST_NAME_CHARACTERS or max(
                     (metrics.horizontalAdvance(n) for n in longest), default=0) <= name_width:
                 break
             characters -= 1
@@ -753,15 +479,24 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             view.setColumnWidth(c, width)
         if len(pairs):
             view.verticalHeader().setDefaultSectionSize(view.sizeHintForRow(0))
-        # the table's pane as wide as its columns when the widget opens; narrower (it scrolls)
-        # rather than make the widget wider than the screen (the heatmap keeps its minimum)
         self._table_width = sum(widths.values()) + frame
-        view.setMinimumWidth(min(self._table_width,
-                                 MAX_WIDTH - self._outside_splitter() - 20
-                                 - self.splitter.handleWidth() - self.heatmap.minimumWidth()))
-        total = sum(self.splitter.sizes())
-        if total > 0:
-            self.splitter.setSizes([self._table_width, max(total - self._table_width, 1)])
+        self._share_width()
+
+    def _share_width(self):
+        """The table's pane as wide as its columns where the splitter has room for them
+        beside the heatmap's narrowest pane, else narrower (it scrolls); the heatmap the rest.
+        Set when the columns are fitted and whenever the splitter is resized (not by minimum
+        widths: the widget's minimum size stays small, whatever the names' lengths)."""
+        total = self.splitter.width() - self.splitter.handleWidth()
+        if total <= 0 or not self._table_width:
+            return
+        table = max(min(self._table_width, total - self.heatmap.minimumWidth()), 1)
+        self.splitter.setSizes([table, max(total - table, 1)])
+
+    def eventFilter(self, obj, event):
+        if obj is self.splitter and event.type() == QEvent.Type.Resize:
+            self._share_width()
+        return super().eventFilter(obj, event)
 
     # --- selection
     def _select_rows(self, source_rows, toggle=False, quiet=False):

@@ -26,7 +26,7 @@ from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets.numbers import format_scores
-from orangecontrib.relief.widgets.names import distinguishing
+from orangecontrib.relief.widgets.names import NAME_CHARACTERS, distinguishing
 
 __all__ = ["OWLocalityProfile", "locality_profile", "correlation"]
 
@@ -35,6 +35,8 @@ LEGEND_SIZE = 10
 #: the longest attribute name the legend shows in full (longer names lose the start and end the
 #: names in the legend share, :func:`.names.distinguishing`; their tooltips are in full)
 LEGEND_CHARACTERS = 22
+#: the widest the attribute list opens (its names and estimates)
+LIST_WIDTH = 380
 #: selected attributes drawn (and named in the legend) each as its own curve; the rest of a
 #: larger selection is drawn together as one curve
 SELECTED_SHOWN = 20
@@ -191,7 +193,7 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         self.attr_model.setHeaderData(1, Qt.Horizontal, enum2int(Qt.DescendingOrder),
                                       Qt.InitialSortOrderRole)
         self.attr_proxy = QSortFilterProxyModel(self, filterCaseSensitivity=Qt.CaseInsensitive,
-                                                sortRole=Qt.UserRole)
+                                                sortRole=Qt.UserRole, filterRole=Qt.ToolTipRole)
         self.attr_proxy.setSourceModel(self.attr_model)
         self.filter_edit.textChanged.connect(self.attr_proxy.setFilterFixedString)
         self.attr_view = QTableView(
@@ -469,8 +471,11 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         blocked = self.attr_view.selectionModel().blockSignals(True)
         if self._listed is not self.data or model.rowCount() != len(attrs):
             model.setRowCount(0)
-            for attr in attrs:
-                name = QStandardItem(gui.attributeIconDict[attr], attr.name)
+            # names that differ only in the middle read apart (the filter reads the tooltips,
+            # the names in full)
+            shown = self._list_names(attrs)
+            for attr, text in zip(attrs, shown):
+                name = QStandardItem(gui.attributeIconDict[attr], text)
                 name.setData(attr.name.lower(), Qt.UserRole)
                 name.setToolTip(attr.name)
                 value = QStandardItem()
@@ -511,7 +516,26 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         estimates = view.fontMetrics().horizontalAdvance(longest) + 2 * margin + 1
         width = self._names_width + max(estimates, header.sectionSizeHint(1))
         view.setMinimumWidth(min(width + 2 * view.frameWidth()
-                                 + view.verticalScrollBar().sizeHint().width() + 4, 380))
+                                 + view.verticalScrollBar().sizeHint().width() + 4, LIST_WIDTH))
+
+    def _list_names(self, attrs):
+        """The names of ``attrs`` as the list shows them: in full where they fit the list's
+        names column (at its widest), else by what tells them apart
+        (:func:`.names.distinguishing`), in as many characters as fit (measured on the widest
+        of the longest; tooltips in full)."""
+        view = self.attr_view
+        metrics = view.fontMetrics()
+        room = LIST_WIDTH - 2 * view.frameWidth() - view.verticalScrollBar().sizeHint().width() \
+            - 4 - metrics.horizontalAdvance("-0.000") - 16 - view.iconSize().width() - 16
+        names = [attr.name for attr in attrs]
+        characters = min(NAME_CHARACTERS, max(room // metrics.horizontalAdvance("0"), 8))
+        while True:
+            shown = distinguishing(names, characters)
+            longest = sorted(set(shown), key=len)[-64:]
+            if characters <= 8 or max((metrics.horizontalAdvance(n) for n in longest),
+                                      default=0) <= room:
+                return shown
+            characters -= 1
 
     def _select_in_list(self):
         attrs = self.data.domain.attributes if self.data is not None else []

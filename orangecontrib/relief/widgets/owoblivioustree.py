@@ -102,6 +102,7 @@ class OWObliviousTree(BackgroundLearnerWidget):
         self.path_view = QTableView(editTriggers=QTableView.EditTrigger.NoEditTriggers,
                                     selectionMode=QTableView.SelectionMode.NoSelection)
         self.path_view.setModel(self.path_model)
+        self._path_width = 0        # the width that shows the path's columns
         self.path_view.verticalHeader().hide()
         # the names take the room left; step and accuracy are as wide as their numbers (a
         # stretched last section kept a width of its own and pushed the accuracies out of view)
@@ -116,7 +117,7 @@ class OWObliviousTree(BackgroundLearnerWidget):
     def sizeHint(self):
         """700 x 560, wider when the elimination path's names need it (at most a 1366-pixel
         screen's width)."""
-        width = self.controlArea.sizeHint().width() + self.path_view.minimumWidth() + 40
+        width = self.controlArea.sizeHint().width() + self._path_width + 40
         return QSize(min(max(700, width), 1366), 560)
 
     def _on_search_changed(self):
@@ -169,8 +170,10 @@ class OWObliviousTree(BackgroundLearnerWidget):
         view = self.path_view       # every column in view, however long the names
         width = sum(max(view.sizeHintForColumn(c), view.horizontalHeader().sectionSizeHint(c))
                     for c in range(self.path_model.columnCount()))
-        view.setMinimumWidth(min(width + 2 * view.frameWidth()
-                                 + view.verticalScrollBar().sizeHint().width(), 1000))
+        # the widget opens as wide as the path's columns (:meth:`sizeHint`); the path can be
+        # made narrower (it scrolls), the widget as narrow as Orange's widgets can
+        self._path_width = min(width + 2 * view.frameWidth()
+                               + view.verticalScrollBar().sizeHint().width(), 1000)
         retained = model.retained_attributes
         self.Information.retained(len(retained), len(model.domain.attributes), tree.accuracy)
         self.Warning.no_attributes(shown=not retained)

@@ -71,7 +71,7 @@ from .kinds import DISCRETE, NUMERIC, UNUSABLE
 from .packed import MAX_VALUES, PackedColumns, pack_planes, pair_mismatches, tile_mismatches
 from .searches import notify_search
 
-__all__ = ["DiffOptions", "DiffModel", "target_diffs"]
+__all__ = ["DiffOptions", "DiffModel", "target_diffs", "in_planes", "packable"]
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,24 @@ PACKED_MIN_COLUMNS = 64
 #: kernel calls with less work than this (pairs x attributes) run on one thread: starting the
 #: threads costs more than such a call (a tree's small nodes make hundreds of them)
 SERIAL_WORK = 1_000_000
+
+
+def packable(discrete, n_codes, missing):
+    """Whether columns are held as bit planes (:attr:`DiffModel.planes`): at least
+    ``PACKED_MIN_COLUMNS`` of them, each ``discrete`` with ``n_codes`` of at most
+    ``MAX_VALUES``, and no value ``missing`` (a bool)."""
+    return (len(discrete) >= PACKED_MIN_COLUMNS and bool(np.all(discrete))
+            and bool(np.all(np.asarray(n_codes) <= MAX_VALUES)) and not missing)
+
+
+def in_planes(data, options=DiffOptions()):
+    """Whether a :class:`DiffModel` of ``data`` (with ``options``) holds every attribute in bit
+    planes, told from the data's summary (how they are held, the columns' kinds and numbers of
+    values) and a scan for a missing value, without building the model."""
+    if isinstance(data.X, PackedColumns) and not options.corelearn and np.all(data.discrete):
+        return True                                 # the planes as the data hold them
+    return not data.is_sparse and packable(data.discrete, np.maximum(data.n_values, 1),
+                                           data.any_missing)
 
 
 @contextmanager
@@ -430,9 +448,8 @@ class DiffModel:
             return self.data.X.planes
         columns = np.flatnonzero(self.kind != UNUSABLE)
         empty = np.zeros((self.data.n_instances, 2, 0), np.uint64)
-        if (self.sparse or columns.size < PACKED_MIN_COLUMNS or self.has_missing.any()
-                or np.any(self.kind[columns] != DISCRETE)
-                or np.any(self.n_codes[columns] > MAX_VALUES)):
+        if self.sparse or not packable(self.kind[columns] == DISCRETE, self.n_codes[columns],
+                                       self.has_missing.any()):
             return empty
         planes = pack_planes(self.values, columns)
         return empty if planes is None else planes
