@@ -46,13 +46,21 @@ Sections (``--sections``, comma-separated):
   the class sizes as well as with the effect (``--scenarios``: the scenarios to run, by words of
   their names);
 * ``standard-fdr``: the allelic trend test alone on ``--reps`` data sets of each main-effects
-  scenario of ``standard`` (the same seeds): the false discovery proportion at q < 0.05
+  scenario of ``standard`` (the same seeds): the share of planted SNPs found and the false
+  discovery proportion at q < 0.05
   averaged over the data sets (the false discovery rate), the share of the data sets with a
   false discovery, and the share of the null SNPs with p < 0.05;
 * ``standard-z``: per data set of each main-effects scenario of ``standard`` (the same
   seeds), the share of cases, the mean uncalibrated statistic of the planted SNPs for NPDR and
   STIR MultiSURF, and the correlation of the two statistics over the SNPs: how NPDR's evidence
   for a main effect moves with the class sizes;
+* ``standard-balanced``: a variant of NPDR's comparison measured on the same data sets of the
+  main-effects scenarios (not the estimator's statistic): over NPDR's neighbour pairs, each
+  SNP's share of differing genotypes among the misses less the mean of its shares among the
+  hits of each class (so the two classes' hits count equally whatever their sizes), calibrated
+  as NPDR's by 30 permutations of the class (:func:`.significance.calibrated_pvalues`), beside
+  the same difference with the hits pooled (NPDR's weighting); the share of planted SNPs found
+  at q < 0.05 and of null SNPs with p < 0.05;
 * ``speed``: NPDR with MultiSURF neighbourhoods and two covariates on 2,000 x 100,000 SNPs read
   from a ``.bed`` file (written once into ``--workdir`` by bed-reader): discrete covariates
   (sex and a 3-level site: the grouped popcount path), in a child process for its peak memory,
@@ -369,21 +377,22 @@ def standard_section(reps, skip=(), scenarios=()):
 
 def standard_fdr_section(reps):
     from orangecontrib.relief.estimators.trend import TrendTest
-    print("| scenario | data sets | FDR (mean FDP) at q < .05 | data sets with a false "
-          "discovery | null SNPs p < .05 |")
-    print("|---|---|---|---|---|")
+    print("| scenario | data sets | planted found at q < .05 | FDR (mean FDP) at q < .05 | "
+          "data sets with a false discovery | null SNPs p < .05 |")
+    print("|---|---|---|---|---|---|")
     for scenario, simulate in (("200 cases and 200 controls", case_control),
                                ("classes as drawn", main_effects)):
-        fdp, null_p = [], []
+        fdp, null_p, found = [], [], []
         for rep in range(reps):
             X, y = simulate(np.random.default_rng(3000 + rep))
             result = TrendTest().test(encode(X, y, discrete=True, n_classes=2))
             chosen = result.qvalues < 0.05
+            found.append(chosen[:10].mean())
             fdp.append(chosen[10:].sum() / max(chosen.sum(), 1))
             null_p.append(np.mean(result.pvalues[10:] < 0.05))
         fdp = np.array(fdp)
-        print(f"| main effects, {scenario} | {reps} | {interval(fdp)} | {np.mean(fdp > 0):.1%} | "
-              f"{np.mean(null_p):.2%} |", flush=True)
+        print(f"| main effects, {scenario} | {reps} | {interval(found)} | {interval(fdp)} | "
+              f"{np.mean(fdp > 0):.1%} | {np.mean(null_p):.2%} |", flush=True)
 
 
 def standard_z_section(reps):
@@ -400,6 +409,43 @@ def standard_z_section(reps):
             print(f"| {scenario} | {rep} | {y.mean():.1%} | {npdr[:10].mean():.2f} | "
                   f"{relief[:10].mean():.2f} | {np.corrcoef(npdr, relief)[0, 1]:.3f} |",
                   flush=True)
+
+
+def standard_balanced_section(reps, permutations=30):
+    from orangecontrib.relief.estimators.significance import calibrated_pvalues
+
+    def differences(differ, rows, others, y):
+        """(pooled, balanced) differences of the SNPs' shares of differing genotypes."""
+        miss = y[rows] != y[others]
+        hits = [~miss & (y[rows] == c) for c in (0.0, 1.0)]
+        shares = lambda pairs: differ[pairs].mean(axis=0)
+        return (shares(miss) - shares(~miss),
+                shares(miss) - (shares(hits[0]) + shares(hits[1])) / 2)
+
+    print("| scenario | hits | data sets | planted found at q < .05, mean [95 % interval] | "
+          "null SNPs p < .05 |")
+    print("|---|---|---|---|---|")
+    for scenario, simulate in (("200 cases and 200 controls", case_control),
+                               ("classes as drawn", main_effects)):
+        found = {"pooled": [], "balanced": []}
+        null_p = {"pooled": [], "balanced": []}
+        for rep in range(reps):
+            X, y = simulate(np.random.default_rng(3000 + rep))
+            data = encode(X, y, discrete=True, n_classes=2)
+            context = NPDR().context(data)
+            rows, others = context.rows, context.others
+            differ = X[rows] != X[others]
+            observed = differences(differ, rows, others, y)
+            rng = np.random.default_rng(rep)
+            null = [differences(differ, rows, others, rng.permutation(y))
+                    for _ in range(permutations)]
+            for k, name in enumerate(("pooled", "balanced")):
+                p = calibrated_pvalues(observed[k], np.array([n[k] for n in null]))
+                found[name].append(np.mean(benjamini_hochberg(p)[:10] < 0.05))
+                null_p[name].append(np.mean(p[10:] < 0.05))
+        for name in found:
+            print(f"| main effects, {scenario} | {name} | {reps} | {interval(found[name])} | "
+                  f"{np.mean(null_p[name]):.1%} |", flush=True)
 
 
 def strata_section(reps):
@@ -614,6 +660,8 @@ def main():
             standard_fdr_section(args.reps)
         elif section == "standard-z":
             standard_z_section(args.reps)
+        elif section == "standard-balanced":
+            standard_balanced_section(args.reps)
         elif section == "speed":
             speed_section(args.workdir, args.n, args.a)
         elif section == "speed-numeric":

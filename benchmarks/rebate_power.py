@@ -26,7 +26,11 @@ ReliefF) and the recommended default ``Recommended`` (``MultiScaleRelief()``); s
 its ``sk-`` versions side by side: the wrappers ``VLS`` and ``Iter`` around MultiSURF (VLS:
 40 subsets of max(5, attributes / 20) attributes, seed 0, in both; Iter: ten rounds at most,
 Widrow-Hoff rate 0.1), and the cores ``SWRF``, ``SWRF*``, ``MultiSWRF``, ``MultiSWRF*``,
-``MultiSWRFDB``, ``MultiSWRFDB*`` and ``MuRelief`` (k = 10) where the catalogue has them. Every run appends one JSON line to
+``MultiSWRFDB``, ``MultiSWRFDB*`` and ``MuRelief`` (k = 10) where the catalogue has them, and ``pre-`` versions of
+these nine: scikit-rebate's numbers as our ``preset="skrebate"`` computes them (a numpy copy
+of scikit-rebate's N x N loops: faster than scikit-rebate, slower than ours; the tests
+reproduce scikit-rebate's cores and Iter with it to 1e-8, while ``pre-VLS`` draws its subsets
+with our generator). Every run appends one JSON line to
 ``--results`` (runs already there are skipped, so a run can be resumed, and several processes
 may share the file: each line is one append); ``--report`` prints the table from the results
 files without running anything.
@@ -104,6 +108,14 @@ OURS = {
 }
 OURS.update({name: (lambda reg, c=cls, kw=kwargs: _CATALOGUE[c](**kw))
              for name, (cls, kwargs) in CORES.items() if cls in _CATALOGUE})
+#: scikit-rebate's numbers computed by ours with preset="skrebate" (``pre-``: the tests
+#: reproduce its cores and its Iter to 1e-8 with the preset; VLS draws its subsets with our
+#: generator, of the same law as scikit-rebate's but not the same subsets)
+OURS.update({f"pre-{name}": (lambda reg, c=cls, kw=kwargs: _CATALOGUE[c](preset="skrebate",
+                                                                         **kw))
+             for name, (cls, kwargs) in CORES.items() if cls in _CATALOGUE})
+OURS["pre-VLS"] = lambda reg: VLS(MultiSURF(preset="skrebate"), subsets=40, random_state=0)
+OURS["pre-Iter"] = lambda reg: Iter(MultiSURF(preset="skrebate"))
 
 
 def _skrebate(name):

@@ -16,9 +16,12 @@ It stops after ``max_iter`` rounds, or once no estimate changed by ``threshold``
 the round before (max_t abs(W^r_t - W^{r-1}_t) < threshold), or when no estimate is positive
 (the weights would all be 0); the result is the last round's estimates.
 
-scikit-rebate 0.8.4 compares the new estimates with the previous round's weights u, not its
-estimates, so it runs all ``max_iter`` rounds unless those happen to agree: ``threshold=0``
-reproduces it.
+scikit-rebate 0.8.4 compares each round's estimates W^r with u of the round before (the
+previous estimates made weights, max_t abs(W^r_t - u_t) < threshold), not with W^{r-1}, so it
+runs all ``max_iter`` rounds unless those happen to agree. A base estimator with
+``preset="skrebate"`` (:mod:`.skrebate`, whose distances then weigh the attributes as
+scikit-rebate's) makes the rounds stop by that rule too: ``Iter(SURF(preset="skrebate"))``
+gives scikit-rebate's ``Iter(SURF())``.
 
 The base estimator must take attribute weights in its distance (its class's
 ``weighs_distances``: the Relief family and the wrappers around it); others are refused.
@@ -29,7 +32,7 @@ import numpy as np
 
 from .base import Estimator, check_data, progress_part
 from .description import Param
-from .vls import SEED, seeded
+from .wrapper import SEED, Wrapper, seeded
 
 __all__ = ["Iter", "IterContext", "relief_weights"]
 
@@ -62,7 +65,7 @@ def _base_weighs(estimator):
     return None
 
 
-class Iter(Estimator):
+class Iter(Wrapper, Estimator):
     """Iterative Relief around ``estimator`` (default MultiSURF()); see the module docstring.
     ``max_iter``: rounds at most; ``threshold``: the change of every estimate below which the
     rounds stop; ``beta``: the learning rate of the weights; ``random_state``: passed on to the
@@ -102,20 +105,14 @@ class Iter(Estimator):
         self.beta = beta
         self.random_state = random_state
 
-    @property
-    def estimator_(self):
-        """The base estimator (ValueError if ``estimator`` is not one, or cannot weigh)."""
-        self.check_parameters()
-        if self.estimator is None:
-            from .surf import MultiSURF
-            return MultiSURF()
-        return self.estimator
-
     def context(self, data, callback=None):
         """Run the rounds (module docstring)."""
         check_data(data, self)
         base = seeded(self.estimator_, self.random_state)
         check_data(data, base)
+        # a round's estimates are compared with the last round's, or with its u as
+        # scikit-rebate does (module docstring)
+        skrebate_rule = getattr(base, "preset", None) == "skrebate"
         weights, previous = None, None      # (the weights of the next round)
         for r in range(self.max_iter):
             weighted = data if weights is None else data.with_attribute_weights(weights)
@@ -130,7 +127,7 @@ class Iter(Estimator):
             if not u.any():
                 break
             weights = u if weights is None else weights + self.beta * (u - weights)
-            previous = estimates
+            previous = u if skrebate_rule else estimates
         if callback is not None:
             callback(1.0)
         return IterContext(data, context, estimates, used, rounds)

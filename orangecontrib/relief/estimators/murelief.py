@@ -103,7 +103,10 @@ def extreme_places(d, rows, groups, weights, k):
     decreasing order of abs(d - mu), mu the group's mean distance from the row, fill places by
     their ``weights`` (the row's own other copies w_i - 1, at distance 0) until k are filled;
     instances tied at the last place filled share what remains in proportion to their
-    weights."""
+    weights. With unit weights the k-th largest abs(d - mu) of each row and group decides
+    (a partition, not a sort)."""
+    if np.all(weights == 1):
+        return _unit_extreme_places(d, rows, groups, k)
     b, n = d.shape
     out = np.zeros((b, n))
     for q in range(b):
@@ -123,4 +126,29 @@ def extreme_places(d, rows, groups, weights, k):
             before = np.concatenate([[0.0], np.cumsum(block_mass)[:-1]])
             share = np.clip(k - before, 0.0, block_mass) / block_mass
             out[q, members] = w * share[inverse]
+    return out
+
+
+def _unit_extreme_places(d, rows, groups, k):
+    """:func:`extreme_places` with every weight 1, all rows at once: a row's own instance
+    fills no place; in a group of more than k others the instances above the k-th largest
+    abs(d - mu) fill one place each and those tied with it share what remains."""
+    b, n = d.shape
+    out = np.zeros((b, n))
+    own = np.zeros((b, n), bool)
+    own[np.arange(b), rows] = True
+    for g in np.unique(groups):
+        members = np.flatnonzero(groups == g)
+        others = ~own[:, members]
+        count = others.sum(axis=1)
+        dist = d[:, members]
+        mu = np.where(others, dist, 0.0).sum(axis=1) / np.maximum(count, 1)
+        if members.size <= k:                # every other member fills a place
+            out[:, members] = others
+            continue
+        score = np.where(others, np.abs(dist - mu[:, None]), -1.0)
+        kth = -np.partition(-score, k - 1, axis=1)[:, k - 1:k]
+        above, tied = score > kth, score == kth
+        share = (k - above.sum(axis=1)) / tied.sum(axis=1)
+        out[:, members] = np.where(above, 1.0, np.where(tied, share[:, None], 0.0))
     return out

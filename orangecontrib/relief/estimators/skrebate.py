@@ -10,6 +10,11 @@ choices, each reproduced here (the papers' definitions are those of each estimat
   kinds, the discrete mismatches are counted a / (number of discrete attributes) times each;
   with missing values, the sum over the attributes known in both instances divided by their
   number (the papers: the diffs of missing values in the sum, all attributes counted).
+* **Attribute weights in the distance** (Iterative Relief's later rounds): the weighted mean
+  sum_t w_t diff_t / sum_t w_t over discrete attributes (the weighted Hamming distance), the
+  weighted sum over numeric ones; with missing values the weighted mean over the attributes
+  known in both instances, divided once more by their number. scikit-rebate has no weighted
+  distance over attributes of both kinds (its Iter fails there); such data are refused.
 * **Thresholds.** SURF's and SWRF's mean (and SWRF's standard deviation) distance is taken over
   the N x N distance table, its zero diagonal included (the papers: over the pairs); with missing
   values over the table's lower triangle and N x N - N(N - 1)/2 zeros, so about half of it.
@@ -84,6 +89,13 @@ def _distances(data):
     missing = np.isnan(X).any()
     d_cols, c_cols = np.flatnonzero(discrete), np.flatnonzero(~discrete)
     scaled = (X[:, c_cols] - data.minimum[c_cols]) / data.span[c_cols]
+    w = data.attribute_weights
+    if w is not None and d_cols.size and c_cols.size:
+        raise ValueError("preset='skrebate': scikit-rebate 0.8.4 has no weighted distance "
+                         "over discrete and numeric attributes together (its Iter fails on "
+                         "such data); leave the preset out, or use attributes of one kind")
+    if w is not None and missing:
+        return _weighted_missing_distances(X, d_cols, c_cols, data.span, w), missing
     D = np.zeros((n, n))
     for i in range(n):
         mismatch = X[:, d_cols] != X[i, d_cols]
@@ -94,13 +106,41 @@ def _distances(data):
             total = (mismatch & known_d).sum(axis=1) + np.where(known_c, numeric, 0).sum(axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
                 D[i] = total / (known_d.sum(axis=1) + known_c.sum(axis=1))
-        elif not c_cols.size:
-            D[i] = mismatch.sum(axis=1) / a
+        elif not c_cols.size:       # (weighted: scipy's pdist, each sum from left to right)
+            D[i] = mismatch.sum(axis=1) / a if w is None \
+                else np.cumsum(mismatch * w, axis=1)[:, -1] / np.cumsum(w)[-1]
         elif not d_cols.size:
-            D[i] = numeric.sum(axis=1)
+            D[i] = numeric.sum(axis=1) if w is None else np.cumsum(numeric * w, axis=1)[:, -1]
         else:
             D[i] = mismatch.sum(axis=1) / d_cols.size * a + numeric.sum(axis=1)
     return D, missing
+
+
+def _weighted_missing_distances(X, d_cols, c_cols, span, w):
+    """(N, N) scikit-rebate's distances with attribute weights ``w`` and missing values, pair by
+    pair as it computes them (the same sums in the same order, so that its ties are ours): over
+    the attributes known in both instances, sum_t w_t diff_t / sum_t w_t, divided by their
+    number."""
+    n, a = X.shape
+    xd, xc, spans = X[:, d_cols], X[:, c_cols], span[c_cols]
+    gone_d = [np.flatnonzero(np.isnan(row)) for row in xd]
+    gone_c = [np.flatnonzero(np.isnan(row)) for row in xc]
+    D = np.zeros((n, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i in range(n):
+            for j in range(i):
+                gd, gc = np.union1d(gone_d[i], gone_d[j]), np.union1d(gone_c[i], gone_c[j])
+                dist = 0.0
+                d1, d2 = np.delete(xd[i], gd), np.delete(xd[j], gd)
+                if d1.size:
+                    wd = np.delete(w, gd)
+                    dist += np.dot(np.not_equal(d1, d2).astype(float), wd) / np.sum(wd)
+                c1, c2 = np.delete(xc[i], gc), np.delete(xc[j], gc)
+                if c1.size:
+                    wc = np.delete(w, gc)
+                    dist += np.dot(np.abs(c1 - c2) / np.delete(spans, gc), wc) / np.sum(wc)
+                D[i, j] = D[j, i] = dist / np.float64(a - gd.size - gc.size)
+    return D
 
 
 def _target_groups(data):

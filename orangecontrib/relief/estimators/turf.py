@@ -39,6 +39,7 @@ import numpy as np
 
 from .base import Estimator, check_data, progress_part
 from .description import Param
+from .wrapper import Wrapper
 
 __all__ = ["TuRF", "TuRFContext", "MIN_ATTRIBUTES", "informative_columns"]
 
@@ -70,7 +71,7 @@ class TuRFContext:
     removed: list
 
 
-class TuRF(Estimator):
+class TuRF(Wrapper, Estimator):
     """TuRF around ``estimator`` (an engine estimator; default MultiSURF()); see the module
     docstring. ``remove``: the share of the remaining attributes removed per round, in (0, 1);
     ``rounds``: removal rounds (None: round(1 / remove)); ``keep``: stop when this many remain
@@ -104,15 +105,6 @@ class TuRF(Estimator):
         self.remove = remove
         self.rounds = rounds
         self.keep = keep
-
-    @property
-    def estimator_(self):
-        """The base estimator (ValueError if ``estimator`` is not one)."""
-        if self.estimator is None:
-            from .surf import MultiSURF
-            return MultiSURF()
-        self.check_parameters()
-        return self.estimator
 
     def context(self, data, callback=None):
         """Run the rounds (the base estimator's context and estimate of each)."""

@@ -17,34 +17,15 @@ An attribute whose every estimate is NaN (no known value) keeps NaN. Attribute w
 data (:attr:`.encoding.EncodedData.attribute_weights`) go with each subset to the base
 estimator.
 """
-import copy
 from dataclasses import dataclass
 
 import numpy as np
 
 from .base import Estimator, check_data, progress_part, random_generator
 from .description import Param
+from .wrapper import SEED, Wrapper, seeded
 
-__all__ = ["VLS", "VLSContext", "vls_subsets", "subset_maximum", "seeded", "SEED"]
-
-#: the seed of a wrapper, passed on to a base estimator that takes one
-SEED = Param(
-    "random_state", "seed", None, "Random seed", low=0, maximum=2 ** 31 - 1, none="none",
-    tooltip="Seed of the wrapper's random choices, passed on to the base estimator when it "
-            "takes a seed too: the same seed repeats a run exactly; 'none' draws anew every "
-            "time.")
-
-
-def seeded(estimator, random_state):
-    """``estimator``, or with an int ``random_state`` a copy of it with that seed when it takes
-    one (a ``random_state`` parameter), so that a wrapper's seed repeats its base's samples."""
-    names = {param.name for param in type(estimator).parameters}
-    if random_state is None or isinstance(random_state, np.random.Generator) \
-            or "random_state" not in names:
-        return estimator
-    estimator = copy.copy(estimator)
-    estimator.random_state = random_state
-    return estimator
+__all__ = ["VLS", "VLSContext", "vls_subsets", "subset_maximum"]
 
 
 def vls_subsets(n_attributes, n_subsets, size, rng):
@@ -94,7 +75,7 @@ class VLSContext:
     estimates: np.ndarray
 
 
-class VLS(Estimator):
+class VLS(Wrapper, Estimator):
     """VLS around ``estimator`` (default MultiSURF()); see the module docstring. ``subsets``:
     the number of random subsets of the attributes; ``size``: attributes in each (None: enough
     for the subsets to cover the attributes twice, at least 5); ``random_state``: the seed of
@@ -126,15 +107,6 @@ class VLS(Estimator):
         self.subsets = subsets
         self.size = size
         self.random_state = random_state
-
-    @property
-    def estimator_(self):
-        """The base estimator (ValueError if ``estimator`` is not one)."""
-        self.check_parameters()
-        if self.estimator is None:
-            from .surf import MultiSURF
-            return MultiSURF()
-        return self.estimator
 
     def size_(self, n_attributes):
         """The attributes of each subset on data of ``n_attributes``."""
