@@ -143,7 +143,7 @@ def significance_box(widget, column):
         callback=widget._on_significance_changed,
         tooltip="The number of permutations R; p = (b + 1) / (R + 1), b the number of "
                 "permuted estimates reaching the observed one")
-    widget.permutations_spin.setEnabled(widget._method() == "permutation")
+    widget.permutations_spin.setEnabled(widget.significance_test() == "permutation")
 
 
 def selection_box(widget, parent):

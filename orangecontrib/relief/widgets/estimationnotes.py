@@ -11,7 +11,7 @@ def show_notes(widget, scorers):
     """Show (or clear) ``widget``'s warnings and information about running ``scorers`` (the
     first the chosen estimator, then the compared ones) with its significance method and
     covariates."""
-    method = widget._method()
+    method = widget.significance_test()
     # one message for all the estimators STIR does not test, with the advice that suits
     # them all (NPDR: its regression test, which adjusts for covariates, or permutations)
     no_stir = [s for s in scorers if not supports_stir(s)]

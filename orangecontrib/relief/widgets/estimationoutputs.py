@@ -22,10 +22,10 @@ def selection_preprocessor(widget):
     widget.Information.manual_preprocessor(shown=rule is None)
     if rule is None:
         return None
-    name = widget._selection_run_name()
+    name = widget.selection_run_name()
     scorer = widget.create_scorer(name)
-    method = widget._method()
-    if rule == "threshold" and not widget._has_relief_threshold(name) \
+    method = widget.significance_test()
+    if rule == "threshold" and not widget.has_relief_threshold(name) \
             or rule == "fdr" and method not in scorer.significance_tests:
         rule = "best"
     return SelectAttributes(scorer, rule=rule, n=widget.n_selected, alpha=widget.alpha,
@@ -40,7 +40,7 @@ def send_report(widget):
     how many attributes are selected by which rule."""
     name = widget.current_name
     params = widget.editors[name].values
-    method = widget._method()
+    method = widget.significance_test()
     widget.report_items(
         "Estimator", [("Estimator", name)]
         + [describe(param, value, widget.scorer_classes[name])

@@ -253,11 +253,12 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.Outputs.scorer.send(self.create_scorer())
 
     def _update_threshold_enabled(self):
-        relief = self._has_relief_threshold(self._selection_run_name())
+        relief = self.has_relief_threshold(self.selection_run_name())
         self.select_buttons.button(self.SelectThreshold).setEnabled(relief)
         self.alpha_spin.setEnabled(relief)
 
-    def _has_relief_threshold(self, name):
+    def has_relief_threshold(self, name):
+        """Whether Relief's threshold τ applies to the estimates of estimator ``name``."""
         return self.scorer_classes[name].relief_threshold
 
     def _on_estimator_changed(self):
@@ -284,10 +285,11 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         self.restart()
 
     def _on_significance_changed(self):
-        self.permutations_spin.setEnabled(self._method() == "permutation")
+        self.permutations_spin.setEnabled(self.significance_test() == "permutation")
         self.restart()
 
-    def _method(self):
+    def significance_test(self):
+        """The chosen significance method (of :func:`.significance.significance`), or None."""
         return SIGNIFICANCE[self.significance_method][1]
 
     def _on_advanced_toggled(self, shown):
@@ -345,8 +347,9 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
         scorers = [self.create_scorer(name)
                    for name in [self.current_name] + self.compared_names()]
         show_notes(self, scorers)
-        return (partial(estimate_all, method=self._method(), n_permutations=self.n_permutations,
-                        impute=self.impute_calls), scorers, self.data)
+        return (partial(estimate_all, method=self.significance_test(),
+                        n_permutations=self.n_permutations, impute=self.impute_calls),
+                scorers, self.data)
 
     # --- score table
     def runs(self):
@@ -410,7 +413,8 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
             return columns[column - 2][0]
         return self.result
 
-    def _selection_run_name(self):
+    def selection_run_name(self):
+        """The name of the estimator the selection follows (the table's sorted column's)."""
         run = self._selection_run() if self.result is not None else None
         return run.name if run is not None else self.current_name
 
@@ -418,7 +422,7 @@ class OWAttributeEstimation(BackgroundEstimationWidget):
     def _threshold(self):
         """τ of the estimator the table is sorted by, or None when Relief's threshold does not
         apply to its estimates (:attr:`.base.Estimator.relief_threshold`)."""
-        if self.result is None or not self._has_relief_threshold(self._selection_run().name):
+        if self.result is None or not self.has_relief_threshold(self._selection_run().name):
             return None
         return relief_threshold(self.alpha, self._selection_run().m)
 

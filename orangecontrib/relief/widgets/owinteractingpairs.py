@@ -6,7 +6,7 @@ ranks best (or of the attributes chosen) are tested by
 interaction (Wan et al. 2010, eqs. 3-5), p-values from permutations of the class that repeat
 the ranking, Benjamini-Hochberg q-values — and shown as a sortable table, best first, and as a
 heatmap of -log10 p among the best attributes (the table's model in :mod:`.pairsmodel`, the
-heatmap in :mod:`.pairsheatmap`)."""
+heatmap in :mod:`.pairsheatmap`, the report in :mod:`.pairsreport`)."""
 from functools import partial
 from types import SimpleNamespace
 
@@ -28,11 +28,12 @@ from orangecontrib.relief.estimators.interactions import (choose_method, interac
 from orangecontrib.relief.orange_data import encode_table
 from orangecontrib.relief.widgets.background import BackgroundEstimationWidget, progress_callback
 from orangecontrib.relief.widgets import missingcalls
-from orangecontrib.relief.widgets.estimatorparams import ParameterStack, describe
+from orangecontrib.relief.widgets.estimatorparams import ParameterStack
 from orangecontrib.relief.widgets.names import NAME_CHARACTERS
 from orangecontrib.relief.widgets.numbers import count
 from orangecontrib.relief.widgets.pairsheatmap import Heatmap
 from orangecontrib.relief.widgets.pairsmodel import COLUMNS, PairsModel, widest_rows
+from orangecontrib.relief.widgets.pairsreport import send_report
 
 __all__ = ["OWInteractingPairs", "pairs_task", "pairs_table"]
 
@@ -297,11 +298,11 @@ class OWInteractingPairs(BackgroundEstimationWidget):
     # --- controls
     def _set_choice_buttons(self):
         self.choice_buttons.button(self.attribute_choice).setChecked(True)
-        self.ranking_box.setEnabled(self._may_rank())
+        self.ranking_box.setEnabled(self.may_rank())
         # the scan's p-values are the chi-square test's: no permutations
         self.significance_box.setEnabled(self.attribute_choice != self.AllPairs)
 
-    def _may_rank(self):
+    def may_rank(self):
         """Whether the attributes are (or, automatically, may be) ranked."""
         return self.attribute_choice in (self.BestRanked, self.Automatic)
 
@@ -380,7 +381,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         if self.attribute_choice == self.AllPairs:
             return (partial(pairs_task, scan=True, impute=self.impute_calls), self.data, None,
                     None, None, None, self.random_state)
-        ranked = self._may_rank()
+        ranked = self.may_rank()
         automatic = self.attribute_choice == self.Automatic
         estimator = self.params_stack.create(self.estimator_name) if ranked else None
         return (partial(pairs_task, scan=None if automatic else False,
@@ -417,7 +418,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
             shown = ends[np.sort(first_seen)]          # the best pairs' attributes
         else:
             how = (f"the {tested} attributes {self.estimator_name} ranks best"
-                   if self._may_rank() and tested < len(self.data.domain.attributes)
+                   if self.may_rank() and tested < len(self.data.domain.attributes)
                    else count(tested, "attribute"))
             self.summary.setText(f"{count(len(pairs), 'pair')} of {how}; p-values from "
                                  f"{count(pairs.n_permutations, 'permutation')} of the class.")
@@ -578,30 +579,7 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         return None if self.result is None else self.result.table
 
     def send_report(self):
-        if self._may_rank():
-            params = self.params_stack.editors[self.estimator_name].values
-            cls = self.scorer_classes[self.estimator_name]
-            best = f"the {self.top} best ranked"
-            items = [("Attributes", best if self.attribute_choice == self.BestRanked else
-                      f"automatic: every pair where that takes about a minute or less, "
-                      f"else {best}"),
-                     ("Ranked by", self.estimator_name)] \
-                + [describe(name, value, cls) for name, value in params.items()]
-        elif self.attribute_choice == self.Chosen:
-            items = [("Attributes", ", ".join(a.name for a in self.chosen_attrs) or "none")]
-        else:
-            items = [("Attributes", "all pairs (chi-square test)")]
-        if self.attribute_choice != self.AllPairs:
-            items += [("Permutations", self.n_permutations or "automatic"),
-                      ("Random seed", self.random_state)]
-        self.report_items("Parameters", items)
-        if self.data is None:
-            return
-        self.report_data("Data", self.data)
-        if self.result is not None:
-            self.report_items("Result", [("Pairs", self.summary.text())])
-            self.report_table("Pairs", self.model)
-            self.report_plot("Heatmap", self.heatmap_scene)
+        send_report(self)
 
 
 if __name__ == "__main__":  # pragma: no cover
