@@ -258,25 +258,20 @@ def _plane_codes(tiles, planes, rows=None):
 
 def distances(rows, tiles, planes, out):
     """:func:`.diffs._distances`; with bit planes the numbers of attributes on which two
-    instances differ (the kernel's popcounts: integers, exact in any order), counted as the
-    attributes less those on which the codes agree, by a matrix product of the instances'
-    one-hot codes (every partial sum an integer below 2^24, exact in float32 in any order)."""
+    instances differ (the kernel's popcounts: integers, exact in any order), by the product
+    of one-hot codes of :func:`_approximate_distances`, exact for such codes."""
+    cand, c_cand = _candidates(tiles)
     if planes.shape[2]:
-        n, a = tiles.values.shape[0], tiles.columns.size
-        values = MAX_VALUES * a
-        if (rows.size * n * values > _limit(ONE_HOT_WORK) or n * values > ONE_HOT_ENTRIES
-                or a >= 2 ** 24):
+        exact = None
+        if rows.size * tiles.values.shape[0] * MAX_VALUES * tiles.columns.size \
+                <= _limit(ONE_HOT_WORK):
+            exact = _approximate_distances(tiles, planes, cand)
+        if exact is None or not exact[1]:
             return NotImplemented
-        cand, _ = _candidates(tiles)
-        codes = _plane_codes(tiles, planes).astype(np.intp)
-        one_hot = (codes[:, :, None] == np.arange(MAX_VALUES)).reshape(n, values)
-        one_hot = one_hot.astype(np.float32)
-        agree = one_hot[rows] @ one_hot[cand].T
-        out[:, cand] = a - agree.astype(np.float64)
+        out[:, cand] = exact[0](rows)
         return None
     if _too_large(tiles.values.shape[0], tiles.columns.size):
         return NotImplemented
-    cand, c_cand = _candidates(tiles)
     out[:, cand] = _distance_matrix(rows[:, None], tiles, cand[None, :], c_cand[None, :])
     return None
 
