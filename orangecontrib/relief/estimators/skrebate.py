@@ -287,12 +287,15 @@ def estimate(ctx, columns=None):
     context's neighbours (see the module docstring)."""
     data = ctx.data if columns is None else columns
     rows = np.arange(data.n_instances)
-    result = np.zeros(data.n_attributes)
+    updates = np.zeros((data.n_instances, data.n_attributes))    # (instance, attribute)
     for t in range(data.n_attributes):
         score = _band_score(data, t, rows, ctx.near, ctx.hits, False)
         if ctx.far_scoring == "subtract":
             score = score - _band_score(data, t, rows, ctx.far, ctx.hits, False)
         elif ctx.far_scoring == "opposite":
             score = score + _band_score(data, t, rows, ctx.far, ctx.hits, True)
-        result[t] = score.sum()
-    return result
+        updates[:, t] = score
+    # the instances' updates added in their order, as scikit-rebate adds its rows (not numpy's
+    # pairwise sum of a column): Iterative Relief's next distances, and so the ties among the
+    # neighbours, follow these estimates to the last bit
+    return updates.sum(axis=0)
