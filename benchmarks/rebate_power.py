@@ -29,8 +29,8 @@ Widrow-Hoff rate 0.1), and the cores ``SWRF``, ``SWRF*``, ``MultiSWRF``, ``Multi
 ``MultiSWRFDB``, ``MultiSWRFDB*`` and ``MuRelief`` (k = 10) where the catalogue has them, and ``pre-`` versions of
 these nine: scikit-rebate's numbers as our ``preset="skrebate"`` computes them (a numpy copy
 of scikit-rebate's N x N loops: faster than scikit-rebate, slower than ours; the tests
-reproduce scikit-rebate's cores and Iter with it to 1e-8, while ``pre-VLS`` draws its subsets
-with our generator). Every run appends one JSON line to
+reproduce scikit-rebate's cores, Iter and VLS with it to 1e-8; ``pre-VLS`` draws scikit-rebate's
+subsets for seed 0). Every run appends one JSON line to
 ``--results`` (runs already there are skipped, so a run can be resumed, and several processes
 may share the file: each line is one append); ``--report`` prints the table from the results
 files without running anything.
@@ -109,8 +109,8 @@ OURS = {
 OURS.update({name: (lambda reg, c=cls, kw=kwargs: _CATALOGUE[c](**kw))
              for name, (cls, kwargs) in CORES.items() if cls in _CATALOGUE})
 #: scikit-rebate's numbers computed by ours with preset="skrebate" (``pre-``: the tests
-#: reproduce its cores and its Iter to 1e-8 with the preset; VLS draws its subsets with our
-#: generator, of the same law as scikit-rebate's but not the same subsets)
+#: reproduce its cores, its Iter and its VLS to 1e-8 with the preset; with the preset and an
+#: integer seed VLS draws scikit-rebate's subsets)
 OURS.update({f"pre-{name}": (lambda reg, c=cls, kw=kwargs: _CATALOGUE[c](preset="skrebate",
                                                                          **kw))
              for name, (cls, kwargs) in CORES.items() if cls in _CATALOGUE})

@@ -5,6 +5,7 @@ its five test files and of 100 SNPs, to a relative 1e-8. scikit-rebate's Iter fa
 attributes (its weighted distance); the preset refuses them with a clear error."""
 import csv
 import os
+import random
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from test_skrebate import HERE, OURS, TOL, ours, relative_difference
 
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.iterative import Iter
-from orangecontrib.relief.estimators.vls import subset_maximum
+from orangecontrib.relief.estimators.vls import VLS, subset_maximum
 
 #: the rows and rounds of the stored runs (make_wrapper_cores.py's STEP and ROUNDS)
 STEP, ROUNDS = 3, 3
@@ -80,3 +81,23 @@ def test_vls_with_the_preset_reproduces_skrebate_on_its_subsets(file, name):
     data, runs, subsets = table(file)
     got, _ = subset_maximum(ours(name, data, preset="skrebate"), data, subsets)
     assert relative_difference(got, runs[f"VLS({name})"]) < TOL
+
+
+@pytest.mark.parametrize("file", ["binary", "snps", "three_classes", "continuous", "mixed",
+                                  "missing"])
+def test_vls_with_the_preset_and_a_seed_draws_skrebates_subsets(file):
+    """With the preset and an integer seed VLS draws the subsets scikit-rebate's VLS drew with
+    that seed (stored with its numbers), so the whole run is scikit-rebate's, and Python's
+    global generator is left alone."""
+    data, runs, subsets = table(file)
+    state = random.getstate()
+    vls = VLS(ours("MultiSURF", data, preset="skrebate"), subsets=len(subsets),
+              size=subsets[0].size, random_state=7)
+    context = vls.context(data)
+    assert random.getstate() == state
+    assert [s.tolist() for s in context.subsets] == [s.tolist() for s in subsets]
+    assert relative_difference(context.estimates, runs["VLS(MultiSURF)"]) < TOL
+    # without the preset the same seed draws other subsets (our generator, the same law)
+    plain = VLS(ours("MultiSURF", data), subsets=len(subsets), size=subsets[0].size,
+                random_state=7).context(data)
+    assert [s.tolist() for s in plain.subsets] != [s.tolist() for s in subsets]

@@ -55,6 +55,7 @@ The estimators read their neighbours from :func:`context` (the k nearest, the ba
 MultiSURF with SWRF's weights, or μ-Relief's farthest from the mean) and score them with
 :func:`estimate`, the same for all.
 """
+import random
 import sys
 from dataclasses import dataclass
 
@@ -62,7 +63,7 @@ import numpy as np
 
 from .base import check_data
 
-__all__ = ["SkrebateContext", "context", "estimate", "DEFAULT_K"]
+__all__ = ["SkrebateContext", "context", "estimate", "vls_subsets", "DEFAULT_K"]
 
 #: scikit-rebate's default ``n_neighbors``
 DEFAULT_K = 100
@@ -299,3 +300,30 @@ def estimate(ctx, columns=None):
     # pairwise sum of a column): Iterative Relief's next distances, and so the ties among the
     # neighbours, follow these estimates to the last bit
     return updates.sum(axis=0)
+
+
+def vls_subsets(n_attributes, n_subsets, size, seed):
+    """scikit-rebate's VLS subsets (its ``make_subsets`` after seeding Python's generator with
+    ``seed``): the attribute indices shuffled by Python's ``random.shuffle`` and cut into
+    consecutive subsets of ``size``, the remainder, if any, filled up by ``random.choice`` of
+    attributes not yet in it, then ``random.sample`` of ``size`` attributes for each other
+    subset (of the shuffled list). The same law as :func:`.vls.vls_subsets`, by another
+    generator; drawn by a generator of its own, so Python's global one is left as it was."""
+    rng = random.Random(seed)
+    order = list(range(n_attributes))
+    rng.shuffle(order)
+    remaining = list(order)
+    subsets = []
+    while True:
+        subsets.append(remaining[:size])
+        remaining = remaining[size:]
+        if len(remaining) < size:
+            break
+    if remaining:
+        while len(remaining) < size:
+            candidate = rng.choice(order)
+            if candidate not in remaining:
+                remaining.append(candidate)
+        subsets.append(remaining)
+    subsets += [rng.sample(order, size) for _ in range(n_subsets - len(subsets))]
+    return [np.asarray(subset, np.intp) for subset in subsets]

@@ -7,7 +7,10 @@ them, so a few that interact rarely decide them; in a small subset they do, when
 it together. The subsets are drawn with ``random_state``, as scikit-rebate 0.8 draws them: the
 attributes in a random order, cut into consecutive subsets of ``size`` (the last one filled up
 with attributes drawn from the others), so that every attribute is in one at least, then the
-rest of the ``subsets`` drawn anew, each ``size`` attributes without repetition. The base
+rest of the ``subsets`` drawn anew, each ``size`` attributes without repetition (around a base
+estimator with ``preset="skrebate"`` and an integer seed, by scikit-rebate's own generator:
+:func:`.skrebate.vls_subsets`, so that ``VLS(MultiSURF(preset="skrebate"), subsets=40, size=5,
+random_state=7)`` gives ``skrebate.VLS(skrebate.MultiSURF(), random_state=7)``). The base
 estimator (default MultiSURF) scores each subset with neighbourhoods found in the space of that
 subset alone, and an attribute's estimate is the largest of its estimates:
 
@@ -17,15 +20,27 @@ An attribute whose every estimate is NaN (no known value) keeps NaN. Attribute w
 data (:attr:`.encoding.EncodedData.attribute_weights`) go with each subset to the base
 estimator.
 """
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import skrebate
 from .base import Estimator, check_data, progress_part, random_generator
 from .description import Param
 from .wrapper import SEED, Wrapper, seeded
 
-__all__ = ["VLS", "VLSContext", "vls_subsets", "subset_maximum"]
+__all__ = ["VLS", "VLSContext", "vls_subsets", "covering_size", "subset_maximum"]
+
+
+def covering_size(n_attributes, n_subsets, size):
+    """``size``, at most ``n_attributes``; ``ValueError`` when ``n_subsets`` subsets of it
+    cannot cover the attributes."""
+    size = min(size, n_attributes)
+    if n_subsets * size < n_attributes:
+        raise ValueError(f"VLS: subsets x size must cover the {n_attributes} attributes, got "
+                         f"{n_subsets} subsets of {size}: use more subsets or a larger size")
+    return size
 
 
 def vls_subsets(n_attributes, n_subsets, size, rng):
@@ -33,10 +48,7 @@ def vls_subsets(n_attributes, n_subsets, size, rng):
     by ``rng`` (module docstring): the first ones partition a random order of the attributes,
     the last of them filled up from the others, the rest are drawn anew. ``ValueError`` when
     ``n_subsets * size`` cannot cover the attributes."""
-    size = min(size, n_attributes)
-    if n_subsets * size < n_attributes:
-        raise ValueError(f"VLS: subsets x size must cover the {n_attributes} attributes, got "
-                         f"{n_subsets} subsets of {size}: use more subsets or a larger size")
+    size = covering_size(n_attributes, n_subsets, size)
     order = rng.permutation(n_attributes)
     covering = [order[lo:lo + size] for lo in range(0, n_attributes, size)]
     last = covering[-1]
@@ -119,8 +131,13 @@ class VLS(Wrapper, Estimator):
         check_data(data, self)
         base = seeded(self.estimator_, self.random_state)
         check_data(data, base)
-        subsets = vls_subsets(data.n_attributes, self.subsets, self.size_(data.n_attributes),
-                              random_generator(self.random_state))
+        n = data.n_attributes
+        size = covering_size(n, self.subsets, self.size_(n))
+        if getattr(base, "preset", None) == "skrebate" \
+                and isinstance(self.random_state, numbers.Integral):
+            subsets = skrebate.vls_subsets(n, self.subsets, size, self.random_state)
+        else:
+            subsets = vls_subsets(n, self.subsets, size, random_generator(self.random_state))
         estimates, each = subset_maximum(base, data, subsets, callback)
         return VLSContext(data, subsets, each, estimates)
 
