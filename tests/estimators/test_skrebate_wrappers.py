@@ -1,8 +1,9 @@
-"""Iterative Relief and VLS around every core with ``preset="skrebate"`` against scikit-rebate
-0.8.4's own numbers, stored in ``tests/data/skrebate/<file>.wrappers.scores.csv`` (computed by
-scikit-rebate's ``Iter`` and ``VLS``; see ``make_wrapper_cores.py`` there): every third row of
-its five test files and of 100 SNPs, to a relative 1e-8. scikit-rebate's Iter fails on mixed
-attributes (its weighted distance); the preset refuses them with a clear error."""
+"""Iterative Relief, VLS and TuRF around every core with ``preset="skrebate"`` against
+scikit-rebate 0.8.4's own numbers, stored in ``tests/data/skrebate/<file>.wrappers.scores.csv``
+and ``<file>.turf.scores.csv`` (computed by scikit-rebate's ``Iter``, ``VLS`` and ``TURF``; see
+``make_wrapper_cores.py`` and ``make_turf.py`` there): every third row of its five test files
+and of 100 SNPs, to a relative 1e-8. scikit-rebate's Iter fails on mixed attributes (its
+weighted distance); the preset refuses them with a clear error."""
 import csv
 import os
 import random
@@ -14,6 +15,7 @@ from test_skrebate import HERE, OURS, TOL, ours, relative_difference
 
 from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.iterative import Iter
+from orangecontrib.relief.estimators.turf import TuRF
 from orangecontrib.relief.estimators.vls import VLS, subset_maximum
 
 #: the rows and rounds of the stored runs (make_wrapper_cores.py's STEP and ROUNDS)
@@ -101,3 +103,27 @@ def test_vls_with_the_preset_and_a_seed_draws_skrebates_subsets(file):
     plain = VLS(ours("MultiSURF", data), subsets=len(subsets), size=subsets[0].size,
                 random_state=7).context(data)
     assert [s.tolist() for s in plain.subsets] != [s.tolist() for s in subsets]
+
+
+def turf_runs(file):
+    """{(core, pct, scores): scikit-rebate's TURF scores} of ``<file>.turf.scores.csv``
+    (written by make_turf.py there)."""
+    with open(os.path.join(HERE, f"{file}.turf.scores.csv")) as f:
+        runs = {}
+        for line in csv.reader(f):
+            core, pct, scores = line[0][len("TURF("):-1].split(", ")
+            runs[core, float(pct), int(scores)] = np.array(line[1:], float)
+    return runs
+
+
+@pytest.mark.parametrize("file", ["binary", "snps", "three_classes", "continuous", "mixed",
+                                  "missing"])
+def test_turf_with_the_preset_reproduces_skrebate(file):
+    """TuRF around a core with the preset is scikit-rebate's TURF: its removal rounds, its
+    stop and its flat tiers, on every stored core and setting (pct, num_scores_to_return)."""
+    data, _, _ = table(file)
+    runs = turf_runs(file)
+    assert len(runs) == 15
+    for (core, pct, scores), expected in runs.items():
+        got = TuRF(ours(core, data, preset="skrebate"), remove=pct, keep=scores)(data)
+        assert relative_difference(got, expected) < TOL, (core, pct, scores)

@@ -32,6 +32,15 @@ The result has one value per input attribute, in the input order:
   that round's.
 
 An attribute whose estimate is NaN counts as the worst and keeps NaN.
+
+Around a base estimator with ``preset="skrebate"`` the rounds are scikit-rebate 0.8.4's
+``TURF`` (its choices where ours above differ): ``rounds`` defaults to int(1 / remove); each
+round keeps the ceil((1 - remove) n) attributes first in numpy's ``argsort`` of the estimates
+reversed and stops once at most ``keep`` remain (checked after a removal, so at least one
+removal happens); constant attributes and the two-attribute floor get no special treatment;
+every attribute of the group removed k-th from last scores min - 0.01 (k + 1) (max - min) over
+the survivors' last estimates. ``TuRF(MultiSURF(preset="skrebate"), remove=0.5, keep=100)``
+gives ``skrebate.TURF(skrebate.MultiSURF())``.
 """
 from dataclasses import dataclass
 
@@ -69,6 +78,8 @@ class TuRFContext:
     survivors: np.ndarray
     estimates: np.ndarray
     removed: list
+    #: each removed group scored as one value below the survivors (scikit-rebate's tiers)
+    flat_tiers: bool = False
 
 
 class TuRF(Wrapper, Estimator):
@@ -140,10 +151,14 @@ class TuRF(Wrapper, Estimator):
         check_data(data, self)
         base = self.estimator_
         check_data(data, base)
-        rounds = int(round(1 / self.remove)) if self.rounds is None else self.rounds
-        keep = max(MIN_ATTRIBUTES, 1 if self.keep is None else self.keep)
+        skrebate = getattr(base, "preset", None) == "skrebate"       # (module docstring)
+        rounds = self.rounds if self.rounds is not None else (
+            int(1 / self.remove) if skrebate else int(round(1 / self.remove)))
+        keep = (0 if self.keep is None else self.keep) if skrebate \
+            else max(MIN_ATTRIBUTES, 1 if self.keep is None else self.keep)
         survivors = np.arange(data.n_attributes)
-        informative = informative_columns(data)
+        informative = np.ones(data.n_attributes, bool) if skrebate \
+            else informative_columns(data)
         removed = []
         steps = rounds + 1 + (0 < informative.sum() < informative.size)
         searches = list(first) if first is not None else []
@@ -162,16 +177,21 @@ class TuRF(Wrapper, Estimator):
             context = search(data.columns(survivors), progress_part(
                 callback, step / steps, (step + 1) / steps))
             estimates = np.asarray(base.estimate(context), dtype=float)
-            if r == rounds or survivors.size <= keep:
+            if r == rounds or (survivors.size <= keep and (r > 0 or not skrebate)):
                 break
-            count = min(max(1, int(survivors.size * self.remove)), survivors.size - keep)
-            worst = np.argsort(np.where(np.isnan(estimates), -np.inf, estimates),
-                               kind="stable")[:count]
+            if skrebate:
+                kept = np.argsort(estimates)[::-1][:int(np.ceil(survivors.size
+                                                                 * (1 - self.remove)))]
+                worst = np.setdiff1d(np.arange(survivors.size), kept)
+            else:
+                count = min(max(1, int(survivors.size * self.remove)), survivors.size - keep)
+                worst = np.argsort(np.where(np.isnan(estimates), -np.inf, estimates),
+                                   kind="stable")[:count]
             removed.append((survivors[worst], estimates[worst]))
             survivors = np.delete(survivors, worst)
         if callback is not None:
             callback(1.0)
-        return TuRFContext(data, context, survivors, estimates, removed)
+        return TuRFContext(data, context, survivors, estimates, removed, flat_tiers=skrebate)
 
     def estimate(self, context, columns=None):
         """The TuRF result (module docstring); with ``columns``, their estimates by the base
@@ -180,6 +200,12 @@ class TuRF(Wrapper, Estimator):
             return self.estimator_.estimate(context.base, columns)
         out = np.full(context.data.n_attributes, np.nan)
         out[context.survivors] = context.estimates
+        if context.flat_tiers:
+            low, high = min(context.estimates), max(context.estimates)
+            gap = 0.01 * (high - low if high != low else 1.0)
+            for k, (attributes, _) in enumerate(reversed(context.removed)):
+                out[attributes] = low - gap * (k + 1)
+            return out
         finite = context.estimates[np.isfinite(context.estimates)]
         spread = np.ptp(finite) if finite.size else 0.0
         gap = 0.01 * (spread if spread > 0 else max(np.abs(finite).max(initial=0.0), 1.0))
