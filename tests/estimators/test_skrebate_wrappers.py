@@ -127,3 +127,24 @@ def test_turf_with_the_preset_reproduces_skrebate(file):
     for (core, pct, scores), expected in runs.items():
         got = TuRF(ours(core, data, preset="skrebate"), remove=pct, keep=scores)(data)
         assert relative_difference(got, expected) < TOL, (core, pct, scores)
+
+
+def test_iter_with_the_preset_goes_on_after_a_round_without_a_positive_estimate():
+    """scikit-rebate's Iter weighs every attribute 0 after a round without a positive estimate;
+    with the preset ours does too. By hand: the weighted distances are then all 0, so SURF's
+    near band (closer than the mean distance, 0) is empty, every estimate of that round is 0,
+    and it equals the previous round's weights (all 0): the rounds stop with 0 everywhere.
+    Without the preset the rounds stop at the first round, whose estimates are the result."""
+    rng = np.random.default_rng(18)
+    X, y = rng.normal(size=(40, 4)), rng.normal(size=40)
+    data = encode(X, y, discrete=False, n_classes=0)
+    for preset in ("skrebate", "papers"):     # no positive estimate in the first round
+        assert ours("SURF", data, preset=preset)(data).max() < 0
+    context = Iter(ours("SURF", data, preset="skrebate"), max_iter=3).context(data)
+    assert context.rounds == 2 and not context.weights.any()
+    np.testing.assert_array_equal(context.estimates, np.zeros(4))
+    plain = Iter(ours("SURF", data), max_iter=3).context(data)
+    assert plain.rounds == 1 and plain.weights is None
+    np.testing.assert_array_equal(plain.estimates, ours("SURF", data)(data))
+    with pytest.raises(ValueError, match="must not all be 0"):
+        data.with_attribute_weights(np.zeros(4))

@@ -169,11 +169,13 @@ class EncodedData:
                        span=self.span[cols], names=tuple(self.names[c] for c in cols),
                        attribute_weights=None if weights is None else weights[cols])
 
-    def with_attribute_weights(self, weights):
+    def with_attribute_weights(self, weights, all_zero=False):
         """The same data whose distances weigh attribute t's diff by ``weights[t]`` (finite,
         >= 0, not all 0; None: all 1): D(I1, I2) = sum_t w_t diff(A_t, I1, I2), the weighted
         distance of Iterative Relief (Draper, Kaito & Bins 2003). The estimates' diffs stay
-        unweighted. ``ValueError`` for weights of the wrong length or value."""
+        unweighted. ``ValueError`` for weights of the wrong length or value. ``all_zero``
+        admits weights that are all 0 (scikit-rebate's Iterative Relief runs a round so after
+        one without a positive estimate; only ``preset="skrebate"`` computes such distances)."""
         if weights is None:
             return replace(self, attribute_weights=None)
         weights = np.array(weights, dtype=np.float64, copy=True).ravel()
@@ -182,7 +184,7 @@ class EncodedData:
                              "attributes")
         if not np.all(np.isfinite(weights)) or np.any(weights < 0):
             raise ValueError("attribute weights must be finite and >= 0")
-        if not np.any(weights > 0):
+        if not np.any(weights > 0) and not all_zero:
             raise ValueError("attribute weights must not all be 0")
         return replace(self, attribute_weights=None if np.all(weights == 1) else weights)
 

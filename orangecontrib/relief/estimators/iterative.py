@@ -18,9 +18,11 @@ the round before (max_t abs(W^r_t - W^{r-1}_t) < threshold), or when no estimate
 
 scikit-rebate 0.8.4 compares each round's estimates W^r with u of the round before (the
 previous estimates made weights, max_t abs(W^r_t - u_t) < threshold), not with W^{r-1}, so it
-runs all ``max_iter`` rounds unless those happen to agree. A base estimator with
-``preset="skrebate"`` (:mod:`.skrebate`, whose distances then weigh the attributes as
-scikit-rebate's) makes the rounds stop by that rule too: ``Iter(SURF(preset="skrebate"))``
+runs all ``max_iter`` rounds unless those happen to agree; after a round without a positive
+estimate it runs the next with every weight 0 (its distances all 0, or undefined over
+discrete attributes). A base estimator with ``preset="skrebate"`` (:mod:`.skrebate`, whose
+distances then weigh the attributes as scikit-rebate's) makes the rounds stop by that rule
+and go on after such a round too: ``Iter(SURF(preset="skrebate"))``
 gives scikit-rebate's ``Iter(SURF())``.
 
 The base estimator must take attribute weights in its distance (its class's
@@ -115,7 +117,8 @@ class Iter(Wrapper, Estimator):
         skrebate_rule = getattr(base, "preset", None) == "skrebate"
         weights, previous = None, None      # (the weights of the next round)
         for r in range(self.max_iter):
-            weighted = data if weights is None else data.with_attribute_weights(weights)
+            weighted = data if weights is None else data.with_attribute_weights(
+                weights, all_zero=skrebate_rule)
             context = base.context(weighted, progress_part(callback, r / self.max_iter,
                                                            (r + 1) / self.max_iter))
             estimates = np.asarray(base.estimate(context), dtype=float)
@@ -124,7 +127,7 @@ class Iter(Wrapper, Estimator):
                                                   initial=0.0) < self.threshold:
                 break
             u = relief_weights(estimates)
-            if not u.any():
+            if not u.any() and not skrebate_rule:
                 break
             weights = u if weights is None else weights + self.beta * (u - weights)
             previous = u if skrebate_rule else estimates

@@ -57,6 +57,7 @@ MultiSURF with SWRF's weights, or μ-Relief's farthest from the mean) and score 
 """
 import random
 import sys
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -176,7 +177,15 @@ def _sigmoid(d, t, sd):
 def context(estimator, data):
     """The neighbours of every instance of ``data`` as scikit-rebate's counterpart of
     ``estimator`` finds them (its ``skrebate_neighbours``: "k-nearest", "bands" or
-    "extremes")."""
+    "extremes"). Distances undefined as scikit-rebate's are (NaN: attribute weights all 0
+    over discrete attributes, or no attribute known in both instances) are so here, without
+    numpy's warnings of them."""
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # means of all-NaN rows
+        return _neighbours(estimator, data)
+
+
+def _neighbours(estimator, data):
     check_data(data, estimator)
     if data.weights is not None:
         raise ValueError("preset='skrebate': scikit-rebate has no instance weights")
