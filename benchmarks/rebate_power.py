@@ -33,7 +33,9 @@ reproduce scikit-rebate's cores, Iter and VLS with it to 1e-8; ``pre-VLS`` draws
 subsets for seed 0). Every run appends one JSON line to
 ``--results`` (runs already there are skipped, so a run can be resumed, and several processes
 may share the file: each line is one append); ``--report`` prints the table from the results
-files without running anything.
+files without running anything; with ``--against``, each method against ``Recommended`` on the
+configurations where both ran every replicate (the replicates each is perfect on, and where it
+is perfect on more or fewer than Recommended).
 
     python benchmarks/rebate_power.py DATA --methods MultiSURF,fs-MultiSURF --reps 1-5
     python benchmarks/rebate_power.py DATA --configs XOR,Het --results xor.jsonl
@@ -297,6 +299,33 @@ def report(results, configs, methods):
     print(f"{'total perfect share':58s} " + " ".join(f"{totals[m]:16.2f}" for m in methods))
 
 
+def against_recommended(results, configs, methods):
+    """Print per method, over the configurations where both it and ``Recommended`` ran every
+    selected replicate: the sum of its perfect shares and of Recommended's, and the
+    configurations where it is perfect on more replicates than Recommended (named, with both
+    counts) or on fewer — whether any member beats the recommended default anywhere."""
+    def perfect(config, method):
+        runs = [r for (c, _, m), r in results.items() if c == config and m == method]
+        if not runs or any(r.get("perfect") is None for r in runs):
+            return None
+        return sum(bool(r["perfect"]) for r in runs), len(runs)
+    print("| method | configurations | perfect (replicates) | Recommended's | more than "
+          "Recommended | fewer |")
+    print("|---|---|---|---|---|---|")
+    for method in methods:
+        if method == "Recommended":
+            continue
+        pairs = [(c, perfect(c, method), perfect(c, "Recommended")) for c in configs]
+        pairs = [(c, a, b) for c, a, b in pairs if a and b and a[1] == b[1]]
+        if not pairs:
+            continue
+        better = [f"{c} ({a[0]} vs {b[0]} of {a[1]})" for c, a, b in pairs if a[0] > b[0]]
+        worse = sum(a[0] < b[0] for _, a, b in pairs)
+        print(f"| {method} | {len(pairs)} | {sum(a[0] for _, a, _ in pairs)} of "
+              f"{sum(a[1] for _, a, _ in pairs)} | {sum(b[0] for _, _, b in pairs)} | "
+              f"{len(better)}{': ' + '; '.join(better) if better else ''} | {worse} |")
+
+
 def chance_of_shortfall(p, n, m, rho, draws=20000, seed=0):
     """The probability that the best of ``m`` methods' shares over ``n`` replicates exceeds a
     fixed method's by more than 0.1 when all succeed with probability ``p`` per replicate: a
@@ -385,6 +414,9 @@ def main(argv=None):
                         help="results file(s), comma-separated (written: the first)")
     parser.add_argument("--report", action="store_true", help="only print the table")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--against", action="store_true",
+                        help="print each method against Recommended, configuration by "
+                             "configuration (with --report)")
     parser.add_argument("--compare", action="store_true",
                         help="agreement and speed of the MultiSURFs")
     parser.add_argument("--ties", action="store_true",
@@ -431,7 +463,8 @@ def main(argv=None):
                     print(f"{config} rep {rep} {m}: {record['perfect']} {record['worst']} "
                           f"{seconds:.2f}s", file=sys.stderr, flush=True)
     results = {k: r for k, r in results.items() if k[1] in reps}
-    (markdown if args.markdown else report)(results, configs, methods)
+    (against_recommended if args.against else markdown if args.markdown else report)(
+        results, configs, methods)
 
 
 if __name__ == "__main__":
