@@ -138,6 +138,16 @@ def no_class_file(tmp_path_factory):
     (["rank", "{parity}", "--param", "no_such_parameter=1"], "does not take"),
     (["rank", "{parity}", "--param", "novalue"], "NAME=VALUE"),
     (["rank", "{parity}", "--param", "weighting='no-such-weighting'"], "weighting"),
+    (["rank", "{parity}", "-e", "VLS", "--param", "estimator=NoSuch(k=2)"],
+     "unknown estimator 'NoSuch'"),
+    (["rank", "{parity}", "-e", "VLS", "--param", "estimator=ReliefF(2)"],
+     "NAME(param=value, ...)"),
+    (["rank", "{parity}", "-e", "Iter", "--param", "estimator=ReliefF(k=0)"],
+     "estimator ReliefF: k must be"),
+    (["rank", "{parity}", "-e", "TuRF", "--param", "estimator=ReliefF(nope=1)"],
+     "does not take nope of ReliefF"),
+    (["rank", "{parity}", "-e", "VLS", "--param", "estimator=ReliefF(k=[1)"],
+     "NAME(param=value, ...)"),
     (["rank", "{noclass}"], "no class"),
     (["rank", "{parity}", "--no-such-option"], "unrecognized arguments"),
     (["no-such-command"], "invalid choice"),
@@ -151,6 +161,32 @@ def test_bad_arguments_exit_2_with_a_message(args, message, parity_file, fractio
     assert message in err
     assert "Traceback" not in err
     assert out == ""
+
+
+def test_a_wrappers_base_estimator_is_written_with_its_parameters(parity_file, capsys):
+    """-p estimator=NAME(param=value, ...) gives a wrapper the base the API would: the printed
+    scores are those of VLS around ReliefF with k = 5 and scikit-rebate's preset, and of
+    MultiScaleRelief over two estimators written the same way."""
+    from orangecontrib.relief import scoring
+    from orangecontrib.relief.estimators.relieff import ReliefF
+    from orangecontrib.relief.estimators.surf import MultiSURF
+    table = Table(parity_file)
+    names = [a.name for a in table.domain.attributes]
+    for params, scorer in [
+            (["estimator=ReliefF(k=5, preset=skrebate)", "subsets=6", "size=4"],
+             scoring.VLS(ReliefF(k=5, preset="skrebate"), subsets=6, size=4, random_state=3)),
+            (["estimators=ReliefF(k=5), MultiSURF"],
+             scoring.MultiScaleRelief((ReliefF(k=5), MultiSURF())))]:
+        args = ["rank", parity_file, "-e", type(scorer).__name__, "-s", "3"] \
+            if isinstance(scorer, scoring.VLS) else ["rank", parity_file, "-e",
+                                                     type(scorer).__name__]
+        status, out, err = run(args + [a for p in params for a in ("-p", p)], capsys)
+        assert status == 0, err
+        expected = dict(zip(names, scorer(table)))
+        rows = ranking(out)
+        assert len(rows) == len(names)
+        for name, score in rows:
+            assert score == pytest.approx(expected[name], abs=5e-6)
 
 
 def test_console_script_runs_in_a_subprocess(parity_file):

@@ -300,21 +300,67 @@ def scorer_parameters(cls, options):
     """Keyword arguments for ``cls`` from the given options (name -> value, None = not
     given), checked against its declared parameters (:mod:`.estimators.description`):
     :class:`CliError` (exit status 2) for an option ``cls`` does not take or a value it
-    refuses."""
-    accepted = [param.name for param in cls.parameters]
+    refuses. A text given to a parameter that takes an estimator (or several) is read by
+    :func:`estimator_from_text`."""
+    kinds = {param.name: param.kind for param in cls.parameters}
     kwargs = {}
     for (option, parameter), value in options.items():
         if value is None:
             continue
-        if parameter not in accepted:
+        if parameter not in kinds:
             raise CliError(f"estimator {cls.__name__} does not take {option} "
-                           f"(its parameters: {', '.join(accepted) or 'none'})")
+                           f"(its parameters: {', '.join(kinds) or 'none'})")
+        if kinds[parameter] in ("estimator", "estimators") and isinstance(value, str):
+            value = estimator_from_text(value, many=kinds[parameter] == "estimators")
         kwargs[parameter] = value
     try:
         cls(**kwargs).check_parameters()
     except ValueError as error:
         raise CliError(f"estimator {cls.__name__}: {error}") from None
     return kwargs
+
+
+def estimator_from_text(text, many=False):
+    """The estimator written in ``text`` as NAME or NAME(param=value, ...) — a name of
+    'orange-relief estimators', values Python literals, words (``preset=skrebate``) or
+    estimators written the same way, e.g. ``ReliefF(k=10, preset=skrebate)`` or
+    ``VLS(estimator=MultiSURF, subsets=20)``; with ``many``, several separated by commas (a
+    tuple). :class:`CliError` for anything else."""
+    usage = (f"expected an estimator NAME or NAME(param=value, ...){', ...' if many else ''}, "
+             f"got {text!r}")
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        raise CliError(usage) from None
+    nodes = node.elts if many and isinstance(node, ast.Tuple) else [node]
+    built = tuple(_estimator_node(item, usage) for item in nodes)
+    return built if many else built[0]
+
+
+def _estimator_node(node, usage):
+    """The estimator of one parsed NAME or NAME(param=value, ...) (see estimator_from_text)."""
+    if isinstance(node, ast.Name):
+        name, keywords = node.id, []
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args \
+            and all(keyword.arg for keyword in node.keywords):
+        name, keywords = node.func.id, node.keywords
+    else:
+        raise CliError(usage)
+    cls = find_scorer(name, scorer_classes())
+    options = {}
+    for keyword in keywords:
+        value = keyword.value
+        if isinstance(value, ast.Name) and value.id not in ("True", "False", "None"):
+            value = value.id                                # a word, or an estimator's name
+        elif isinstance(value, (ast.Call, ast.Tuple)):
+            value = ast.unparse(value)                      # an estimator written in full
+        else:
+            try:
+                value = ast.literal_eval(value)
+            except ValueError:
+                raise CliError(usage) from None
+        options[(f"{keyword.arg} of {cls.__name__}", keyword.arg)] = value
+    return cls.engine()(**scorer_parameters(cls, options))
 
 
 @command("rank", "estimate the attributes' quality and print them ranked")
@@ -333,7 +379,9 @@ def rank_command(parser):
     parser.add_argument("-p", "--param", type=key_value, action="append", default=[],
                         metavar="NAME=VALUE",
                         help="any other estimator parameter, e.g. -p weighting=exp-rank "
-                             "-p sigma=20 -p missing=C (repeatable)")
+                             "-p sigma=20 -p missing=C (repeatable); a wrapper's base "
+                             "estimator by name, with its own parameters in brackets: -p "
+                             "'estimator=ReliefF(k=10, preset=skrebate)'")
     parser.add_argument("--dask", nargs="?", const=LOCAL, metavar="ADDRESS",
                         help="rank on a Dask cluster: the scheduler at ADDRESS (e.g. "
                              "tcp://host:8786), or without ADDRESS a local cluster; reads the "
