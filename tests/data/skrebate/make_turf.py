@@ -17,13 +17,10 @@ import csv
 import os
 import warnings
 
-import numpy as np
 import skrebate
 from skrebate.turf import TURF
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FILES = ("binary", "three_classes", "continuous", "mixed", "missing", "snps")
-STEP = 3
+from make_wrapper_cores import FILES, HERE, every_third_row
 CORES = {"MultiSURF": {}, "SURFstar": {}, "ReliefF": {"n_neighbors": 10},
          "SWRFstar": {}, "MuRelief": {"n_neighbors": 10}}
 SETTINGS = ((0.5, 5), (0.3, 2), (0.5, 100))
@@ -33,10 +30,7 @@ def main():
     assert skrebate.__version__ == "0.8.4", skrebate.__version__
     warnings.filterwarnings("ignore")
     for name in FILES:
-        with open(os.path.join(HERE, f"{name}.csv")) as f:
-            rows = list(csv.reader(f))[1:]
-        values = np.array([[float(v) if v else np.nan for v in r] for r in rows])
-        X, y = values[::STEP, :-1], values[::STEP, -1]
+        X, y = every_third_row(name)
         lines = []
         for core, kwargs in CORES.items():
             for pct, scores in SETTINGS:

@@ -39,14 +39,19 @@ STEP = 3
 ROUNDS = 3
 
 
+def every_third_row(name):
+    """(X, y) of every STEP-th row of ``<name>.csv`` (an empty cell NaN, the target last)."""
+    with open(os.path.join(HERE, f"{name}.csv")) as f:
+        rows = list(csv.reader(f))[1:]
+    values = np.array([[float(v) if v else np.nan for v in r] for r in rows])
+    return values[::STEP, :-1], values[::STEP, -1]
+
+
 def main():
     assert skrebate.__version__ == "0.8.4", skrebate.__version__
     warnings.filterwarnings("ignore")
     for name in FILES:
-        with open(os.path.join(HERE, f"{name}.csv")) as f:
-            rows = list(csv.reader(f))[1:]
-        values = np.array([[float(v) if v else np.nan for v in r] for r in rows])
-        X, y = values[::STEP, :-1], values[::STEP, -1]
+        X, y = every_third_row(name)
         size = 5 if X.shape[1] <= 40 else 20
         lines = []
         for core, kwargs in ESTIMATORS.items():
