@@ -1,5 +1,6 @@
 """MultiScale Relief: the strongest standardised evidence of Relief estimators of different
-locality; the recommended estimator for detecting the relevant attributes.
+locality; the recommended estimator for detecting the relevant attributes among up to a few
+thousand (among 10,000 SNPs and more, Iterative Relief around MultiSURF: :mod:`.iterative`).
 
 Which neighbourhood finds an interaction depends on the problem: interactions of higher order
 need small neighbourhoods (ReliefF with k = 10 finds 4-way XOR where MultiSURF fails), while
