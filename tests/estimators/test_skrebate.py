@@ -112,3 +112,24 @@ def test_columns_against_the_context():
     context = est.context(data)
     np.testing.assert_array_equal(est.estimate(context, data.columns([2, 5])),
                                   est.estimate(context)[[2, 5]])
+
+
+@pytest.mark.parametrize("file", ["binary", "continuous"])
+def test_a_permutation_test_with_the_preset_scores_each_target_as_the_preset_does(file):
+    """A permutation test rescoring other targets from one search (``target_contexts``) must
+    find scikit-rebate's neighbours for each: for every core with the preset, the estimates of a
+    permuted target through ``target_contexts`` (or, where it offers none, a search of its own)
+    equal the preset's estimates of that target computed afresh."""
+    data, _ = load(file)
+    rng = np.random.default_rng(3)
+    y = data.y[rng.permutation(data.n_instances)]
+    permuted = encode(data.X, y, discrete=data.discrete,
+                      n_classes=data.n_classes if data.is_classification else 0)
+    for name in OURS:
+        estimator = ours(name, data, preset="skrebate")
+        make = estimator.target_contexts(data) if hasattr(estimator, "target_contexts") \
+            else None
+        if make is None:
+            continue
+        np.testing.assert_allclose(estimator.estimate(make(permuted)), estimator(permuted),
+                                   rtol=0, atol=1e-12, err_msg=name)

@@ -81,13 +81,15 @@ class ReliefF(ReliefFamily):
         instances and attributes) to its context, all from one search that sorts all instances
         by distance from each sampled one; the groups are read off in that order
         (:func:`.neighbours.regroup`). None (search again for each class) with instance weights,
-        with ``preset="corelearn"`` (its neighbour order is that of a search per class),
+        with ``preset="corelearn"`` (its neighbour order is that of a search per class) or
+        ``preset="skrebate"`` (its neighbours are scikit-rebate's, :mod:`.skrebate`),
         when RELIEF-D's distances depend on the class (missing values) or when the sorted
         neighbours would exceed ``ORDER_BYTES``."""
         n = data.n_instances
         if data.weights is not None or (self.missing == "D" and not data.is_sparse
                                         and data.any_missing) \
-                or self.diff.corelearn or 16 * self.sample(n).size * n > ORDER_BYTES:
+                or self.diff.corelearn or self.skrebate_preset() \
+                or 16 * self.sample(n).size * n > ORDER_BYTES:
             return None
         ordered = self._search(data, n, "all", callback)
         k, groups = self.k_, self.groups

@@ -49,7 +49,10 @@ class RReliefF(ReliefFamily):
     def target_contexts(self, data, callback=None):
         """For a permutation test: a function from ``data`` with another target (the same
         instances and attributes) to its context. The neighbours do not depend on a numeric
-        target, so one search serves every target."""
+        target, so one search serves every target; None with ``preset="skrebate"`` (its hits
+        and misses are read off the target's standard deviation, :mod:`.skrebate`)."""
+        if self.skrebate_preset():
+            return None
         context = self.context(data, callback)
         return lambda target, callback=None: replace(context, data=target)
 
