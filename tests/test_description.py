@@ -160,8 +160,8 @@ def test_the_documentation_table_is_current():
     (["rank", "iris", "--param", "sigma=-1"], "sigma must be a number > 0, got -1"),
     (["rank", "iris", "-e", "UnifiedPi", "--param", "theta=(1, 2)"],
      r"theta must be 4 numbers in \[0, 1\], got \(1, 2\)"),
-    (["rank", "iris", "-e", "TuRF", "--param", "estimator='ReliefF'"],
-     "estimator must be None or an attribute estimator"),
+    (["rank", "iris", "-e", "TuRF", "--param", "estimator=3"],
+     "estimator must be None or an attribute estimator, got 3"),
     (["tree", "iris", "--param", "missing='E'"], "missing must be one of 'B', 'C', 'D'"),
 ])
 def test_values_the_api_refuses_the_command_line_refuses(argv, message, capsys):
