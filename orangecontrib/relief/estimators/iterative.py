@@ -40,7 +40,7 @@ import numpy as np
 
 from .base import Estimator, check_data, progress_part
 from .description import Param
-from .wrapper import SEED, Wrapper, seeded
+from .wrapper import SEED, Wrapper, follows_skrebate, seeded
 
 __all__ = ["Iter", "IterContext", "relief_weights"]
 
@@ -120,7 +120,7 @@ class Iter(Wrapper, Estimator):
         check_data(data, base)
         # a round's estimates are compared with the last round's, or with its u as
         # scikit-rebate does (module docstring)
-        skrebate_rule = getattr(base, "preset", None) == "skrebate"
+        skrebate_rule = follows_skrebate(base)
         weights, previous = None, None      # (the weights of the next round)
         for r in range(self.max_iter):
             weighted = data if weights is None else data.with_attribute_weights(

@@ -48,7 +48,7 @@ import numpy as np
 
 from .base import Estimator, check_data, progress_part
 from .description import Param
-from .wrapper import Wrapper
+from .wrapper import Wrapper, follows_skrebate
 
 __all__ = ["TuRF", "TuRFContext", "MIN_ATTRIBUTES", "informative_columns"]
 
@@ -151,7 +151,7 @@ class TuRF(Wrapper, Estimator):
         check_data(data, self)
         base = self.estimator_
         check_data(data, base)
-        skrebate = getattr(base, "preset", None) == "skrebate"       # (module docstring)
+        skrebate = follows_skrebate(base)       # (module docstring)
         rounds = self.rounds if self.rounds is not None else (
             int(1 / self.remove) if skrebate else int(round(1 / self.remove)))
         keep = (0 if self.keep is None else self.keep) if skrebate \

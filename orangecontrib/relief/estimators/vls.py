@@ -28,7 +28,7 @@ import numpy as np
 from . import skrebate
 from .base import Estimator, check_data, progress_part, random_generator
 from .description import Param
-from .wrapper import SEED, Wrapper, seeded
+from .wrapper import SEED, Wrapper, follows_skrebate, seeded
 
 __all__ = ["VLS", "VLSContext", "vls_subsets", "covering_size", "subset_maximum"]
 
@@ -133,7 +133,7 @@ class VLS(Wrapper, Estimator):
         check_data(data, base)
         n = data.n_attributes
         size = covering_size(n, self.subsets, self.size_(n))
-        if getattr(base, "preset", None) == "skrebate" \
+        if follows_skrebate(base) \
                 and isinstance(self.random_state, numbers.Integral):
             subsets = skrebate.vls_subsets(n, self.subsets, size, self.random_state)
         else:

@@ -9,7 +9,7 @@ import numpy as np
 
 from .description import Param
 
-__all__ = ["Wrapper", "seeded", "SEED"]
+__all__ = ["Wrapper", "seeded", "follows_skrebate", "SEED"]
 
 #: the seed of a wrapper, passed on to a base estimator that takes one
 SEED = Param(
@@ -29,6 +29,12 @@ def seeded(estimator, random_state):
     estimator = copy.copy(estimator)
     estimator.random_state = random_state
     return estimator
+
+
+def follows_skrebate(estimator):
+    """Whether a wrapper's base ``estimator`` has ``preset="skrebate"``: the wrapper then runs
+    its rounds or draws its subsets as scikit-rebate's counterpart does."""
+    return getattr(estimator, "preset", None) == "skrebate"
 
 
 class Wrapper:
