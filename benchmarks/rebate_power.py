@@ -27,8 +27,9 @@ its ``sk-`` versions side by side: the wrappers ``VLS`` and ``Iter`` around Mult
 40 subsets of max(5, attributes / 20) attributes, seed 0, in both; Iter: ten rounds at most,
 Widrow-Hoff rate 0.1), and the cores ``SWRF``, ``SWRF*``, ``MultiSWRF``, ``MultiSWRF*``,
 ``MultiSWRFDB``, ``MultiSWRFDB*`` and ``MuRelief`` (k = 10) where the catalogue has them, and ``pre-`` versions of
-these nine: scikit-rebate's numbers as our ``preset="skrebate"`` computes them (a numpy copy
-of scikit-rebate's N x N loops: faster than scikit-rebate, slower than ours; the tests
+these nine: scikit-rebate's numbers as our ``preset="skrebate"`` computes them (numpy over
+scikit-rebate's N x N tables, the discrete attributes' sums as matrix products: faster than
+scikit-rebate, slower than ours; the tests
 reproduce scikit-rebate's cores, Iter and VLS with it to 1e-8; ``pre-VLS`` draws scikit-rebate's
 subsets for seed 0, and on two classes of SNPs without missing values, where our MultiSURF is
 scikit-rebate's, scores them with ours). Every run appends one JSON line to

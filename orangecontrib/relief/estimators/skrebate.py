@@ -53,7 +53,10 @@ and a target with more than 10 values numeric: encode the data so, as its tests 
 
 The estimators read their neighbours from :func:`context` (the k nearest, the bands of SURF and
 MultiSURF with SWRF's weights, or μ-Relief's farthest from the mean) and score them with
-:func:`estimate`, the same for all.
+:func:`estimate`, the same for all. Both work over N x N tables of the pairs; over discrete
+attributes the sums of mismatches are matrix products of the values' indicators (exact counts
+where the members weigh 1), and weighted distances are added attribute by attribute in
+scikit-rebate's order, so that its ties are ours.
 """
 import random
 import sys
@@ -98,6 +101,10 @@ def _distances(data):
                          "such data); leave the preset out, or use attributes of one kind")
     if w is not None and missing:
         return _weighted_missing_distances(X, d_cols, c_cols, data.span, w), missing
+    if not c_cols.size and w is None:
+        return _mismatch_fractions(X), missing
+    if w is not None:           # one kind: scipy's pdist, each sum from left to right
+        return _weighted_sums(X if not c_cols.size else scaled, w, not c_cols.size), missing
     D = np.zeros((n, n))
     for i in range(n):
         mismatch = X[:, d_cols] != X[i, d_cols]
@@ -108,14 +115,41 @@ def _distances(data):
             total = (mismatch & known_d).sum(axis=1) + np.where(known_c, numeric, 0).sum(axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
                 D[i] = total / (known_d.sum(axis=1) + known_c.sum(axis=1))
-        elif not c_cols.size:       # (weighted: scipy's pdist, each sum from left to right)
-            D[i] = mismatch.sum(axis=1) / a if w is None \
-                else np.cumsum(mismatch * w, axis=1)[:, -1] / np.cumsum(w)[-1]
         elif not d_cols.size:
-            D[i] = numeric.sum(axis=1) if w is None else np.cumsum(numeric * w, axis=1)[:, -1]
+            D[i] = numeric.sum(axis=1)
         else:
             D[i] = mismatch.sum(axis=1) / d_cols.size * a + numeric.sum(axis=1)
     return D, missing
+
+
+def _mismatch_fractions(X):
+    """(N, N) the fraction of mismatches among the discrete attributes known in both instances
+    (all of them without missing values), by matrix products of the values' indicators: the
+    counts are exact, so these are the quotients the pairs' sums give."""
+    known = ~np.isnan(X)
+    K = known.astype(float)
+    both = K @ K.T
+    matches = np.zeros_like(both)
+    for v in np.unique(X[known]):
+        E = (X == v).astype(float)
+        matches += E @ E.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (both - matches) / both
+
+
+def _weighted_sums(Z, w, discrete):
+    """(N, N) sum_t w_t diff_t added from the first attribute to the last (scipy's weighted
+    pdist), diff_t the mismatch of discrete values (divided by sum_t w_t, the weighted Hamming
+    distance) or abs(z_t - z'_t) of scaled numeric ones."""
+    n = Z.shape[0]
+    D = np.zeros((n, n))
+    for t, weight in enumerate(w):
+        z = Z[:, t]
+        if discrete:
+            np.add(D, weight, out=D, where=z[:, None] != z[None, :])
+        else:
+            D += np.abs(z[None, :] - z[:, None]) * weight
+    return D / np.cumsum(w)[-1] if discrete else D
 
 
 def _weighted_missing_distances(X, d_cols, c_cols, span, w):
@@ -292,19 +326,74 @@ def _band_score(data, t, rows, weight, hits, opposite):
     return score
 
 
+def _discrete_band_scores(data, cols, weight, hits, opposite):
+    """(N, len(cols)) what :func:`_band_score` gives each row for the discrete attributes
+    ``cols``, by matrix products: with E_v the indicator of value v and K of a known value,
+    a row's weighted mismatches with its hits are (w H) K - sum_v [x_i = v] (w H) E_v, its
+    counts (w > 0) H K, and so for the misses (and each class of them). Over 0/1 weights the
+    products count, exactly as the sums of :func:`_band_score` do."""
+    n = data.n_instances
+    x = data.X[:, cols]
+    known = ~np.isnan(x)
+    K = known.astype(float)
+    values = np.unique(x[known])
+    member = weight > 0
+
+    def sums(select):
+        """(counts, weighted mismatches or, with ``opposite``, matches) over the members of
+        each row that ``select`` (N, N) keeps."""
+        counts = (member & select).astype(float) @ K
+        w = np.where(select, weight, 0.0)
+        same = np.zeros(x.shape)
+        for v in values:
+            at = x == v
+            same += np.where(at, w @ at.astype(float), 0.0)
+        return counts, (same if opposite else w @ K - same)
+
+    n_hit, s_hit = sums(hits)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        hit_part = np.where(n_hit > 0, -s_hit / np.maximum(n_hit, 1), 0.0)
+        if data.is_classification and len(np.unique(data.y)) > 2:
+            classes = np.unique(data.y)
+            n_miss, _ = sums(~hits)
+            miss_part = np.zeros(x.shape)
+            for c in classes:
+                n_c, s_c = sums(~hits & (data.y[None, :] == c))
+                miss_part += s_c * (n_c / np.maximum(n_miss, 1)) * (classes.size - 1)
+            miss_part = np.where(n_miss > 0, miss_part / np.maximum(n_miss, 1), 0.0)
+        else:
+            n_miss, s_miss = sums(~hits)
+            miss_part = np.where(n_miss > 0, s_miss / np.maximum(n_miss, 1), 0.0)
+    score = (hit_part + miss_part) / n
+    score[~known] = 0.0             # R_i's own value missing
+    return score
+
+
+def _scores(data, weight, hits, opposite):
+    """(N, A) each row's update of every attribute over one band: discrete attributes by
+    :func:`_discrete_band_scores` (in blocks, to bound the memory), numeric ones by
+    :func:`_band_score`."""
+    rows = np.arange(data.n_instances)
+    updates = np.zeros((data.n_instances, data.n_attributes))
+    discrete = np.flatnonzero(data.discrete)
+    block = max(1, 2 ** 22 // max(data.n_instances, 1))
+    for start in range(0, discrete.size, block):
+        cols = discrete[start:start + block]
+        updates[:, cols] = _discrete_band_scores(data, cols, weight, hits, opposite)
+    for t in np.flatnonzero(~data.discrete):
+        updates[:, t] = _band_score(data, t, rows, weight, hits, opposite)
+    return updates
+
+
 def estimate(ctx, columns=None):
     """scikit-rebate's estimates of ``columns`` (default: the context's data) over the
     context's neighbours (see the module docstring)."""
     data = ctx.data if columns is None else columns
-    rows = np.arange(data.n_instances)
-    updates = np.zeros((data.n_instances, data.n_attributes))    # (instance, attribute)
-    for t in range(data.n_attributes):
-        score = _band_score(data, t, rows, ctx.near, ctx.hits, False)
-        if ctx.far_scoring == "subtract":
-            score = score - _band_score(data, t, rows, ctx.far, ctx.hits, False)
-        elif ctx.far_scoring == "opposite":
-            score = score + _band_score(data, t, rows, ctx.far, ctx.hits, True)
-        updates[:, t] = score
+    updates = _scores(data, ctx.near, ctx.hits, False)          # (instance, attribute)
+    if ctx.far_scoring == "subtract":
+        updates = updates - _scores(data, ctx.far, ctx.hits, False)
+    elif ctx.far_scoring == "opposite":
+        updates = updates + _scores(data, ctx.far, ctx.hits, True)
     # the instances' updates added in their order, as scikit-rebate adds its rows (not numpy's
     # pairwise sum of a column): Iterative Relief's next distances, and so the ties among the
     # neighbours, follow these estimates to the last bit
