@@ -335,6 +335,7 @@ def _discrete_band_scores(data, cols, weight, hits, opposite):
     n = data.n_instances
     x = data.X[:, cols]
     known = ~np.isnan(x)
+    every_known = known.all()
     K = known.astype(float)
     values = np.unique(x[known])
     member = weight > 0
@@ -342,13 +343,17 @@ def _discrete_band_scores(data, cols, weight, hits, opposite):
     def sums(select):
         """(counts, weighted mismatches or, with ``opposite``, matches) over the members of
         each row that ``select`` (N, N) keeps."""
-        counts = (member & select).astype(float) @ K
         w = np.where(select, weight, 0.0)
+        if every_known:         # (the products with K: the rows' sums)
+            counts = np.broadcast_to((member & select).sum(axis=1)[:, None], x.shape)
+            total = np.broadcast_to(w.sum(axis=1)[:, None], x.shape)
+        else:
+            counts, total = (member & select).astype(float) @ K, w @ K
         same = np.zeros(x.shape)
         for v in values:
             at = x == v
             same += np.where(at, w @ at.astype(float), 0.0)
-        return counts, (same if opposite else w @ K - same)
+        return counts, (same if opposite else total - same)
 
     n_hit, s_hit = sums(hits)
     with np.errstate(invalid="ignore", divide="ignore"):
