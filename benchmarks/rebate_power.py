@@ -37,7 +37,8 @@ scikit-rebate's, scores them with ours). Every run appends one JSON line to
 may share the file: each line is one append); ``--report`` prints the table from the results
 files without running anything; with ``--against``, each method against ``Recommended`` on the
 configurations where both ran every replicate (the replicates each is perfect on, and where it
-is perfect on more or fewer than Recommended).
+is perfect on more or fewer than Recommended); with ``--side-by-side``, each member beside its
+``pre-`` form (scikit-rebate's) where both ran every replicate.
 
     python benchmarks/rebate_power.py DATA --methods MultiSURF,fs-MultiSURF --reps 1-5
     python benchmarks/rebate_power.py DATA --configs XOR,Het --results xor.jsonl
@@ -349,6 +350,30 @@ def against_recommended(results, configs, methods):
               f"{len(better)}{': ' + '; '.join(better) if better else ''} | {worse} |")
 
 
+def side_by_side(results, configs, methods):
+    """Print per member of ``methods`` that has a ``pre-`` form (ours and scikit-rebate's by
+    the preset), over the configurations where both ran every selected replicate: how many
+    replicates each is perfect on, and the configurations where the counts differ (named,
+    with both counts)."""
+    def perfect(config, method):
+        runs = [r for (c, _, m), r in results.items() if c == config and m == method]
+        if not runs or any(r.get("perfect") is None for r in runs):
+            return None
+        return sum(bool(r["perfect"]) for r in runs), len(runs)
+    print("| method | configurations run by both | ours: perfect replicates | "
+          "scikit-rebate's (preset): perfect replicates | configurations where they differ |")
+    print("|---|---|---|---|---|")
+    for method in methods:
+        if method.startswith("pre-") or f"pre-{method}" not in OURS:
+            continue
+        pairs = [(c, perfect(c, method), perfect(c, f"pre-{method}")) for c in configs]
+        pairs = [(c, a, b) for c, a, b in pairs if a and b and a[1] == b[1]]
+        differ = [f"{c} ({a[0]} vs {b[0]})" for c, a, b in pairs if a[0] != b[0]]
+        print(f"| {method} | {len(pairs)} | {sum(a[0] for _, a, _ in pairs)} of "
+              f"{sum(a[1] for _, a, _ in pairs)} | {sum(b[0] for _, _, b in pairs)} | "
+              f"{len(differ)}{': ' + '; '.join(differ) if differ else ''} |")
+
+
 def chance_of_shortfall(p, n, m, rho, draws=20000, seed=0):
     """The probability that the best of ``m`` methods' shares over ``n`` replicates exceeds a
     fixed method's by more than 0.1 when all succeed with probability ``p`` per replicate: a
@@ -440,6 +465,9 @@ def main(argv=None):
     parser.add_argument("--against", action="store_true",
                         help="print each method against Recommended, configuration by "
                              "configuration (with --report)")
+    parser.add_argument("--side-by-side", action="store_true",
+                        help="print ours beside scikit-rebate's (pre-) for each member "
+                             "(with --report)")
     parser.add_argument("--compare", action="store_true",
                         help="agreement and speed of the MultiSURFs")
     parser.add_argument("--ties", action="store_true",
@@ -486,8 +514,8 @@ def main(argv=None):
                     print(f"{config} rep {rep} {m}: {record['perfect']} {record['worst']} "
                           f"{seconds:.2f}s", file=sys.stderr, flush=True)
     results = {k: r for k, r in results.items() if k[1] in reps}
-    (against_recommended if args.against else markdown if args.markdown else report)(
-        results, configs, methods)
+    (against_recommended if args.against else side_by_side if args.side_by_side
+     else markdown if args.markdown else report)(results, configs, methods)
 
 
 if __name__ == "__main__":
