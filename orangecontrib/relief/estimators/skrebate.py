@@ -204,7 +204,7 @@ def _first_k(order, group, k):
 
 def _sigmoid(d, t, sd):
     """scikit-rebate's SWRF weight: 2 / (1 + exp(clip(-4 abs(d - t) / sd, -50, 50))) - 1."""
-    x = np.clip(-np.abs(d - t) * (4.0 / (sd if sd != 0 else 1.0)), -50, 50)
+    x = np.clip(-np.abs(d - t) * (4.0 / np.where(sd != 0, sd, 1.0)), -50, 50)
     return 2.0 / (1.0 + np.exp(x)) - 1.0
 
 
@@ -252,22 +252,19 @@ def _neighbours(estimator, data):
                 at = others & (group[i] == g)
                 score[at] = np.abs(D[i, at] - mean_of(D[i, at]))
             near[i] = _first_k(np.argsort(score)[::-1], group[i], k)
-    else:
+    else:       # every row at once (a row's mean and deviation as numpy's of the row alone)
         sigmoid, per_instance = estimator.sigmoid, estimator.per_instance
-        if not per_instance:
+        others = ~np.eye(n, dtype=bool)
+        if per_instance:
+            off = D[others].reshape(n, n - 1)
+            t, sd = mean_of(off, axis=1)[:, None], std_of(off, axis=1)[:, None]
+        else:
             t, sd = mean_of(table), std_of(table)
-        for i in range(n):
-            others = np.arange(n) != i
-            d = D[i]
-            if per_instance:
-                t, sd = mean_of(d[others]), std_of(d[others])
-            half = sd / 2 if (per_instance and estimator.dead_band) else 0.0
-            lo, hi = t - half, t + half
-            in_near = others & (d < lo)
-            near[i] = np.where(in_near, _sigmoid(d, lo, sd) if sigmoid else 1.0, 0.0)
-            if estimator.far_band:
-                in_far = others & (d > hi)
-                far[i] = np.where(in_far, _sigmoid(d, hi, sd) if sigmoid else 1.0, 0.0)
+        half = sd / 2 if (per_instance and estimator.dead_band) else 0.0
+        lo, hi = t - half, t + half
+        near = np.where(others & (D < lo), _sigmoid(D, lo, sd) if sigmoid else 1.0, 0.0)
+        if estimator.far_band:
+            far = np.where(others & (D > hi), _sigmoid(D, hi, sd) if sigmoid else 1.0, 0.0)
         if estimator.far_band:
             far_scoring = "opposite" if (per_instance or sigmoid) else "subtract"
     return SkrebateContext(data, near, far, far_scoring, hits)
