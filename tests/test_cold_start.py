@@ -5,8 +5,8 @@ results come from the kernels' numpy equivalents while low-priority background p
 compile the kernels. Each run must give its result and no traceback.
 
 The background compiles a run starts outlive it (in use they go on filling the cache for the
-next session); here they would only load the machine, so each test ends those of its runs,
-found by their cache directory, when it is done."""
+next session); here they would only load the machine and slow the runs after them, so each run's are
+ended, found by their cache directory, as soon as the run has ended."""
 import os
 import re
 import subprocess
@@ -61,8 +61,12 @@ def cold(tmp_path):
         env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), QT_QPA_PLATFORM="offscreen",
                    PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
         env.pop("ORANGE_RELIEF_KERNELS", None)           # the default mode
-        result = subprocess.run([str(part) for part in command], cwd=tmp_path, env=env,
-                                capture_output=True, text=True, timeout=TIMEOUT)
+        try:
+            result = subprocess.run([str(part) for part in command], cwd=tmp_path, env=env,
+                                    capture_output=True, text=True, timeout=TIMEOUT)
+        finally:
+            # its background compiles would only slow the runs after it
+            end_background_compiles(cache)
         assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
         return result
 
