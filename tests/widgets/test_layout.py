@@ -120,8 +120,17 @@ class TestLayout(WidgetTest):
     name_characters = NAME_CHARACTERS
 
     def setUp(self):
-        # WidgetTest's own checks (minimum size, image export, messages) on one of ours
-        self.widget = self.create_widget(STATES[0].widget_class())
+        super().setUp()
+        self._widget = None
+
+    @property
+    def widget(self):
+        """WidgetTest's own checks (minimum size, image export, messages) on one of ours:
+        created when one of those checks asks for it, not for each state's test (which
+        creates the widget it checks)."""
+        if self._widget is None:
+            self._widget = self.create_widget(STATES[0].widget_class())
+        return self._widget
 
     def test_the_checks_see_an_elided_column_and_a_clipped_spin_box(self):
         state = STATES[1]
