@@ -4,7 +4,8 @@ the controls as its attributes: the estimator with its parameters, the covariate
 estimators compared, the significance method and the selection of attributes."""
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QButtonGroup, QComboBox, QGridLayout, QLabel, QListView, QRadioButton
+from AnyQt.QtWidgets import (QButtonGroup, QComboBox, QGridLayout, QLabel, QListView, QRadioButton,
+                             QSizePolicy)
 
 from Orange.data import ContinuousVariable
 from Orange.widgets import gui
@@ -182,6 +183,10 @@ def selection_box(widget, parent):
     grid.addWidget(gui.doubleSpin(None, widget, "fdr", 0.001, 1.0, 0.01, addToLayout=False,
                                   decimals=3, callback=lambda: widget.set_selection_method(
                                       widget.SelectFDR)), 3, 1)
+    # τ's text wraps to the width of the rules above it: a wrapping label's width hint (about
+    # 60 average characters, 341 px at PyQt5's default 12 pt) would widen the box, and the
+    # buttons area takes its width hint as its minimum, past Orange's 800 px with the table
     widget.tau_label = QLabel(wordWrap=True)
+    widget.tau_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
     grid.addWidget(widget.tau_label, 4, 0, 1, 2)
     sel_box.layout().addLayout(grid)
