@@ -266,6 +266,9 @@ class OWInteractingPairs(BackgroundEstimationWidget):
         self.view.setModel(self.model)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        # rows as high as their contents, not the hidden header's minimum (its font's height
+        # and margins, a pixel more at PyQt5's default 12 pt)
+        self.view.verticalHeader().setMinimumSectionSize(1)
         header = self.view.horizontalHeader()
         header.setTextElideMode(Qt.ElideNone)
         header.setSortIndicator(-1, Qt.AscendingOrder)

@@ -209,6 +209,9 @@ class OWLocalityProfile(BackgroundEstimationWidget):
         # rows as high as their contents, measured on one row: resizing every row to its
         # contents at each sort or selection holds the canvas on thousands of attributes
         self.attr_view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        # (the hidden header's own minimum, its font's height and margins, would make them
+        # taller: 25 px for rows of 24 at PyQt5's default 12 pt)
+        self.attr_view.verticalHeader().setMinimumSectionSize(1)
         header = self.attr_view.horizontalHeader()
         # names take the list's width (a name longer than that is shortened in the middle,
         # its tooltip in full); the estimates are as wide as their numbers
