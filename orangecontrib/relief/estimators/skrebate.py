@@ -89,7 +89,7 @@ class SkrebateContext:
 
 def _distances(data):
     """(N x N distances, whether the table has missing values): see the module docstring."""
-    X, discrete = data.X, data.discrete
+    X, discrete = np.asarray(data.X, dtype=float), data.discrete      # (bit planes decoded)
     n, a = X.shape
     missing = np.isnan(X).any()
     d_cols, c_cols = np.flatnonzero(discrete), np.flatnonzero(~discrete)
@@ -330,7 +330,7 @@ def _discrete_band_scores(data, cols, weight, hits, opposite):
     counts (w > 0) H K, and so for the misses (and each class of them). Over 0/1 weights the
     products count, exactly as the sums of :func:`_band_score` do."""
     n = data.n_instances
-    x = data.X[:, cols]
+    x = np.asarray(data.X[:, cols], dtype=float)
     known = ~np.isnan(x)
     every_known = known.all()
     K = known.astype(float)
