@@ -323,23 +323,27 @@ def report(results, configs, methods):
     print(f"{'total perfect share':58s} " + " ".join(f"{totals[m]:16.2f}" for m in methods))
 
 
+def perfect_count(results, config, method):
+    """(replicates on which ``method`` is perfect, replicates run) on ``config``, or None
+    where it has not run or a run gave no result."""
+    runs = [r for (c, _, m), r in results.items() if c == config and m == method]
+    if not runs or any(r.get("perfect") is None for r in runs):
+        return None
+    return sum(bool(r["perfect"]) for r in runs), len(runs)
+
+
 def against_recommended(results, configs, methods):
     """Print per method, over the configurations where both it and ``Recommended`` ran every
     selected replicate: the sum of its perfect shares and of Recommended's, and the
     configurations where it is perfect on more replicates than Recommended (named, with both
     counts) or on fewer — whether any member beats the recommended default anywhere."""
-    def perfect(config, method):
-        runs = [r for (c, _, m), r in results.items() if c == config and m == method]
-        if not runs or any(r.get("perfect") is None for r in runs):
-            return None
-        return sum(bool(r["perfect"]) for r in runs), len(runs)
     print("| method | configurations | perfect (replicates) | Recommended's | more than "
           "Recommended | fewer |")
     print("|---|---|---|---|---|---|")
     for method in methods:
         if method == "Recommended":
             continue
-        pairs = [(c, perfect(c, method), perfect(c, "Recommended")) for c in configs]
+        pairs = [(c, perfect_count(results, c, method), perfect_count(results, c, "Recommended")) for c in configs]
         pairs = [(c, a, b) for c, a, b in pairs if a and b and a[1] == b[1]]
         if not pairs:
             continue
@@ -355,18 +359,13 @@ def side_by_side(results, configs, methods):
     the preset), over the configurations where both ran every selected replicate: how many
     replicates each is perfect on, and the configurations where the counts differ (named,
     with both counts)."""
-    def perfect(config, method):
-        runs = [r for (c, _, m), r in results.items() if c == config and m == method]
-        if not runs or any(r.get("perfect") is None for r in runs):
-            return None
-        return sum(bool(r["perfect"]) for r in runs), len(runs)
     print("| method | configurations run by both | ours: perfect replicates | "
           "scikit-rebate's (preset): perfect replicates | configurations where they differ |")
     print("|---|---|---|---|---|")
     for method in methods:
         if method.startswith("pre-") or f"pre-{method}" not in OURS:
             continue
-        pairs = [(c, perfect(c, method), perfect(c, f"pre-{method}")) for c in configs]
+        pairs = [(c, perfect_count(results, c, method), perfect_count(results, c, f"pre-{method}")) for c in configs]
         pairs = [(c, a, b) for c, a, b in pairs if a and b and a[1] == b[1]]
         differ = [f"{c} ({a[0]} vs {b[0]})" for c, a, b in pairs if a[0] != b[0]]
         print(f"| {method} | {len(pairs)} | {sum(a[0] for _, a, _ in pairs)} of "
