@@ -161,10 +161,21 @@ def _weighted_missing_distances(X, d_cols, c_cols, span, w):
     xd, xc, spans = X[:, d_cols], X[:, c_cols], span[c_cols]
     gone_d = [np.flatnonzero(np.isnan(row)) for row in xd]
     gone_c = [np.flatnonzero(np.isnan(row)) for row in xc]
+    complete = [not (g.size or h.size) for g, h in zip(gone_d, gone_c)]
+    w_all, whole = np.delete(w, []), np.float64(a)        # (a pair of complete rows: nothing
+    w_sum = np.sum(w_all)                                 # to leave out, the same sums)
     D = np.zeros((n, n))
     with np.errstate(invalid="ignore", divide="ignore"):
         for i in range(n):
             for j in range(i):
+                if complete[i] and complete[j]:
+                    dist = 0.0
+                    if d_cols.size:
+                        dist += np.dot(np.not_equal(xd[i], xd[j]).astype(float), w_all) / w_sum
+                    if c_cols.size:
+                        dist += np.dot(np.abs(xc[i] - xc[j]) / spans, w_all) / w_sum
+                    D[i, j] = D[j, i] = dist / whole
+                    continue
                 gd, gc = np.union1d(gone_d[i], gone_d[j]), np.union1d(gone_c[i], gone_c[j])
                 dist = 0.0
                 d1, d2 = np.delete(xd[i], gd), np.delete(xd[j], gd)
