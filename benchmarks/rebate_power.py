@@ -33,8 +33,8 @@ scikit-rebate, slower than ours; the tests
 reproduce scikit-rebate's cores, Iter and VLS with it to 1e-8; ``pre-VLS`` draws scikit-rebate's
 subsets for seed 0, and on two classes of SNPs without missing values, where our MultiSURF is
 scikit-rebate's, scores them with ours; where the preset refuses data, as
-scikit-rebate's Iter fails on attributes of both kinds, a ``pre-`` run has no result). Every run appends one JSON line to
-``--results`` (runs already there are skipped, so a run can be resumed, and several processes
+scikit-rebate's Iter fails on attributes of both kinds, a ``pre-`` run has no result). Every
+run appends one JSON line to ``--results`` (runs already there are skipped, so a run can be resumed, and several processes
 may share the file: each line is one append); ``--report`` prints the table from the results
 files without running anything; with ``--against``, each method against ``Recommended`` on the
 configurations where both ran every replicate (the replicates each is perfect on, and where it
@@ -350,7 +350,8 @@ def against_recommended(results, configs, methods):
     for method in methods:
         if method == "Recommended":
             continue
-        pairs = [(c, perfect_count(results, c, method), perfect_count(results, c, "Recommended")) for c in configs]
+        pairs = [(c, perfect_count(results, c, method),
+                  perfect_count(results, c, "Recommended")) for c in configs]
         pairs = [(c, a, b) for c, a, b in pairs if a and b and a[1] == b[1]]
         if not pairs:
             continue
@@ -372,7 +373,8 @@ def side_by_side(results, configs, methods):
     for method in methods:
         if method.startswith("pre-") or f"pre-{method}" not in OURS:
             continue
-        pairs = [(c, perfect_count(results, c, method), perfect_count(results, c, f"pre-{method}")) for c in configs]
+        pairs = [(c, perfect_count(results, c, method),
+                  perfect_count(results, c, f"pre-{method}")) for c in configs]
         pairs = [(c, a, b) for c, a, b in pairs if a and b and a[1] == b[1]]
         differ = [f"{c} ({a[0]} vs {b[0]})" for c, a, b in pairs if a[0] != b[0]]
         print(f"| {method} | {len(pairs)} | {sum(a[0] for _, a, _ in pairs)} of "

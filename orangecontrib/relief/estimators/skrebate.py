@@ -162,31 +162,25 @@ def _weighted_missing_distances(X, d_cols, c_cols, span, w):
     gone_d = [np.flatnonzero(np.isnan(row)) for row in xd]
     gone_c = [np.flatnonzero(np.isnan(row)) for row in xc]
     complete = [not (g.size or h.size) for g, h in zip(gone_d, gone_c)]
-    w_all, whole = np.delete(w, []), np.float64(a)        # (a pair of complete rows: nothing
-    w_sum = np.sum(w_all)                                 # to leave out, the same sums)
+    w = np.ascontiguousarray(w, dtype=float)
     D = np.zeros((n, n))
     with np.errstate(invalid="ignore", divide="ignore"):
         for i in range(n):
             for j in range(i):
-                if complete[i] and complete[j]:
-                    dist = 0.0
-                    if d_cols.size:
-                        dist += np.dot(np.not_equal(xd[i], xd[j]).astype(float), w_all) / w_sum
-                    if c_cols.size:
-                        dist += np.dot(np.abs(xc[i] - xc[j]) / spans, w_all) / w_sum
-                    D[i, j] = D[j, i] = dist / whole
-                    continue
-                gd, gc = np.union1d(gone_d[i], gone_d[j]), np.union1d(gone_c[i], gone_c[j])
+                if complete[i] and complete[j]:         # (nothing to leave out)
+                    d1, d2, wd, c1, c2, wc, sc = xd[i], xd[j], w, xc[i], xc[j], w, spans
+                    known = a
+                else:
+                    gd, gc = np.union1d(gone_d[i], gone_d[j]), np.union1d(gone_c[i], gone_c[j])
+                    d1, d2, wd = np.delete(xd[i], gd), np.delete(xd[j], gd), np.delete(w, gd)
+                    c1, c2, wc = np.delete(xc[i], gc), np.delete(xc[j], gc), np.delete(w, gc)
+                    sc, known = np.delete(spans, gc), a - gd.size - gc.size
                 dist = 0.0
-                d1, d2 = np.delete(xd[i], gd), np.delete(xd[j], gd)
                 if d1.size:
-                    wd = np.delete(w, gd)
                     dist += np.dot(np.not_equal(d1, d2).astype(float), wd) / np.sum(wd)
-                c1, c2 = np.delete(xc[i], gc), np.delete(xc[j], gc)
                 if c1.size:
-                    wc = np.delete(w, gc)
-                    dist += np.dot(np.abs(c1 - c2) / np.delete(spans, gc), wc) / np.sum(wc)
-                D[i, j] = D[j, i] = dist / np.float64(a - gd.size - gc.size)
+                    dist += np.dot(np.abs(c1 - c2) / sc, wc) / np.sum(wc)
+                D[i, j] = D[j, i] = dist / np.float64(known)
     return D
 
 
@@ -344,7 +338,6 @@ def _discrete_band_scores(data, cols, weight, hits, opposite):
     x = np.asarray(data.X[:, cols], dtype=float)
     known = ~np.isnan(x)
     every_known = known.all()
-    K = known.astype(float)
     values = np.unique(x[known])
     member = weight > 0
 
@@ -356,6 +349,7 @@ def _discrete_band_scores(data, cols, weight, hits, opposite):
             counts = np.broadcast_to((member & select).sum(axis=1)[:, None], x.shape)
             total = np.broadcast_to(w.sum(axis=1)[:, None], x.shape)
         else:
+            K = known.astype(float)
             counts, total = (member & select).astype(float) @ K, w @ K
         same = np.zeros(x.shape)
         for v in values:
