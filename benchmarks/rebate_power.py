@@ -33,13 +33,13 @@ scikit-rebate, slower than ours; the tests
 reproduce scikit-rebate's cores, Iter and VLS with it to 1e-8; ``pre-VLS`` draws scikit-rebate's
 subsets for seed 0, and on two classes of SNPs without missing values, where our MultiSURF is
 scikit-rebate's, scores them with ours; where the preset refuses data, as
-scikit-rebate's Iter fails on attributes of both kinds, a ``pre-`` run has no result). Every
-run appends one JSON line to ``--results`` (runs already there are skipped, so a run can be
-resumed, and several processes may share the file: each line is one append); ``--report`` prints the table from the results
-files without running anything; with ``--against``, each method against ``Recommended`` on the
-configurations where both ran every replicate (the replicates each is perfect on, and where it
-is perfect on more or fewer than Recommended); with ``--side-by-side``, each member beside its
-``pre-`` form (scikit-rebate's) where both ran every replicate.
+scikit-rebate's Iter fails on attributes of both kinds, a ``pre-`` run has no result). Every run
+appends one JSON line to ``--results`` (runs already there are skipped, so a run can be resumed,
+and several processes may share the file: each line is one append); ``--report`` prints the
+table from the results files without running anything; with ``--against``, each method against
+``Recommended`` on the configurations where both ran every replicate (the replicates each is
+perfect on, and where it is perfect on more or fewer than Recommended); with ``--side-by-side``,
+each member beside its ``pre-`` form (scikit-rebate's) where both ran every replicate.
 
     python benchmarks/rebate_power.py DATA --methods MultiSURF,fs-MultiSURF --reps 1-5
     python benchmarks/rebate_power.py DATA --configs XOR,Het --results xor.jsonl
