@@ -66,6 +66,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import check_data
+from .skrebate_distances import weighted_distances
 
 __all__ = ["SkrebateContext", "context", "estimate", "vls_subsets", "DEFAULT_K"]
 
@@ -99,12 +100,16 @@ def _distances(data):
         raise ValueError("preset='skrebate': scikit-rebate 0.8.4 has no weighted distance "
                          "over discrete and numeric attributes together (its Iter fails on "
                          "such data); leave the preset out, or use attributes of one kind")
-    if w is not None and missing:
-        return _weighted_missing_distances(X, d_cols, c_cols, data.span, w), missing
-    if not c_cols.size and w is None:
+    if w is not None:           # one kind (see skrebate_distances)
+        D = np.empty((n, n))
+        cols = d_cols if d_cols.size else c_cols
+        weighted_distances(np.ascontiguousarray(X), np.asarray(data.minimum[cols], float),
+                           np.asarray(data.span[cols], float),
+                           np.ascontiguousarray(w, dtype=float), bool(d_cols.size),
+                           bool(missing), D)
+        return D, missing
+    if not c_cols.size:
         return _mismatch_fractions(X), missing
-    if w is not None:           # one kind: scipy's pdist, each sum from left to right
-        return _weighted_sums(X if not c_cols.size else scaled, w, not c_cols.size), missing
     D = np.zeros((n, n))
     for i in range(n):
         mismatch = X[:, d_cols] != X[i, d_cols]
@@ -135,53 +140,6 @@ def _mismatch_fractions(X):
         matches += E @ E.T
     with np.errstate(invalid="ignore", divide="ignore"):
         return (both - matches) / both
-
-
-def _weighted_sums(Z, w, discrete):
-    """(N, N) sum_t w_t diff_t added from the first attribute to the last (scipy's weighted
-    pdist), diff_t the mismatch of discrete values (divided by sum_t w_t, the weighted Hamming
-    distance) or abs(z_t - z'_t) of scaled numeric ones."""
-    n = Z.shape[0]
-    D = np.zeros((n, n))
-    for t, weight in enumerate(w):
-        z = Z[:, t]
-        if discrete:
-            np.add(D, weight, out=D, where=z[:, None] != z[None, :])
-        else:
-            D += np.abs(z[None, :] - z[:, None]) * weight
-    return D / np.cumsum(w)[-1] if discrete else D
-
-
-def _weighted_missing_distances(X, d_cols, c_cols, span, w):
-    """(N, N) scikit-rebate's distances with attribute weights ``w`` and missing values, pair by
-    pair as it computes them (the same sums in the same order, so that its ties are ours): over
-    the attributes known in both instances, sum_t w_t diff_t / sum_t w_t, divided by their
-    number."""
-    n, a = X.shape
-    xd, xc, spans = X[:, d_cols], X[:, c_cols], span[c_cols]
-    gone_d = [np.flatnonzero(np.isnan(row)) for row in xd]
-    gone_c = [np.flatnonzero(np.isnan(row)) for row in xc]
-    complete = [not (g.size or h.size) for g, h in zip(gone_d, gone_c)]
-    w = np.ascontiguousarray(w, dtype=float)
-    D = np.zeros((n, n))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        for i in range(n):
-            for j in range(i):
-                if complete[i] and complete[j]:         # (nothing to leave out)
-                    d1, d2, wd, c1, c2, wc, sc = xd[i], xd[j], w, xc[i], xc[j], w, spans
-                    known = a
-                else:
-                    gd, gc = np.union1d(gone_d[i], gone_d[j]), np.union1d(gone_c[i], gone_c[j])
-                    d1, d2, wd = np.delete(xd[i], gd), np.delete(xd[j], gd), np.delete(w, gd)
-                    c1, c2, wc = np.delete(xc[i], gc), np.delete(xc[j], gc), np.delete(w, gc)
-                    sc, known = np.delete(spans, gc), a - gd.size - gc.size
-                dist = 0.0
-                if d1.size:
-                    dist += np.dot(np.not_equal(d1, d2).astype(float), wd) / np.sum(wd)
-                if c1.size:
-                    dist += np.dot(np.abs(c1 - c2) / sc, wc) / np.sum(wc)
-                D[i, j] = D[j, i] = dist / np.float64(known)
-    return D
 
 
 def _target_groups(data):
