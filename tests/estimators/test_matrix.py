@@ -78,8 +78,9 @@ THRESHOLDS = {}
 def form(name, variants=False, thresholds=None):
     """Register a builder of a data form (no arguments, an :class:`.EncodedData`). Every
     estimator's defaults run on every form; its other variants on the forms with
-    ``variants`` (the forms whose columns exercise every diff option: discrete and numeric
-    values, missing ones, bit planes; a regression target). ``thresholds`` ({(module,
+    ``variants`` True (the forms whose columns exercise every diff option: discrete and numeric
+    values, missing ones, bit planes; a regression target), or those of its variants whose
+    label ``variants`` names (a tuple: a path only those variants take). ``thresholds`` ({(module,
     name): value}) are the engine's size thresholds set while the form's cases run."""
     def register(build):
         FORMS[name] = (functools.cache(build), variants)
@@ -205,12 +206,20 @@ def attribute_weights():
     return mixed().with_attribute_weights([0.5, 2.0, 0.0, 1.5, 1.0, 0.7])
 
 
-@form("SNP attribute weights")
+@form("SNP attribute weights", variants=("preset=skrebate",))
 def snp_attribute_weights():
     """Genotypes held as bit planes with attribute weights: distances weighed column by
-    column."""
+    column (scikit-rebate's weighted distances under its preset)."""
     data = plink_planes()
     return data.with_attribute_weights(rng(19).random(data.n_attributes))
+
+
+@form("SNP attribute weights, missing calls", variants=("preset=skrebate",))
+def snp_attribute_weights_missing():
+    """Genotypes with missing calls and attribute weights (scikit-rebate's weighted distances
+    with missing values, pair by pair, under its preset)."""
+    data = plink_missing()
+    return data.with_attribute_weights(rng(23).random(data.n_attributes))
 
 
 @form("heavy ties")
@@ -307,7 +316,8 @@ VARIANTS = [(cls, label, keywords) for cls in ESTIMATORS for label, keywords in 
     + [(cls, "defaults", {}) for cls in COMPUTATIONS]
 #: (estimator index in VARIANTS, form name) of every case
 CASES = [(v, name) for v, (_, label, _) in enumerate(VARIANTS)
-         for name, (_, all_variants) in FORMS.items() if label == "defaults" or all_variants]
+         for name, (_, runs) in FORMS.items()
+         if label == "defaults" or runs is True or label in (runs or ())]
 
 
 def case_id(case):
