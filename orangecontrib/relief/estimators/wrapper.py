@@ -32,9 +32,11 @@ def seeded(estimator, random_state):
 
 
 def follows_skrebate(estimator):
-    """Whether a wrapper's base ``estimator`` has ``preset="skrebate"``: the wrapper then runs
-    its rounds or draws its subsets as scikit-rebate's counterpart does."""
-    return getattr(estimator, "preset", None) == "skrebate"
+    """Whether a wrapper's base ``estimator`` has ``preset="skrebate"`` (asked of the Relief
+    family's ``skrebate_preset``, which refuses an estimator scikit-rebate lacks): the wrapper
+    then runs its rounds or draws its subsets as scikit-rebate's counterpart does."""
+    asks = getattr(estimator, "skrebate_preset", None)
+    return asks() if asks is not None else getattr(estimator, "preset", None) == "skrebate"
 
 
 class Wrapper:
