@@ -2,7 +2,6 @@
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 import time
@@ -18,13 +17,13 @@ from orangecontrib.relief.estimators import encode
 from orangecontrib.relief.estimators.encoding import as_covariates
 
 from bad_inputs import TASKS, bad_inputs, unreadable_files
+from checkout import environment
 from table_files import write_table
 
 #: seconds a command run in a new process may take before the test fails: a guard against a
 #: hang, not a speed test (beside the other tests on two cores a first command once took
 #: over 120 s; alone it takes 5 s)
 SUBPROCESS_TIMEOUT = 600
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def script_environment():
@@ -32,8 +31,7 @@ def script_environment():
     of this checkout, as the suite and its other new processes do (where the package is also
     installed, not in editable mode, the installed copy would compile all its kernels anew
     into a cache of its own: about a minute)."""
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT),
-                                                        os.environ.get("PYTHONPATH", "")]))
+    return environment()
 
 
 @pytest.fixture(scope="module")

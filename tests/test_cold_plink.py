@@ -2,17 +2,15 @@
 tests/test_cold_start.py runs them): options checked before the genotypes are read, one-line
 usage errors, more iterations than individuals, Dask without the cluster's information messages
 (the large-data page's shell commands run in tests/test_cold_start.py)."""
-import os
 import re
 import subprocess
-import sys
 
-import numpy as np
 import pytest
 
 import test_cold_start as cold_start
+from checkout import environment
 
-ROOT, SCRIPT, BLOCK = cold_start.ROOT, cold_start.SCRIPT, cold_start.BLOCK
+SCRIPT, BLOCK = cold_start.SCRIPT, cold_start.BLOCK
 cold = cold_start.cold
 files = cold_start.files
 ranking = cold_start.ranking
@@ -23,8 +21,7 @@ def refused(tmp_path, *arguments):
     cache), which must exit with status 2."""
     cache = tmp_path / "numba-cache"
     cache.mkdir(exist_ok=True)
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env = environment(NUMBA_CACHE_DIR=str(cache))
     result = subprocess.run([str(SCRIPT), *map(str, arguments)], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 2, result.stderr

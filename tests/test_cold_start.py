@@ -7,7 +7,6 @@ compile the kernels. Each run must give its result and no traceback.
 The background compiles a run starts outlive it (in use they go on filling the cache for the
 next session); here they would only load the machine and slow the runs after them, so each run's are
 ended, found by their cache directory, as soon as the run has ended."""
-import os
 import re
 import subprocess
 import sys
@@ -18,7 +17,8 @@ import numpy as np
 import psutil
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from checkout import ROOT, environment
+
 SCRIPT = Path(sys.executable).parent / "orange-relief"
 #: a cold run compiles nothing it can leave to the background, but a kernel the numpy
 #: equivalents do not cover compiles in the run: generous on a loaded machine
@@ -58,8 +58,7 @@ def cold(tmp_path):
         cache = tmp_path / f"numba-cache-{len(caches)}"
         cache.mkdir()
         caches.append(cache)
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), QT_QPA_PLATFORM="offscreen",
-                   PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        env = environment(NUMBA_CACHE_DIR=str(cache), QT_QPA_PLATFORM="offscreen")
         env.pop("ORANGE_RELIEF_KERNELS", None)           # the default mode
         try:
             result = subprocess.run([str(part) for part in command], cwd=tmp_path, env=env,

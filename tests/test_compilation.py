@@ -14,7 +14,7 @@ from numba import njit
 
 from orangecontrib.relief import compilation
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from checkout import ROOT, environment
 
 REPORT = """
 import orangecontrib.relief
@@ -30,8 +30,7 @@ print(getattr(cache, "_cache_path", ""))
 def run_import(tmp_path, **env):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    environ = dict(os.environ, NUMBA_CACHE_DIR=str(blocker / "cache"),
-                   PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]), **env)
+    environ = environment(NUMBA_CACHE_DIR=str(blocker / "cache"), **env)
     result = subprocess.run([sys.executable, "-c", REPORT], env=environ, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -148,7 +147,7 @@ def _background_of_a_process_that_ends(tmp_path, owned):
     """Start a process that starts a 30-second background run and ends at once; return the
     background process's id."""
     (tmp_path / "slow_background.py").write_text(SLOW)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
     env.pop("ORANGE_RELIEF_KERNELS", None)     # (the default mode: the numpy one runs none)
     done = subprocess.run([sys.executable, "-c", STARTER.format(owned=owned)], env=env,
                           capture_output=True, text=True, timeout=120)

@@ -1,18 +1,15 @@
 """Background compiles started from a script (scorers called as Orange's Rank calls them, no
 widget in the process): one compile at a time per kernel cache, and those still waiting end with
 the script."""
-import os
 import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import psutil
 
 import test_cold_start as cold_start
-
-ROOT = Path(__file__).resolve().parent.parent
+from checkout import environment
 
 
 def compiles(cache):
@@ -31,8 +28,7 @@ def compiles(cache):
 def test_a_scripts_compiles_run_one_at_a_time_and_the_waiting_end_with_it(tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir()
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env = environment(NUMBA_CACHE_DIR=str(cache))
     env.pop("ORANGE_RELIEF_KERNELS", None)            # the default mode: compiles in background
     script = textwrap.dedent("""
         import time

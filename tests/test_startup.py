@@ -2,19 +2,17 @@
 (``orange-relief compile``): the targets of benchmarks/import_footprint.py and
 benchmarks/cold_start.py that are not timings."""
 import json
-import os
 import subprocess
 import sys
 import textwrap
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from checkout import environment
 
 
 def run(*parts, **env):
     """The stdout of a new Python process running the code ``parts`` (each dedented)."""
     code = "\n".join(textwrap.dedent(part) for part in parts)
-    environ = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]),
-                   **env)
+    environ = environment(**env)
     result = subprocess.run([sys.executable, "-c", code], env=environ,
                             capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr

@@ -2,7 +2,6 @@
 first result of a session while the kernels compile in a background process, against the
 compiled kernels: the same estimates to the last bit (``np.array_equal``), since they add the
 same terms in the same order."""
-import os
 import subprocess
 import sys
 import textwrap
@@ -23,7 +22,7 @@ from orangecontrib.relief.estimators.rrelieff import RReliefF
 from orangecontrib.relief.estimators.npdr import NPDR
 from orangecontrib.relief.estimators.surf import MultiSURF, MultiSURFstar, SURF
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checkout import environment
 
 
 class NotCompiled:
@@ -159,8 +158,7 @@ COLD_RUN = textwrap.dedent("""
 
 
 def run_cold(cache, mode):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), ORANGE_RELIEF_KERNELS=mode,
-               PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    env = environment(NUMBA_CACHE_DIR=str(cache), ORANGE_RELIEF_KERNELS=mode)
     result = subprocess.run([sys.executable, "-c", COLD_RUN], env=env, capture_output=True,
                             text=True, timeout=900)
     assert result.returncode == 0, result.stderr
