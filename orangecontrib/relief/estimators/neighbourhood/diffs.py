@@ -254,8 +254,9 @@ class DiffModel:
     @property
     def _kernel_values(self):
         """The values the compiled kernels read: :attr:`values`, or for data held as bit planes
-        an (n, 0) array (the kernels read the planes)."""
-        return np.zeros((self.data.n_instances, 0), np.int8) if self.packed else self.values
+        an (n, 0) array (the kernels read the planes) of float64, the type of other data's
+        values, so that bit planes take the kernels compiled for those."""
+        return np.zeros((self.data.n_instances, 0)) if self.packed else self.values
 
     @classmethod
     def from_summary(cls, minimum, maximum, has_missing, discrete, n_values, n_classes,
@@ -521,7 +522,10 @@ class DiffModel:
                 both = np.broadcast_to(same[:, None, :], (C, C, a))
             else:
                 both = 1.0 - np.einsum("tvc,tvd->cdt", p, p)
-        return np.ascontiguousarray(other), np.ascontiguousarray(both)
+        # copies, writable whatever they came from (``ascontiguousarray`` keeps a read-only
+        # broadcast that is contiguous, such as ``both`` of one class), so that the kernels
+        # take one type of argument
+        return np.array(other, order="C"), np.array(both, order="C")
 
 
 @njit(cache=True, inline="always")
