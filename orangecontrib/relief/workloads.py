@@ -7,18 +7,24 @@ equivalents while a background process compiles them (see
 :mod:`orangecontrib.relief.compilation`); :func:`compile_ahead` fills the cache at once, a
 process per workload.
 """
+import os
+import tempfile
+
 import numpy as np
 
+from . import readers
 from .compilation import run_compiled
 from .estimators import encode
 from .estimators.contextual_merit import ContextualMerit
+from .estimators.iterative import Iter
 from .estimators.multiscale import MultiScaleRelief
 from .estimators.neighbourhood.neighbours import compile_single_precision
 from .estimators.relieff import ReliefF
 from .estimators.rrelieff import RReliefF
 from .estimators.surf import MultiSURFstar, SURF
+from .estimators.trend import TrendTest
 
-__all__ = ["WORKLOADS", "compile_ahead", "small", "snp", "sparse"]
+__all__ = ["WORKLOADS", "compile_ahead", "small", "presets", "snp", "plink", "sparse"]
 
 
 def small():
@@ -36,11 +42,48 @@ def small():
     RReliefF()(encode(data.X, rng.random(n), discrete=data.discrete))
 
 
+def presets():
+    """Discrete values with missing ones, two classes: the kernels of the presets and of the
+    test that compute apart from the search and sums: the CORElearn-order search
+    (``preset="corelearn"``), scikit-rebate's weighted distances (Iterative Relief's later
+    rounds with ``preset="skrebate"``) and, with a numeric covariate, the allelic trend
+    test's fits over the instances."""
+    rng = np.random.default_rng(0)
+    n = 100
+    X = rng.integers(0, 3, (n, 20)).astype(float)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = (rng.random(n) > 0.5).astype(float)
+    data = encode(X, y, discrete=True, n_values=3, n_classes=2)
+    ReliefF(preset="corelearn")(data)
+    Iter(ReliefF(preset="skrebate"), max_iter=2)(data)
+    TrendTest()(encode(X, y, discrete=True, n_values=3, n_classes=2,
+                       covariates=rng.normal(size=n)))
+
+
 def snp():
     """Discrete values 0/1/2 (SNPs): the bit-plane search."""
     rng = np.random.default_rng(0)
     X = (rng.random((300, 100)) > 0.6).astype(float) + (rng.random((300, 100)) > 0.9)
     ReliefF()(encode(X, (X[:, 0] > 0).astype(float), discrete=True, n_classes=2))
+
+
+def plink():
+    """Genotypes read from a PLINK .bed file (where bed-reader, which reads them, is
+    installed), with and without missing calls: the search of float32 values (genotypes with
+    missing calls) and the packing of int8 codes into bit planes (genotypes without)."""
+    try:
+        import bed_reader
+    except ImportError:
+        return
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, (100, 70)).astype(np.float32)
+    y = (X[:, 0] > 0).astype(float)
+    with tempfile.TemporaryDirectory() as folder:
+        for missing in (0, 0.05):
+            X[rng.random(X.shape) < missing] = np.nan
+            path = os.path.join(folder, f"genotypes{missing}.bed")
+            bed_reader.to_bed(path, X, properties={"pheno": y + 1})
+            ReliefF()(readers.read_plink(path))
 
 
 def sparse():
@@ -57,6 +100,10 @@ WORKLOADS = {
               "double-precision search and sums", small),
     "numeric": ("many numeric instances with and without missing values: the "
                 "single-precision search", compile_single_precision),
+    "plink": ("genotypes of a PLINK file with and without missing calls: the float32 search, "
+              "the packing of bit planes", plink),
+    "presets": ("discrete values with missing ones: the CORElearn-order search, scikit-rebate's "
+                "weighted distances, the allelic trend test's fits", presets),
     "snp": ("discrete values 0/1/2 (SNPs): the bit-plane search", snp),
     "sparse": ("a scipy.sparse matrix: the sparse search", sparse),
 }
