@@ -16,6 +16,7 @@ from . import readers
 from .compilation import run_compiled
 from .estimators import encode
 from .estimators.contextual_merit import ContextualMerit
+from .estimators.interactions import scan_pairs
 from .estimators.iterative import Iter
 from .estimators.multiscale import MultiScaleRelief
 from .estimators.neighbourhood.neighbours import compile_single_precision
@@ -24,7 +25,7 @@ from .estimators.rrelieff import RReliefF
 from .estimators.surf import MultiSURFstar, SURF
 from .estimators.trend import TrendTest
 
-__all__ = ["WORKLOADS", "compile_ahead", "small", "presets", "snp", "plink", "sparse"]
+__all__ = ["WORKLOADS", "compile_ahead", "small", "discrete", "snp", "plink", "sparse"]
 
 
 def small():
@@ -42,12 +43,12 @@ def small():
     RReliefF()(encode(data.X, rng.random(n), discrete=data.discrete))
 
 
-def presets():
-    """Discrete values with missing ones, two classes: the kernels of the presets and of the
-    test that compute apart from the search and sums: the CORElearn-order search
-    (``preset="corelearn"``), scikit-rebate's weighted distances (Iterative Relief's later
-    rounds with ``preset="skrebate"``) and, with a numeric covariate, the allelic trend
-    test's fits over the instances."""
+def discrete():
+    """Discrete values with missing ones, two classes: the kernels that compute apart from the
+    search and sums: the CORElearn-order search (``preset="corelearn"``), scikit-rebate's
+    weighted distances (Iterative Relief's later rounds with ``preset="skrebate"``), the scan
+    of every pair of attributes and, with a numeric covariate, the allelic trend test's fits
+    over the instances."""
     rng = np.random.default_rng(0)
     n = 100
     X = rng.integers(0, 3, (n, 20)).astype(float)
@@ -56,6 +57,7 @@ def presets():
     data = encode(X, y, discrete=True, n_values=3, n_classes=2)
     ReliefF(preset="corelearn")(data)
     Iter(ReliefF(preset="skrebate"), max_iter=2)(data)
+    scan_pairs(data, top=10)
     TrendTest()(encode(X, y, discrete=True, n_values=3, n_classes=2,
                        covariates=rng.normal(size=n)))
 
@@ -102,8 +104,9 @@ WORKLOADS = {
                 "single-precision search", compile_single_precision),
     "plink": ("genotypes of a PLINK file with and without missing calls: the float32 search, "
               "the packing of bit planes", plink),
-    "presets": ("discrete values with missing ones: the CORElearn-order search, scikit-rebate's "
-                "weighted distances, the allelic trend test's fits", presets),
+    "discrete": ("discrete values with missing ones: the CORElearn-order search, "
+                 "scikit-rebate's weighted distances, the scan of pairs, the trend test's fits",
+                 discrete),
     "snp": ("discrete values 0/1/2 (SNPs): the bit-plane search", snp),
     "sparse": ("a scipy.sparse matrix: the sparse search", sparse),
 }
