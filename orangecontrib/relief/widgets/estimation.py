@@ -18,7 +18,7 @@ __all__ = ["SIGNIFICANCE", "PERMUTATION_SEED", "estimate", "estimate_all", "scor
 #: the significance choices: (label, method of :func:`.significance.significance`); stored by
 #: index, so a new choice goes last
 SIGNIFICANCE = (("None", None), ("STIR", "stir"), ("Permutations", "permutation"),
-                ("Regression (NPDR)", "npdr"), ("Regression (trend test)", "trend"))
+                ("Regression (NPDR)", "npdr"), ("Trend test", "trend"))
 #: the seed of the widget's permutations, so that its p-values repeat
 PERMUTATION_SEED = 0
 
