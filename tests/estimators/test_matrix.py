@@ -80,8 +80,8 @@ def form(name, variants=False, thresholds=None):
     estimator's defaults run on every form; its other variants on the forms with
     ``variants`` True (the forms whose columns exercise every diff option: discrete and numeric
     values, missing ones, bit planes; a regression target), or those of its variants whose
-    label ``variants`` names (a tuple: a path only those variants take). ``thresholds`` ({(module,
-    name): value}) are the engine's size thresholds set while the form's cases run."""
+    label ``variants`` names (a tuple: a path only those variants take). ``thresholds``
+    ({(module, name): value}) are the engine's size thresholds set while the form's cases run."""
     def register(build):
         FORMS[name] = (functools.cache(build), variants)
         THRESHOLDS[name] = thresholds or {}

@@ -102,11 +102,9 @@ def _distances(data):
                          "such data); leave the preset out, or use attributes of one kind")
     if w is not None:           # one kind (see skrebate_distances)
         D = np.empty((n, n))
-        cols = d_cols if d_cols.size else c_cols
-        weighted_distances(np.ascontiguousarray(X), np.asarray(data.minimum[cols], float),
-                           np.asarray(data.span[cols], float),
-                           np.ascontiguousarray(w, dtype=float), bool(d_cols.size),
-                           bool(missing), D)
+        weighted_distances(np.ascontiguousarray(X), np.asarray(data.minimum, float),
+                           np.asarray(data.span, float), np.ascontiguousarray(w, dtype=float),
+                           bool(d_cols.size), bool(missing), D)
         return D, missing
     if not c_cols.size:
         return _mismatch_fractions(X), missing
@@ -295,7 +293,7 @@ def _discrete_band_scores(data, cols, weight, hits, opposite):
     n = data.n_instances
     x = np.asarray(data.X[:, cols], dtype=float)
     known = ~np.isnan(x)
-    every_known = known.all()
+    K = None if known.all() else known.astype(float)
     values = np.unique(x[known])
     member = weight > 0
 
@@ -303,11 +301,10 @@ def _discrete_band_scores(data, cols, weight, hits, opposite):
         """(counts, weighted mismatches or, with ``opposite``, matches) over the members of
         each row that ``select`` (N, N) keeps."""
         w = np.where(select, weight, 0.0)
-        if every_known:         # (the products with K: the rows' sums)
+        if K is None:           # (the products with K: the rows' sums)
             counts = np.broadcast_to((member & select).sum(axis=1)[:, None], x.shape)
             total = np.broadcast_to(w.sum(axis=1)[:, None], x.shape)
         else:
-            K = known.astype(float)
             counts, total = (member & select).astype(float) @ K, w @ K
         same = np.zeros(x.shape)
         for v in values:

@@ -168,8 +168,9 @@ def weighted_distances(X, minimum, span, w, discrete, missing, out):
     total = 0.0
     for t in range(a):
         total += w[t]
-    columns = np.empty((a, n))              # the values (numeric: scaled), column by column
-    for t in prange(a):
+    # the values (numeric: scaled) column by column, for the sums without missing values
+    columns = np.empty((0 if missing else a, n))
+    for t in prange(columns.shape[0]):
         for i in range(n):
             columns[t, i] = X[i, t] if discrete else (X[i, t] - minimum[t]) / span[t]
     for block in prange((n + ROWS - 1) // ROWS):
